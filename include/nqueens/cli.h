@@ -1,0 +1,35 @@
+#ifndef NQUEENS_CLI_H
+#define NQUEENS_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum nq_mode {
+  NQ_MODE_COUNT = 0,
+  NQ_MODE_LIST,
+  NQ_MODE_FIRST,
+  NQ_MODE_HELP,
+  NQ_MODE_VERSION
+} nq_mode_t;
+
+typedef enum nq_format { NQ_FORMAT_TEXT = 0, NQ_FORMAT_JSON } nq_format_t;
+
+typedef struct nq_cli {
+  int n;
+  nq_mode_t mode;
+  nq_format_t format;
+  uint64_t limit; /* --list only; 0 = no limit */
+  int unique;
+} nq_cli_t;
+
+/* Exit statuses of the command line. */
+enum { NQ_EXIT_OK = 0, NQ_EXIT_FAILURE = 1, NQ_EXIT_USAGE = 2 };
+
+/* Parses argv.  On a usage error returns NQ_EINVAL and writes one line
+ * (without newline) naming the problem into `message`. */
+int nq_cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, char **argv);
+
+void nq_cli_print_help(FILE *out);
+
+#endif

@@ -1,0 +1,19 @@
+#ifndef NQUEENS_ERROR_H
+#define NQUEENS_ERROR_H
+
+/* Library functions return 0 on success or one of these negative codes. */
+enum {
+  NQ_OK = 0,
+  NQ_EINVAL = -1,    /* an argument is outside what the function accepts */
+  NQ_ENOMEM = -2,    /* an allocation failed */
+  NQ_EOVERFLOW = -3, /* a 64-bit count would have wrapped */
+  NQ_EMPI = -4,      /* an MPI call failed (details went to stderr) */
+  NQ_EIO = -5,       /* writing output failed */
+  NQ_EUNIT = -6,     /* a work unit does not describe a valid placement */
+  NQ_EPROTO = -7     /* a message broke the master/worker protocol */
+};
+
+/* A static, human-readable message for an NQ_E* code. */
+const char *nq_strerror(int code);
+
+#endif

@@ -1,0 +1,30 @@
+#ifndef NQUEENS_OUTPUT_H
+#define NQUEENS_OUTPUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "nqueens/cli.h"
+#include "nqueens/run.h"
+#include "nqueens/solutions.h"
+
+/* All writers return NQ_OK or NQ_EIO when the stream reports an error. */
+
+int nq_output_count(FILE *out, nq_format_t format, int n, int unique,
+                    const nq_count_result_t *result);
+
+/* Streams boards: begin, one call per board, end. */
+typedef struct nq_board_writer {
+  FILE *out;
+  nq_format_t format;
+  uint64_t boards;
+} nq_board_writer_t;
+
+int nq_output_boards_begin(nq_board_writer_t *writer, FILE *out, nq_format_t format);
+int nq_output_board(nq_board_writer_t *writer, const uint8_t *columns, int n);
+int nq_output_boards_end(nq_board_writer_t *writer);
+
+int nq_output_first(FILE *out, nq_format_t format, int n, const uint8_t *columns,
+                    nq_first_kind_t kind, double seconds);
+
+#endif

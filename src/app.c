@@ -1,0 +1,81 @@
+#include "nqueens/app.h"
+
+#include "nqueens/cli.h"
+#include "nqueens/error.h"
+#include "nqueens/output.h"
+#include "nqueens/run.h"
+#include "nqueens/solutions.h"
+
+#ifndef NQ_VERSION
+#define NQ_VERSION "unknown"
+#endif
+
+static int runtime_failure(FILE *err, const char *what, int code) {
+  fprintf(err, "nqueens-mpi: %s: %s\n", what, nq_strerror(code));
+  return code == NQ_EMPI ? NQ_EXIT_ABORT : NQ_EXIT_FAILURE;
+}
+
+static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
+  nq_count_options_t options = {.n = cli->n, .unique = cli->unique};
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  int rc = nq_count_run(&result, &options, comm);
+  if (rc == NQ_OK && rank == 0)
+    rc = nq_output_count(out, cli->format, cli->n, cli->unique, &result);
+  nq_count_result_clear(&result);
+  return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, "counting failed", rc);
+}
+
+static int write_board(const uint8_t *columns, int n, void *writer) {
+  return nq_output_board(writer, columns, n);
+}
+
+/* Printing a board costs more than finding it, so listing is rank 0's
+ * alone: more ranks would only wait on the output stream. */
+static int run_list(const nq_cli_t *cli, FILE *out, FILE *err) {
+  nq_board_writer_t writer;
+  int rc = nq_output_boards_begin(&writer, out, cli->format);
+  if (rc == NQ_OK)
+    rc = nq_solutions_each(cli->n, cli->limit, write_board, &writer);
+  if (rc == NQ_OK)
+    rc = nq_output_boards_end(&writer);
+  if (rc == NQ_OK && fflush(out) != 0)
+    rc = NQ_EIO;
+  return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, "listing failed", rc);
+}
+
+static int run_first(const nq_cli_t *cli, FILE *out, FILE *err) {
+  uint8_t columns[64];
+  nq_first_kind_t kind;
+  double started = MPI_Wtime();
+  int rc = nq_solution_first(columns, &kind, cli->n);
+  if (rc == NQ_OK)
+    rc = nq_output_first(out, cli->format, cli->n, columns, kind, MPI_Wtime() - started);
+  return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, "--first failed", rc);
+}
+
+int nq_app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
+  nq_cli_t cli;
+  char message[256];
+  int rank = 0;
+  if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS)
+    return NQ_EXIT_ABORT;
+  /* Every rank parses the same argv and reaches the same verdict, so bad
+   * input ends all ranks quietly with one message from rank 0. */
+  if (nq_cli_parse(&cli, message, sizeof message, argc, argv) != NQ_OK) {
+    if (rank == 0)
+      fprintf(err, "nqueens-mpi: %s (see --help)\n", message);
+    return NQ_EXIT_USAGE;
+  }
+  if (cli.mode == NQ_MODE_COUNT)
+    return run_count(&cli, comm, rank, out, err);
+  if (rank != 0)
+    return NQ_EXIT_OK;
+  switch (cli.mode) {
+  case NQ_MODE_HELP: nq_cli_print_help(out); break;
+  case NQ_MODE_VERSION: fprintf(out, "nqueens-mpi %s\n", NQ_VERSION); break;
+  case NQ_MODE_LIST: return run_list(&cli, out, err);
+  default: return run_first(&cli, out, err);
+  }
+  return fflush(out) == 0 ? NQ_EXIT_OK : runtime_failure(err, "output", NQ_EIO);
+}

@@ -1,0 +1,37 @@
+#ifndef NQ_SRC_BITS_H
+#define NQ_SRC_BITS_H
+
+/* Bit tricks of the search, one square per bit: bit c is column c. */
+
+#include <assert.h>
+#include <stdint.h>
+
+static inline uint64_t lowest_bit(uint64_t set) {
+  assert(set != 0);
+  return set & (~set + 1);
+}
+
+static inline uint64_t drop_lowest_bit(uint64_t set) {
+  assert(set != 0);
+  return set & (set - 1);
+}
+
+static inline int bit_index(uint64_t bit) {
+  assert(bit != 0);
+  return __builtin_ctzll(bit);
+}
+
+static inline int bit_count(uint64_t set) { return __builtin_popcountll(set); }
+
+static inline uint64_t column_bit(int col) {
+  assert(col >= 0 && col < 64);
+  return (uint64_t)1 << col;
+}
+
+/* All n columns of an n-wide board; n = 64 fills the word. */
+static inline uint64_t board_columns(int n) {
+  assert(n >= 0 && n <= 64);
+  return n == 64 ? ~(uint64_t)0 : ((uint64_t)1 << n) - 1;
+}
+
+#endif

@@ -1,0 +1,192 @@
+#include "nqueens/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nqueens/error.h"
+#include "nqueens/units.h"
+
+enum { OPT_LIMIT = 256, OPT_FORMAT };
+
+static const struct option long_options[] = {
+    {"size", required_argument, NULL, 'n'},   {"list", no_argument, NULL, 'l'},
+    {"first", no_argument, NULL, 'f'},        {"unique", no_argument, NULL, 'u'},
+    {"limit", required_argument, NULL, OPT_LIMIT},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0}};
+
+/* '+': stop at the first operand instead of reordering argv; ':': report a
+ * missing value apart from an unknown option. */
+static const char short_options[] = "+:n:lfuhV";
+
+typedef struct parser {
+  nq_cli_t *cli;
+  char *message;
+  size_t message_size;
+  int seen[OPT_FORMAT + 1];
+  int have_n;
+} parser_t;
+
+static int fail(parser_t *p, const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  vsnprintf(p->message, p->message_size, format, args);
+  va_end(args);
+  return NQ_EINVAL;
+}
+
+static const char *option_name(int option) {
+  for (const struct option *o = long_options; o->name != NULL; o++)
+    if (o->val == option)
+      return o->name;
+  return "?";
+}
+
+/* Digits only, optional leading '-'; ERANGE and junk are told apart. */
+static int parse_integer(long long *value, const char *text) {
+  const char *digits = text[0] == '-' ? text + 1 : text;
+  if (digits[0] == '\0' || strspn(digits, "0123456789") != strlen(digits))
+    return NQ_EINVAL;
+  errno = 0;
+  *value = strtoll(text, NULL, 10);
+  return errno == ERANGE ? NQ_EOVERFLOW : NQ_OK;
+}
+
+static int parse_size(parser_t *p, const char *text) {
+  long long value;
+  int rc = parse_integer(&value, text);
+  if (rc == NQ_EINVAL)
+    return fail(p, "board size '%s' is not a whole number", text);
+  if (rc == NQ_EOVERFLOW || value < 0 || value > NQ_MAX_N)
+    return fail(p, "board size %s is out of range (0 to %d)", text, NQ_MAX_N);
+  p->cli->n = (int)value;
+  p->have_n = 1;
+  return NQ_OK;
+}
+
+static int parse_limit(parser_t *p, const char *text) {
+  long long value;
+  int rc = parse_integer(&value, text);
+  if (rc == NQ_EINVAL || (rc == NQ_OK && value <= 0))
+    return fail(p, "--limit '%s' is not a positive whole number", text);
+  if (rc == NQ_EOVERFLOW)
+    return fail(p, "--limit %s is too large", text);
+  p->cli->limit = (uint64_t)value;
+  return NQ_OK;
+}
+
+static int parse_format(parser_t *p, const char *text) {
+  if (strcmp(text, "text") == 0)
+    p->cli->format = NQ_FORMAT_TEXT;
+  else if (strcmp(text, "json") == 0)
+    p->cli->format = NQ_FORMAT_JSON;
+  else
+    return fail(p, "unknown --format '%s' (use text or json)", text);
+  return NQ_OK;
+}
+
+static int set_mode(parser_t *p, nq_mode_t mode, const char *name) {
+  if (p->cli->mode != NQ_MODE_COUNT && p->cli->mode != mode) {
+    static const char *const names[] = {"", "--list", "--first", "--help", "--version"};
+    return fail(p, "%s cannot be combined with %s", names[p->cli->mode], name);
+  }
+  p->cli->mode = mode;
+  return NQ_OK;
+}
+
+static int take_option(parser_t *p, int option, const char *value) {
+  switch (option) {
+  case 'n': return parse_size(p, value);
+  case 'l': return set_mode(p, NQ_MODE_LIST, "--list");
+  case 'f': return set_mode(p, NQ_MODE_FIRST, "--first");
+  case 'h': return set_mode(p, NQ_MODE_HELP, "--help");
+  case 'V': return set_mode(p, NQ_MODE_VERSION, "--version");
+  case 'u': p->cli->unique = 1; return NQ_OK;
+  case OPT_LIMIT: return parse_limit(p, value);
+  case OPT_FORMAT: return parse_format(p, value);
+  default: return NQ_EINVAL;
+  }
+}
+
+/* Rules that concern the options together, checked once all are read. */
+static int check_combination(parser_t *p) {
+  nq_cli_t *cli = p->cli;
+  if (cli->mode == NQ_MODE_HELP || cli->mode == NQ_MODE_VERSION)
+    return NQ_OK;
+  if (!p->have_n)
+    return fail(p, "missing board size: give -n N");
+  if (p->seen[OPT_LIMIT] && cli->mode != NQ_MODE_LIST)
+    return fail(p, "--limit only applies to --list");
+  if (cli->unique && cli->mode != NQ_MODE_COUNT)
+    return fail(p, "--unique only applies to counting, not to %s",
+                cli->mode == NQ_MODE_LIST ? "--list" : "--first");
+  return NQ_OK;
+}
+
+static int reject_bad_option(parser_t *p, int option, char **argv) {
+  const char *word = argv[optind - 1];
+  if (option == ':')
+    return fail(p, "option %s needs a value", word);
+  if (strncmp(word, "--", 2) == 0 && strchr(word, '=') != NULL && optopt != 0)
+    return fail(p, "option %.*s takes no value", (int)(strchr(word, '=') - word), word);
+  if (strncmp(word, "--", 2) == 0)
+    return fail(p, "unknown option '%s'", word);
+  return fail(p, "unknown option '-%c'", optopt);
+}
+
+int nq_cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, char **argv) {
+  parser_t p = {.cli = cli, .message = message, .message_size = message_size};
+  memset(cli, 0, sizeof *cli);
+  message[0] = '\0';
+  optind = 0; /* glibc: start afresh, so the parser can run more than once */
+  opterr = 0;
+  for (;;) {
+    int option = getopt_long(argc, argv, short_options, long_options, NULL);
+    if (option == -1)
+      break;
+    if (option == '?' || option == ':')
+      return reject_bad_option(&p, option, argv);
+    if (p.seen[option]++)
+      return option == 'n' ? fail(&p, "board size given more than once")
+                           : fail(&p, "option --%s given more than once", option_name(option));
+    int rc = take_option(&p, option, optarg);
+    if (rc != NQ_OK)
+      return rc;
+  }
+  if (optind < argc)
+    return fail(&p, "unexpected argument '%s'", argv[optind]);
+  return check_combination(&p);
+}
+
+void nq_cli_print_help(FILE *out) {
+  fputs(
+      "Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
+      "       mpirun -np P nqueens-mpi -n N ...\n"
+      "\n"
+      "Counts the solutions of the N-Queens problem exactly, spread over MPI ranks:\n"
+      "rank 0 hands out work units and computes between messages, the others solve.\n"
+      "\n"
+      "Options:\n"
+      "  -n, --size N       board size, 0 to 64 (required)\n"
+      "  -u, --unique       also count solutions up to rotation and reflection\n"
+      "  -l, --list         print every solution as a board of Q and . (rank 0 alone)\n"
+      "      --limit K      with --list: stop after K boards\n"
+      "  -f, --first        print one solution: the lexicographically first for N <= 32,\n"
+      "                     a constructed one for larger N\n"
+      "      --format F     text (default) or json: one JSON value on one line\n"
+      "  -h, --help         show this help\n"
+      "  -V, --version      show the version\n"
+      "\n"
+      "Examples:\n"
+      "  mpirun -np 64 nqueens-mpi -n 24          count Q(24) on 64 ranks\n"
+      "  nqueens-mpi -n 16 --unique               count Q(16) and U(16) on one process\n"
+      "  nqueens-mpi -n 8 --list --limit 3        the first three 8-queens boards\n"
+      "  nqueens-mpi -n 8 --first --format json   one solution as JSON\n"
+      "\n"
+      "Exit status: 0 success, 1 runtime failure (MPI, output), 2 bad command line.\n",
+      out);
+}

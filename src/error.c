@@ -1,0 +1,15 @@
+#include "nqueens/error.h"
+
+const char *nq_strerror(int code) {
+  switch (code) {
+  case NQ_OK: return "success";
+  case NQ_EINVAL: return "invalid argument";
+  case NQ_ENOMEM: return "out of memory";
+  case NQ_EOVERFLOW: return "a 64-bit count overflowed";
+  case NQ_EMPI: return "MPI call failed";
+  case NQ_EIO: return "write to output failed";
+  case NQ_EUNIT: return "work unit is not a valid placement";
+  case NQ_EPROTO: return "master/worker protocol violated";
+  default: return "unknown error";
+  }
+}

@@ -1,0 +1,164 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "nqueens/error.h"
+#include "protocol.h"
+
+/* Each worker holds up to two batches: the one it solves and the next one,
+ * so it never waits for a round trip to the master. */
+enum { BATCHES_IN_FLIGHT = 2 };
+
+typedef struct peer {
+  uint64_t slots[BATCHES_IN_FLIGHT][1 + NQ_BATCH_MAX * NQ_UNIT_WORDS];
+  MPI_Request sends[BATCHES_IN_FLIGHT];
+  unsigned batches_sent;
+} peer_t;
+
+typedef struct master {
+  const nq_count_options_t *options;
+  MPI_Comm comm;
+  nq__totals_t *totals;
+  nq_unit_gen_t *gen;
+  int exhausted;
+  int batch_units;
+  int peer_count;
+  peer_t *peers; /* peers[i] is rank i + 1 */
+  int batches_out;
+  nq_search_t search;
+  uint64_t inbox[2 + NQ_BATCH_MAX * NQ_RESULT_WORDS];
+} master_t;
+
+static int next_unit(master_t *m, nq_unit_t *unit) {
+  if (m->exhausted)
+    return 0;
+  if (!nq_unit_gen_next(m->gen, unit))
+    m->exhausted = 1;
+  return !m->exhausted;
+}
+
+static int send_batch(master_t *m, int rank) {
+  peer_t *peer = &m->peers[rank - 1];
+  int slot = (int)(peer->batches_sent % BATCHES_IN_FLIGHT);
+  uint64_t *batch = peer->slots[slot];
+  NQ_MPI_CHECK(m->comm, MPI_Wait(&peer->sends[slot], MPI_STATUS_IGNORE));
+  uint64_t count = 0;
+  nq_unit_t unit;
+  while (count < (uint64_t)m->batch_units && next_unit(m, &unit))
+    nq__unit_pack(batch + 1 + count++ * NQ_UNIT_WORDS, &unit);
+  if (count == 0)
+    return NQ_OK;
+  batch[0] = count;
+  NQ_MPI_CHECK(m->comm, MPI_Isend(batch, (int)(1 + count * NQ_UNIT_WORDS), MPI_UINT64_T, rank,
+                                  NQ_TAG_WORK, m->comm, &peer->sends[slot]));
+  peer->batches_sent++;
+  m->batches_out++;
+  return NQ_OK;
+}
+
+static int receive_result(master_t *m, int rank) {
+  MPI_Status status;
+  int words = 0;
+  NQ_MPI_CHECK(m->comm, MPI_Recv(m->inbox, (int)(sizeof m->inbox / sizeof m->inbox[0]),
+                                 MPI_UINT64_T, rank, NQ_TAG_RESULT, m->comm, &status));
+  NQ_MPI_CHECK(m->comm, MPI_Get_count(&status, MPI_UINT64_T, &words));
+  m->batches_out--;
+  int worker_status = (int)(int64_t)m->inbox[0];
+  uint64_t count = m->inbox[1];
+  if (worker_status != NQ_OK) {
+    fprintf(stderr, "nqueens-mpi: rank %d: %s\n", rank, nq_strerror(worker_status));
+    return worker_status;
+  }
+  if (words < 2 || count > NQ_BATCH_MAX || (uint64_t)words != 2 + count * NQ_RESULT_WORDS)
+    return NQ_EPROTO;
+  for (uint64_t i = 0; i < count; i++) {
+    nq_unit_result_t result;
+    nq__result_unpack(&result, m->inbox + 2 + i * NQ_RESULT_WORDS);
+    nq__totals_add(m->totals, &result);
+  }
+  return send_batch(m, rank);
+}
+
+/* Answers every worker whose result has arrived; with `wait`, first blocks
+ * until at least one has. */
+static int serve_workers(master_t *m, int wait) {
+  for (;;) {
+    MPI_Status status;
+    int arrived = 0;
+    if (wait) {
+      NQ_MPI_CHECK(m->comm, MPI_Probe(MPI_ANY_SOURCE, NQ_TAG_RESULT, m->comm, &status));
+      arrived = 1;
+      wait = 0;
+    } else {
+      NQ_MPI_CHECK(m->comm, MPI_Iprobe(MPI_ANY_SOURCE, NQ_TAG_RESULT, m->comm, &arrived, &status));
+    }
+    if (!arrived)
+      return NQ_OK;
+    int rc = receive_result(m, status.MPI_SOURCE);
+    if (rc != NQ_OK)
+      return rc;
+  }
+}
+
+static int solve_locally(master_t *m, const nq_unit_t *unit) {
+  nq_unit_result_t result;
+  int rc = nq__solve_unit(&result, &m->search, m->options->n, unit, m->options->unique);
+  if (rc == NQ_OK)
+    nq__totals_add(m->totals, &result);
+  return rc;
+}
+
+static int stop_workers(master_t *m) {
+  for (int rank = 1; rank <= m->peer_count; rank++) {
+    peer_t *peer = &m->peers[rank - 1];
+    NQ_MPI_CHECK(m->comm, MPI_Waitall(BATCHES_IN_FLIGHT, peer->sends, MPI_STATUSES_IGNORE));
+    NQ_MPI_CHECK(m->comm, MPI_Send(NULL, 0, MPI_UINT64_T, rank, NQ_TAG_STOP, m->comm));
+  }
+  return NQ_OK;
+}
+
+/* The master computes a unit itself whenever no worker is waiting for an
+ * answer, so one rank per core keeps every core busy. */
+static int distribute(master_t *m) {
+  int rc = NQ_OK;
+  for (int round = 0; rc == NQ_OK && round < BATCHES_IN_FLIGHT; round++)
+    for (int rank = 1; rc == NQ_OK && rank <= m->peer_count; rank++)
+      rc = send_batch(m, rank);
+  while (rc == NQ_OK && (!m->exhausted || m->batches_out > 0)) {
+    nq_unit_t unit;
+    rc = serve_workers(m, 0);
+    if (rc != NQ_OK)
+      break;
+    if (next_unit(m, &unit))
+      rc = solve_locally(m, &unit);
+    else if (m->batches_out > 0)
+      rc = serve_workers(m, 1);
+  }
+  return rc == NQ_OK ? stop_workers(m) : rc;
+}
+
+int nq__master_run(nq__totals_t *totals, const nq_count_options_t *options, MPI_Comm comm) {
+  master_t *m = calloc(1, sizeof *m);
+  int size = 1, rc;
+  if (m == NULL)
+    return NQ_ENOMEM;
+  NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
+  m->options = options;
+  m->comm = comm;
+  m->totals = totals;
+  m->search.n = -1;
+  m->batch_units = options->batch_units > 0 ? options->batch_units : NQ_BATCH_DEFAULT;
+  if (m->batch_units > NQ_BATCH_MAX)
+    m->batch_units = NQ_BATCH_MAX;
+  m->peer_count = size - 1;
+  m->peers = calloc((size_t)size, sizeof *m->peers);
+  rc = m->peers == NULL ? NQ_ENOMEM : nq_unit_gen_create(&m->gen, options->n, options->depth);
+  for (int i = 0; rc == NQ_OK && i < m->peer_count; i++)
+    for (int slot = 0; slot < BATCHES_IN_FLIGHT; slot++)
+      m->peers[i].sends[slot] = MPI_REQUEST_NULL;
+  if (rc == NQ_OK)
+    rc = distribute(m);
+  nq_unit_gen_destroy(m->gen);
+  free(m->peers);
+  free(m);
+  return rc;
+}

@@ -1,0 +1,67 @@
+#include "nqueens/run.h"
+
+#include "nqueens/error.h"
+#include "protocol.h"
+
+void nq_count_result_init(nq_count_result_t *result) {
+  mpz_init(result->solutions);
+  mpz_init(result->unique);
+  mpz_init(result->nodes);
+  result->units = 0;
+  result->ranks = 0;
+  result->seconds = 0.0;
+}
+
+void nq_count_result_clear(nq_count_result_t *result) {
+  mpz_clear(result->solutions);
+  mpz_clear(result->unique);
+  mpz_clear(result->nodes);
+}
+
+static int finish_totals(nq_count_result_t *result, nq__totals_t *totals, int unique) {
+  mpz_set(result->solutions, totals->solutions);
+  mpz_set(result->nodes, totals->nodes);
+  result->units = totals->units;
+  if (!unique)
+    return NQ_OK;
+  /* Burnside: each frame's classified sum is |stabilizer| times its number
+   * of orbits, so the weighted sum is exactly 8 U(n). */
+  if (!mpz_divisible_ui_p(totals->unique_times_8, 8))
+    return NQ_EPROTO;
+  mpz_divexact_ui(result->unique, totals->unique_times_8, 8);
+  return NQ_OK;
+}
+
+static int run_on(nq_count_result_t *result, const nq_count_options_t *options, MPI_Comm comm) {
+  int rank = 0, size = 1, rc;
+  NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
+  NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
+  NQ_MPI_CHECK(comm, MPI_Barrier(comm));
+  double started = MPI_Wtime();
+  if (rank != 0)
+    return nq__worker_run(options, comm);
+  nq__totals_t totals;
+  mpz_inits(totals.solutions, totals.unique_times_8, totals.nodes, NULL);
+  totals.units = 0;
+  rc = nq__master_run(&totals, options, comm);
+  if (rc == NQ_OK)
+    rc = finish_totals(result, &totals, options->unique);
+  mpz_clears(totals.solutions, totals.unique_times_8, totals.nodes, NULL);
+  result->ranks = size;
+  result->seconds = MPI_Wtime() - started;
+  return rc;
+}
+
+int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, MPI_Comm comm) {
+  if (options->n < 0 || options->n > NQ_MAX_N)
+    return NQ_EINVAL;
+  /* A private communicator: our tags never meet the caller's messages, and
+   * errors come back as codes instead of killing the job. */
+  MPI_Comm own;
+  NQ_MPI_CHECK(comm, MPI_Comm_dup(comm, &own));
+  NQ_MPI_CHECK(own, MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN));
+  int rc = run_on(result, options, own);
+  if (rc != NQ_EMPI)
+    NQ_MPI_CHECK(comm, MPI_Comm_free(&own));
+  return rc;
+}

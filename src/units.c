@@ -1,0 +1,243 @@
+#include "nqueens/units.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bits.h"
+#include "nqueens/error.h"
+#include "nqueens/kernel.h"
+#include "nqueens/symmetry.h"
+
+struct nq_unit_gen {
+  int n;
+  int depth;
+  uint64_t next_id;
+  uint64_t next_frame_code; /* frames are tried in (top, bottom, left, right) order */
+  int in_frame;             /* a frame is chosen and its prefixes are being listed */
+  nq_search_t search;
+  int first_row;            /* first row the prefix enumeration fills */
+  int row;                  /* row being filled */
+  uint64_t free_squares[NQ_UNIT_MAX_DEPTH + 1];
+  uint64_t cols[NQ_UNIT_MAX_DEPTH + 1], diag_left[NQ_UNIT_MAX_DEPTH + 1],
+      diag_right[NQ_UNIT_MAX_DEPTH + 1];
+  uint8_t prefix[NQ_UNIT_MAX_DEPTH];
+};
+
+int nq_units_depth(int n) {
+  if (n < NQ_FRAME_MIN_N)
+    return 0;
+  /* Frames alone give about n^4/16 units; each extra row multiplies that by
+   * roughly n/2.  Aim for units of milliseconds at the sizes people run. */
+  int depth = 1;
+  if (n >= 14)
+    depth = 2;
+  if (n >= 19)
+    depth = 3;
+  if (n >= 23)
+    depth = 4;
+  return depth < n - 1 ? depth : n - 1;
+}
+
+typedef struct square {
+  int row, col;
+} square_t;
+
+static void frame_squares(int n, const nq_frame_t *frame, square_t squares[4]) {
+  squares[0] = (square_t){0, frame->top};
+  squares[1] = (square_t){n - 1, frame->bottom};
+  squares[2] = (square_t){frame->left, 0};
+  squares[3] = (square_t){frame->right, n - 1};
+}
+
+static int attack(square_t a, square_t b) {
+  if (a.row == b.row && a.col == b.col)
+    return 0; /* one corner queen listed for two lines */
+  return a.row == b.row || a.col == b.col || a.row - a.col == b.row - b.col ||
+         a.row + a.col == b.row + b.col;
+}
+
+/* A corner queen lies on two border lines: both must name it. */
+static int corners_consistent(int n, const nq_frame_t *f) {
+  int last = n - 1;
+  return (f->top == 0) == (f->left == 0) && (f->top == last) == (f->right == 0) &&
+         (f->bottom == 0) == (f->left == last) && (f->bottom == last) == (f->right == last);
+}
+
+int nq_frame_is_valid(int n, const nq_frame_t *frame) {
+  if (n < NQ_FRAME_MIN_N || n > NQ_MAX_N || frame->kind != NQ_FRAME_BORDER)
+    return 0;
+  if (frame->top >= n || frame->bottom >= n || frame->left >= n || frame->right >= n)
+    return 0;
+  if (!corners_consistent(n, frame))
+    return 0;
+  square_t squares[4];
+  frame_squares(n, frame, squares);
+  for (int i = 0; i < 4; i++)
+    for (int j = i + 1; j < 4; j++)
+      if (attack(squares[i], squares[j]))
+        return 0;
+  return 1;
+}
+
+static nq_frame_t frame_image(int n, const nq_frame_t *frame, nq_symmetry_t sym) {
+  square_t squares[4];
+  nq_frame_t image = *frame;
+  frame_squares(n, frame, squares);
+  for (int i = 0; i < 4; i++) {
+    int row, col;
+    nq_symmetry_apply(sym, n, squares[i].row, squares[i].col, &row, &col);
+    if (row == 0)
+      image.top = (uint8_t)col;
+    if (row == n - 1)
+      image.bottom = (uint8_t)col;
+    if (col == 0)
+      image.left = (uint8_t)row;
+    if (col == n - 1)
+      image.right = (uint8_t)row;
+  }
+  return image;
+}
+
+static uint64_t frame_code(int n, const nq_frame_t *f) {
+  uint64_t side = (uint64_t)n;
+  return ((f->top * side + f->bottom) * side + f->left) * side + f->right;
+}
+
+int nq_frame_classify(int n, nq_frame_t *frame) {
+  uint64_t code = frame_code(n, frame);
+  int canonical = 1;
+  uint32_t stabilizer = 0;
+  for (int sym = 0; sym < NQ_SYM_COUNT; sym++) {
+    nq_frame_t image = frame_image(n, frame, (nq_symmetry_t)sym);
+    uint64_t image_code = frame_code(n, &image);
+    if (image_code == code)
+      stabilizer |= 1u << sym;
+    else if (image_code < code)
+      canonical = 0;
+  }
+  frame->stabilizer = (uint8_t)stabilizer;
+  frame->weight = (uint8_t)(NQ_SYM_COUNT / nq_symmetry_set_size(stabilizer));
+  return canonical;
+}
+
+static nq_frame_t decode_frame(int n, uint64_t code) {
+  uint64_t side = (uint64_t)n;
+  nq_frame_t f = {.kind = NQ_FRAME_BORDER};
+  f.right = (uint8_t)(code % side);
+  f.left = (uint8_t)(code / side % side);
+  f.bottom = (uint8_t)(code / side / side % side);
+  f.top = (uint8_t)(code / side / side / side);
+  return f;
+}
+
+/* Moves to the next canonical frame; 0 when there is none left. */
+static int next_frame(nq_unit_gen_t *gen, nq_frame_t *out) {
+  if (gen->n < NQ_FRAME_MIN_N) {
+    if (gen->next_frame_code++ > 0)
+      return 0;
+    *out = (nq_frame_t){.kind = NQ_FRAME_OPEN, .weight = 1, .stabilizer = NQ_SYM_ALL};
+    return 1;
+  }
+  uint64_t side = (uint64_t)gen->n, codes = side * side * side * side;
+  while (gen->next_frame_code < codes) {
+    nq_frame_t f = decode_frame(gen->n, gen->next_frame_code++);
+    if (nq_frame_is_valid(gen->n, &f) && nq_frame_classify(gen->n, &f)) {
+      *out = f;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static void load_row(nq_unit_gen_t *gen, int row) {
+  uint64_t attacked = gen->cols[row] | gen->diag_left[row] | gen->diag_right[row];
+  gen->free_squares[row] = gen->search.row_mask[row] & ~attacked;
+}
+
+static void place_in_row(nq_unit_gen_t *gen, int row, uint64_t bit) {
+  gen->prefix[row] = (uint8_t)bit_index(bit);
+  gen->cols[row + 1] = gen->cols[row] | bit;
+  gen->diag_left[row + 1] = (gen->diag_left[row] | bit) << 1;
+  gen->diag_right[row + 1] = (gen->diag_right[row] | bit) >> 1;
+}
+
+static int start_frame(nq_unit_gen_t *gen) {
+  nq_frame_t frame;
+  if (!next_frame(gen, &frame))
+    return 0;
+  nq_search_init(&gen->search, gen->n, &frame);
+  gen->cols[0] = gen->diag_left[0] = gen->diag_right[0] = 0;
+  gen->first_row = 0;
+  if (frame.kind == NQ_FRAME_BORDER) {
+    place_in_row(gen, 0, column_bit(frame.top));
+    gen->first_row = 1;
+  }
+  gen->row = gen->first_row;
+  if (gen->row < gen->depth)
+    load_row(gen, gen->row);
+  gen->in_frame = 1;
+  return 1;
+}
+
+static void emit(nq_unit_gen_t *gen, nq_unit_t *unit) {
+  memset(unit, 0, sizeof *unit);
+  unit->id = gen->next_id++;
+  unit->frame = gen->search.frame;
+  unit->depth = (uint8_t)gen->depth;
+  memcpy(unit->prefix, gen->prefix, (size_t)gen->depth);
+}
+
+/* Depth-first over rows first_row..depth-1, resumable: yields each prefix. */
+static int next_prefix(nq_unit_gen_t *gen, nq_unit_t *unit) {
+  if (gen->first_row == gen->depth) {
+    gen->in_frame = 0;
+    emit(gen, unit);
+    return 1;
+  }
+  while (gen->row >= gen->first_row) {
+    int row = gen->row;
+    if (!gen->free_squares[row]) {
+      gen->row--;
+      continue;
+    }
+    uint64_t bit = lowest_bit(gen->free_squares[row]);
+    gen->free_squares[row] = drop_lowest_bit(gen->free_squares[row]);
+    place_in_row(gen, row, bit);
+    if (row + 1 == gen->depth) {
+      emit(gen, unit);
+      return 1;
+    }
+    gen->row = row + 1;
+    load_row(gen, gen->row);
+  }
+  gen->in_frame = 0;
+  return 0;
+}
+
+int nq_unit_gen_next(nq_unit_gen_t *gen, nq_unit_t *out_unit) {
+  for (;;) {
+    if (!gen->in_frame && !start_frame(gen))
+      return 0;
+    if (next_prefix(gen, out_unit))
+      return 1;
+  }
+}
+
+int nq_unit_gen_create(nq_unit_gen_t **out_gen, int n, int depth) {
+  if (n < 0 || n > NQ_MAX_N || depth < 0 || depth > NQ_UNIT_MAX_DEPTH)
+    return NQ_EINVAL;
+  if (depth == 0)
+    depth = nq_units_depth(n);
+  int last_searched_row = n < NQ_FRAME_MIN_N ? n - 1 : n - 2;
+  if (depth > last_searched_row + 1 || (n >= NQ_FRAME_MIN_N && depth < 1))
+    return NQ_EINVAL;
+  nq_unit_gen_t *gen = calloc(1, sizeof *gen);
+  if (gen == NULL)
+    return NQ_ENOMEM;
+  gen->n = n;
+  gen->depth = depth;
+  *out_gen = gen;
+  return NQ_OK;
+}
+
+void nq_unit_gen_destroy(nq_unit_gen_t *gen) { free(gen); }
