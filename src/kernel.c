@@ -24,12 +24,13 @@ typedef struct fixed_queen {
   int row, col;
 } fixed_queen_t;
 
+/* The frame's fixed queens; a SIDES frame has no bottom queen. */
 static int frame_queens(int n, const nq_frame_t *frame, fixed_queen_t queens[4]) {
   queens[0] = (fixed_queen_t){0, frame->top};
-  queens[1] = (fixed_queen_t){n - 1, frame->bottom};
-  queens[2] = (fixed_queen_t){frame->left, 0};
-  queens[3] = (fixed_queen_t){frame->right, n - 1};
-  return 4;
+  queens[1] = (fixed_queen_t){frame->left, 0};
+  queens[2] = (fixed_queen_t){frame->right, n - 1};
+  queens[3] = (fixed_queen_t){n - 1, frame->bottom};
+  return frame->kind == NQ_FRAME_BORDER ? 4 : 3;
 }
 
 /* Columns of `row` a fixed queen attacks along its diagonals. */
@@ -45,24 +46,31 @@ static uint64_t diagonal_shadow(int n, fixed_queen_t queen, int row) {
   return shadow;
 }
 
-static void init_border_masks(nq_search_t *search, const nq_frame_t *frame) {
+/* Free rows lose the fixed queens' columns and diagonals up front, so the
+ * search never places a queen a fixed one attacks: the fixed queens then
+ * always fit in their own rows. */
+static void init_frame_masks(nq_search_t *search, const nq_frame_t *frame) {
   int n = search->n;
   fixed_queen_t queens[4];
-  frame_queens(n, frame, queens);
-  uint64_t owned_columns = column_bit(0) | column_bit(n - 1) | column_bit(frame->top) |
-                           column_bit(frame->bottom);
+  int fixed = frame_queens(n, frame, queens);
+  uint64_t owned_columns = 0;
+  for (int q = 0; q < fixed; q++)
+    owned_columns |= column_bit(queens[q].col);
   for (int row = 0; row < n; row++) {
     uint64_t mask = board_columns(n) & ~owned_columns;
-    for (int q = 0; q < 4; q++)
+    for (int q = 0; q < fixed; q++)
       mask &= ~diagonal_shadow(n, queens[q], row);
     search->row_mask[row] = mask;
   }
-  /* Rows holding a frame queen allow exactly that square (corner queens
-   * appear twice in `queens` with the same square). */
-  for (int q = 0; q < 4; q++)
+  /* A corner queen appears twice in `queens`, on the same square. */
+  for (int q = 0; q < fixed; q++)
     search->row_mask[queens[q].row] = column_bit(queens[q].col);
-  /* The bottom queen always fits once rows 0..n-2 are placed legally. */
-  search->last_row = n - 2;
+  if (frame->kind == NQ_FRAME_SIDES) {
+    search->row_mask[n - 1] &= nq_frame_sides_bottoms(n, frame);
+    search->last_row = n - 1;
+  } else {
+    search->last_row = n - 2; /* the bottom queen always fits */
+  }
 }
 
 int nq_search_init(nq_search_t *search, int n, const nq_frame_t *frame) {
@@ -77,9 +85,9 @@ int nq_search_init(nq_search_t *search, int n, const nq_frame_t *frame) {
     search->last_row = n - 1;
     return NQ_OK;
   }
-  if (frame->kind != NQ_FRAME_BORDER || !nq_frame_is_valid(n, frame))
+  if (!nq_frame_is_valid(n, frame))
     return NQ_EINVAL;
-  init_border_masks(search, frame);
+  init_frame_masks(search, frame);
   return NQ_OK;
 }
 
@@ -88,7 +96,7 @@ static int place_prefix(attacks_t *out, uint8_t *columns, const nq_search_t *sea
                         const nq_unit_t *unit) {
   attacks_t a = {0, 0, 0};
   if (unit->depth > NQ_UNIT_MAX_DEPTH || unit->depth > search->last_row + 1 ||
-      (unit->frame.kind == NQ_FRAME_BORDER && unit->depth == 0))
+      (unit->frame.kind != NQ_FRAME_OPEN && unit->depth == 0))
     return NQ_EUNIT;
   for (int row = 0; row < unit->depth; row++) {
     if (unit->prefix[row] >= search->n)
@@ -103,24 +111,33 @@ static int place_prefix(attacks_t *out, uint8_t *columns, const nq_search_t *sea
   return NQ_OK;
 }
 
-/* The hot loop: depth-first over rows first_row..last_row with an explicit
- * stack; the last row's legal squares are counted, not visited. */
+/* The hot loop: depth-first with an explicit stack over rows
+ * first_row..last_row - 1.  The squares of the row before last are tried
+ * in a tight loop that counts the last row's legal squares directly, so
+ * the two deepest levels (most of the tree) never touch the stack. */
 static int count_completions(nq_unit_result_t *result, const nq_search_t *search,
                              int first_row, attacks_t start) {
-  const int last_row = search->last_row;
+  const int before_last = search->last_row - 1;
+  const uint64_t last_mask = search->row_mask[search->last_row];
   uint64_t stack_free[NQ_MAX_N];
   attacks_t stack_attacks[NQ_MAX_N];
   uint64_t solutions = 0, nodes = 0;
   int row = first_row;
   attacks_t a = start;
   uint64_t free_squares = search->row_mask[row] & ~attacked(a);
+  if (first_row > before_last) {
+    result->solutions = (uint64_t)bit_count(free_squares);
+    return NQ_OK;
+  }
   for (;;) {
-    if (row == last_row) {
-      if (__builtin_add_overflow(solutions, (uint64_t)bit_count(free_squares), &solutions))
-        return NQ_EOVERFLOW;
-      free_squares = 0;
-    }
-    if (free_squares) {
+    if (row == before_last) {
+      for (; free_squares; free_squares = drop_lowest_bit(free_squares)) {
+        uint64_t leaf_free = last_mask & ~attacked(place(a, lowest_bit(free_squares)));
+        nodes++;
+        if (__builtin_add_overflow(solutions, (uint64_t)bit_count(leaf_free), &solutions))
+          return NQ_EOVERFLOW;
+      }
+    } else if (free_squares) {
       uint64_t bit = lowest_bit(free_squares);
       stack_free[row] = drop_lowest_bit(free_squares);
       stack_attacks[row] = a;

@@ -12,7 +12,7 @@ struct nq_unit_gen {
   int n;
   int depth;
   uint64_t next_id;
-  uint64_t next_frame_code; /* frames are tried in (top, bottom, left, right) order */
+  uint64_t next_frame_code; /* see frame_at() */
   int in_frame;             /* a frame is chosen and its prefixes are being listed */
   nq_search_t search;
   int first_row;            /* first row the prefix enumeration fills */
@@ -26,8 +26,10 @@ struct nq_unit_gen {
 int nq_units_depth(int n) {
   if (n < NQ_FRAME_MIN_N)
     return 0;
-  /* Frames alone give about n^4/16 units; each extra row multiplies that by
-   * roughly n/2.  Aim for units of milliseconds at the sizes people run. */
+  /* Frames alone give a few hundred units (n = 16: 467); each extra row
+   * multiplies that by about n/2 (n = 16: 4374 units at depth 2, n = 24:
+   * 5.5 million at depth 4).  Enough units to balance thousands of ranks,
+   * each long enough that messages cost nothing. */
   int depth = 1;
   if (n >= 14)
     depth = 2;
@@ -35,6 +37,8 @@ int nq_units_depth(int n) {
     depth = 3;
   if (n >= 23)
     depth = 4;
+  if (n >= 26)
+    depth = 5;
   return depth < n - 1 ? depth : n - 1;
 }
 
@@ -63,20 +67,45 @@ static int corners_consistent(int n, const nq_frame_t *f) {
          (f->bottom == 0) == (f->left == last) && (f->bottom == last) == (f->right == last);
 }
 
-int nq_frame_is_valid(int n, const nq_frame_t *frame) {
-  if (n < NQ_FRAME_MIN_N || n > NQ_MAX_N || frame->kind != NQ_FRAME_BORDER)
-    return 0;
-  if (frame->top >= n || frame->bottom >= n || frame->left >= n || frame->right >= n)
-    return 0;
-  if (!corners_consistent(n, frame))
-    return 0;
-  square_t squares[4];
-  frame_squares(n, frame, squares);
-  for (int i = 0; i < 4; i++)
-    for (int j = i + 1; j < 4; j++)
+static int squares_at_peace(const square_t *squares, int count) {
+  for (int i = 0; i < count; i++)
+    for (int j = i + 1; j < count; j++)
       if (attack(squares[i], squares[j]))
         return 0;
   return 1;
+}
+
+static int border_is_valid(int n, const nq_frame_t *frame) {
+  if (frame->top >= n || frame->bottom >= n || frame->left >= n || frame->right >= n)
+    return 0;
+  square_t squares[4];
+  frame_squares(n, frame, squares);
+  return corners_consistent(n, frame) && squares_at_peace(squares, 4);
+}
+
+int nq_frame_is_valid(int n, const nq_frame_t *frame) {
+  if (n < NQ_FRAME_MIN_N || n > NQ_MAX_N)
+    return 0;
+  if (frame->kind == NQ_FRAME_BORDER)
+    return border_is_valid(n, frame);
+  if (frame->kind == NQ_FRAME_SIDES)
+    return frame->bottom == 0 && nq_frame_sides_bottoms(n, frame) != 0;
+  return 0;
+}
+
+uint64_t nq_frame_sides_bottoms(int n, const nq_frame_t *sides) {
+  uint64_t bottoms = 0;
+  if (n < NQ_FRAME_MIN_N || n > NQ_MAX_N)
+    return 0;
+  for (int bottom = 0; bottom < n; bottom++) {
+    nq_frame_t border = *sides;
+    border.kind = NQ_FRAME_BORDER;
+    border.bottom = (uint8_t)bottom;
+    if (border_is_valid(n, &border) && nq_frame_classify(n, &border) &&
+        border.stabilizer == 1u << NQ_SYM_IDENTITY)
+      bottoms |= column_bit(bottom);
+  }
+  return bottoms;
 }
 
 static nq_frame_t frame_image(int n, const nq_frame_t *frame, nq_symmetry_t sym) {
@@ -120,17 +149,32 @@ int nq_frame_classify(int n, nq_frame_t *frame) {
   return canonical;
 }
 
-static nq_frame_t decode_frame(int n, uint64_t code) {
-  uint64_t side = (uint64_t)n;
-  nq_frame_t f = {.kind = NQ_FRAME_BORDER};
-  f.right = (uint8_t)(code % side);
-  f.left = (uint8_t)(code / side % side);
-  f.bottom = (uint8_t)(code / side / side % side);
-  f.top = (uint8_t)(code / side / side / side);
+/* Frames are listed by (top, left, right); each such triple yields its
+ * SIDES frame first, then its symmetric BORDER frames by bottom column.
+ * The cursor counts slots: triple * (n + 1) + (0 for SIDES, 1 + bottom). */
+static nq_frame_t frame_at(int n, uint64_t cursor) {
+  uint64_t side = (uint64_t)n, slot = cursor % (side + 1), triple = cursor / (side + 1);
+  nq_frame_t f = {.kind = slot == 0 ? NQ_FRAME_SIDES : NQ_FRAME_BORDER};
+  f.bottom = (uint8_t)(slot == 0 ? 0 : slot - 1);
+  f.right = (uint8_t)(triple % side);
+  f.left = (uint8_t)(triple / side % side);
+  f.top = (uint8_t)(triple / side / side);
   return f;
 }
 
-/* Moves to the next canonical frame; 0 when there is none left. */
+static int frame_is_listed(int n, nq_frame_t *f) {
+  if (f->kind == NQ_FRAME_SIDES) {
+    if (!nq_frame_is_valid(n, f))
+      return 0;
+    f->weight = NQ_SYM_COUNT;
+    f->stabilizer = 1u << NQ_SYM_IDENTITY;
+    return 1;
+  }
+  return border_is_valid(n, f) && nq_frame_classify(n, f) &&
+         f->stabilizer != 1u << NQ_SYM_IDENTITY;
+}
+
+/* Moves to the next frame to search; 0 when there is none left. */
 static int next_frame(nq_unit_gen_t *gen, nq_frame_t *out) {
   if (gen->n < NQ_FRAME_MIN_N) {
     if (gen->next_frame_code++ > 0)
@@ -138,10 +182,10 @@ static int next_frame(nq_unit_gen_t *gen, nq_frame_t *out) {
     *out = (nq_frame_t){.kind = NQ_FRAME_OPEN, .weight = 1, .stabilizer = NQ_SYM_ALL};
     return 1;
   }
-  uint64_t side = (uint64_t)gen->n, codes = side * side * side * side;
-  while (gen->next_frame_code < codes) {
-    nq_frame_t f = decode_frame(gen->n, gen->next_frame_code++);
-    if (nq_frame_is_valid(gen->n, &f) && nq_frame_classify(gen->n, &f)) {
+  uint64_t side = (uint64_t)gen->n, slots = side * side * side * (side + 1);
+  while (gen->next_frame_code < slots) {
+    nq_frame_t f = frame_at(gen->n, gen->next_frame_code++);
+    if (frame_is_listed(gen->n, &f)) {
       *out = f;
       return 1;
     }
@@ -168,7 +212,7 @@ static int start_frame(nq_unit_gen_t *gen) {
   nq_search_init(&gen->search, gen->n, &frame);
   gen->cols[0] = gen->diag_left[0] = gen->diag_right[0] = 0;
   gen->first_row = 0;
-  if (frame.kind == NQ_FRAME_BORDER) {
+  if (frame.kind != NQ_FRAME_OPEN) {
     place_in_row(gen, 0, column_bit(frame.top));
     gen->first_row = 1;
   }
