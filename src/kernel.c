@@ -111,30 +111,50 @@ static int place_prefix(attacks_t *out, uint8_t *columns, const nq_search_t *sea
   return NQ_OK;
 }
 
-/* The hot loop: depth-first with an explicit stack over rows
- * first_row..last_row - 1.  The squares of the row before last are tried
- * in a tight loop that counts the last row's legal squares directly, so
- * the two deepest levels (most of the tree) never touch the stack. */
+/* Ways to fill the last two rows, given the attacks `a` on the row before
+ * last, without visiting either: every legal pair (x, y) is a free square
+ * x of the row before last and a free square y of the last row that x does
+ * not attack, and x attacks exactly the squares x, x << 1 and x >> 1 of the
+ * next row.  So the pairs number |F| |L| less the attacked ones. */
+static inline uint64_t count_last_two_rows(uint64_t before_last_mask, uint64_t last_mask,
+                                           attacks_t a) {
+  const uint64_t before_free = before_last_mask & ~attacked(a);
+  const uint64_t last_free = last_mask & ~(a.cols | a.diag_left << 1 | a.diag_right >> 1);
+  const uint64_t pairs = (uint64_t)bit_count(before_free) * (uint64_t)bit_count(last_free);
+  return pairs - (uint64_t)bit_count(before_free & last_free) -
+         (uint64_t)bit_count(before_free << 1 & last_free) -
+         (uint64_t)bit_count(before_free >> 1 & last_free);
+}
+
+/* The hot loop: depth-first with an explicit stack over rows first_row ..
+ * last_row - 2.  The squares of row last_row - 2 are tried in a tight loop
+ * that counts the two rows below each in closed form, so the three deepest
+ * levels of the tree (most of it) never touch the stack. */
 static int count_completions(nq_unit_result_t *result, const nq_search_t *search,
                              int first_row, attacks_t start) {
-  const int before_last = search->last_row - 1;
-  const uint64_t last_mask = search->row_mask[search->last_row];
+  const int last_row = search->last_row, walk_end = last_row - 2;
+  const uint64_t before_last_mask = search->row_mask[last_row - 1];
+  const uint64_t last_mask = search->row_mask[last_row];
   uint64_t stack_free[NQ_MAX_N];
   attacks_t stack_attacks[NQ_MAX_N];
   uint64_t solutions = 0, nodes = 0;
   int row = first_row;
   attacks_t a = start;
-  uint64_t free_squares = search->row_mask[row] & ~attacked(a);
-  if (first_row > before_last) {
-    result->solutions = (uint64_t)bit_count(free_squares);
+  if (first_row > walk_end) {
+    result->solutions = first_row == last_row
+                            ? (uint64_t)bit_count(last_mask & ~attacked(start))
+                            : count_last_two_rows(before_last_mask, last_mask, start);
     return NQ_OK;
   }
+  uint64_t free_squares = search->row_mask[row] & ~attacked(a);
   for (;;) {
-    if (row == before_last) {
+    if (row == walk_end) {
       for (; free_squares; free_squares = drop_lowest_bit(free_squares)) {
-        uint64_t leaf_free = last_mask & ~attacked(place(a, lowest_bit(free_squares)));
+        attacks_t child = place(a, lowest_bit(free_squares));
         nodes++;
-        if (__builtin_add_overflow(solutions, (uint64_t)bit_count(leaf_free), &solutions))
+        if (__builtin_add_overflow(solutions,
+                                   count_last_two_rows(before_last_mask, last_mask, child),
+                                   &solutions))
           return NQ_EOVERFLOW;
       }
     } else if (free_squares) {
