@@ -49,7 +49,8 @@ static uint64_t diagonal_shadow(int n, fixed_queen_t queen, int row) {
 /* Free rows lose the fixed queens' columns and diagonals up front, so the
  * search never places a queen a fixed one attacks: the fixed queens then
  * always fit in their own rows. */
-static void init_frame_masks(nq_search_t *search, const nq_frame_t *frame) {
+static void init_frame_masks(nq_search_t *search, const nq_frame_t *frame,
+                             uint64_t *fixed_rows) {
   int n = search->n;
   fixed_queen_t queens[4];
   int fixed = frame_queens(n, frame, queens);
@@ -65,6 +66,8 @@ static void init_frame_masks(nq_search_t *search, const nq_frame_t *frame) {
   /* A corner queen appears twice in `queens`, on the same square. */
   for (int q = 0; q < fixed; q++)
     search->row_mask[queens[q].row] = column_bit(queens[q].col);
+  for (int q = 0; q < fixed; q++)
+    *fixed_rows |= column_bit(queens[q].row);
   if (frame->kind == NQ_FRAME_SIDES) {
     search->row_mask[n - 1] &= nq_frame_sides_bottoms(n, frame);
     search->last_row = n - 1;
@@ -73,21 +76,37 @@ static void init_frame_masks(nq_search_t *search, const nq_frame_t *frame) {
   }
 }
 
+static void init_walk(nq_search_t *search, uint64_t fixed_rows) {
+  int count = 0;
+  for (int row = 0; row <= search->last_row; row++) {
+    if (fixed_rows >> row & 1)
+      continue;
+    search->walk_row[count] = row;
+    search->walk_mask[count] = search->row_mask[row];
+    if (count > 0)
+      search->walk_gap[count - 1] = row - search->walk_row[count - 1];
+    count++;
+  }
+  search->walk_rows = count;
+}
+
 int nq_search_init(nq_search_t *search, int n, const nq_frame_t *frame) {
   if (n < 0 || n > NQ_MAX_N || frame == NULL)
     return NQ_EINVAL;
   memset(search, 0, sizeof *search);
   search->n = n;
   search->frame = *frame;
+  uint64_t fixed_rows = 0;
   if (frame->kind == NQ_FRAME_OPEN) {
     for (int row = 0; row < n; row++)
       search->row_mask[row] = board_columns(n);
     search->last_row = n - 1;
-    return NQ_OK;
-  }
-  if (!nq_frame_is_valid(n, frame))
+  } else if (nq_frame_is_valid(n, frame)) {
+    init_frame_masks(search, frame, &fixed_rows);
+  } else {
     return NQ_EINVAL;
-  init_frame_masks(search, frame);
+  }
+  init_walk(search, fixed_rows);
   return NQ_OK;
 }
 
@@ -111,71 +130,99 @@ static int place_prefix(attacks_t *out, uint8_t *columns, const nq_search_t *sea
   return NQ_OK;
 }
 
-/* Ways to fill the last two rows, given the attacks `a` on the row before
- * last, without visiting either: every legal pair (x, y) is a free square
- * x of the row before last and a free square y of the last row that x does
- * not attack, and x attacks exactly the squares x, x << 1 and x >> 1 of the
- * next row.  So the pairs number |F| |L| less the attacked ones. */
-static inline uint64_t count_last_two_rows(uint64_t before_last_mask, uint64_t last_mask,
-                                           attacks_t a) {
-  const uint64_t before_free = before_last_mask & ~attacked(a);
-  const uint64_t last_free = last_mask & ~(a.cols | a.diag_left << 1 | a.diag_right >> 1);
-  const uint64_t pairs = (uint64_t)bit_count(before_free) * (uint64_t)bit_count(last_free);
-  return pairs - (uint64_t)bit_count(before_free & last_free) -
-         (uint64_t)bit_count(before_free << 1 & last_free) -
-         (uint64_t)bit_count(before_free >> 1 & last_free);
+/* Squares `gap` rows down attacked by the queens so far. */
+static inline uint64_t attacked_below(attacks_t a, int gap) {
+  return a.cols | a.diag_left << gap | a.diag_right >> gap;
 }
 
-/* The hot loop: depth-first with an explicit stack over rows first_row ..
- * last_row - 2.  The squares of row last_row - 2 are tried in a tight loop
- * that counts the two rows below each in closed form, so the three deepest
- * levels of the tree (most of it) never touch the stack. */
-static int count_completions(nq_unit_result_t *result, const nq_search_t *search,
-                             int first_row, attacks_t start) {
-  const int last_row = search->last_row, walk_end = last_row - 2;
-  const uint64_t before_last_mask = search->row_mask[last_row - 1];
-  const uint64_t last_mask = search->row_mask[last_row];
+/* Moves the attacks from one walked row to the next, `gap` rows down
+ * (frame rows in between are skipped: their queens always fit). */
+static inline attacks_t place_and_skip(attacks_t a, uint64_t bit, int gap) {
+  attacks_t next = {a.cols | bit, (a.diag_left | bit) << gap, (a.diag_right | bit) >> gap};
+  return next;
+}
+
+/* Ways to fill the last two walked rows, `gap` rows apart, given the
+ * attacks `a` on the first of them, without visiting either: the legal
+ * pairs (x, y) are a free square x of the first row and a free square y of
+ * the second that x does not attack, and x attacks exactly the squares x,
+ * x << gap and x >> gap there.  So the pairs number |F| |L| less those. */
+static inline uint64_t count_last_two_rows(uint64_t first_mask, uint64_t second_mask,
+                                           attacks_t a, int gap) {
+  const uint64_t first_free = first_mask & ~attacked(a);
+  const uint64_t second_free = second_mask & ~attacked_below(a, gap);
+  const uint64_t pairs = (uint64_t)bit_count(first_free) * (uint64_t)bit_count(second_free);
+  return pairs - (uint64_t)bit_count(first_free & second_free) -
+         (uint64_t)bit_count(first_free << gap & second_free) -
+         (uint64_t)bit_count(first_free >> gap & second_free);
+}
+
+/* The hot loop: depth-first with an explicit stack over the walked rows
+ * from index `first` to walk_rows - 3, whose squares are tried in a tight
+ * loop that counts the last two walked rows in closed form.  `start` holds
+ * the attacks on walked row `first`. */
+static int count_completions(nq_unit_result_t *result, const nq_search_t *search, int first,
+                             attacks_t start) {
+  const int last = search->walk_rows - 1, walk_end = last - 2;
+  const uint64_t *mask = search->walk_mask;
+  const int *gap = search->walk_gap;
   uint64_t stack_free[NQ_MAX_N];
   attacks_t stack_attacks[NQ_MAX_N];
   uint64_t solutions = 0, nodes = 0;
-  int row = first_row;
+  int i = first;
   attacks_t a = start;
-  if (first_row > walk_end) {
-    result->solutions = first_row == last_row
-                            ? (uint64_t)bit_count(last_mask & ~attacked(start))
-                            : count_last_two_rows(before_last_mask, last_mask, start);
+  if (first > walk_end) {
+    if (first > last)
+      result->solutions = 1; /* only frame rows are left, and they fit */
+    else if (first == last)
+      result->solutions = (uint64_t)bit_count(mask[last] & ~attacked(start));
+    else
+      result->solutions = count_last_two_rows(mask[last - 1], mask[last], start, gap[last - 1]);
     return NQ_OK;
   }
-  uint64_t free_squares = search->row_mask[row] & ~attacked(a);
+  uint64_t free_squares = mask[i] & ~attacked(a);
   for (;;) {
-    if (row == walk_end) {
+    if (i == walk_end) {
       for (; free_squares; free_squares = drop_lowest_bit(free_squares)) {
-        attacks_t child = place(a, lowest_bit(free_squares));
+        attacks_t child = place_and_skip(a, lowest_bit(free_squares), gap[i]);
         nodes++;
-        if (__builtin_add_overflow(solutions,
-                                   count_last_two_rows(before_last_mask, last_mask, child),
-                                   &solutions))
+        if (__builtin_add_overflow(
+                solutions, count_last_two_rows(mask[last - 1], mask[last], child, gap[last - 1]),
+                &solutions))
           return NQ_EOVERFLOW;
       }
     } else if (free_squares) {
       uint64_t bit = lowest_bit(free_squares);
-      stack_free[row] = drop_lowest_bit(free_squares);
-      stack_attacks[row] = a;
-      a = place(a, bit);
-      row++;
+      stack_free[i] = drop_lowest_bit(free_squares);
+      stack_attacks[i] = a;
+      a = place_and_skip(a, bit, gap[i]);
+      i++;
       nodes++;
-      free_squares = search->row_mask[row] & ~attacked(a);
+      free_squares = mask[i] & ~attacked(a);
       continue;
     }
-    if (row == first_row)
+    if (i == first)
       break;
-    row--;
-    free_squares = stack_free[row];
-    a = stack_attacks[row];
+    i--;
+    free_squares = stack_free[i];
+    a = stack_attacks[i];
   }
   result->solutions = solutions;
   result->nodes = nodes;
   return NQ_OK;
+}
+
+/* The first walked row at or below `row`, with the attacks moved there. */
+static int walk_start(const nq_search_t *search, int row, attacks_t *a) {
+  int first = 0;
+  while (first < search->walk_rows && search->walk_row[first] < row)
+    first++;
+  if (first < search->walk_rows) {
+    int skip = search->walk_row[first] - row;
+    a->diag_left <<= skip;
+    a->diag_right >>= skip;
+  }
+  return first;
 }
 
 /* As count_completions, but builds every completion to test it against
@@ -252,12 +299,11 @@ int nq_kernel_solve(nq_unit_result_t *result, const nq_search_t *search,
     return solve_complete(result, search, columns, classify);
   /* Frames only the identity fixes need no classification: every
    * completion is fixed by exactly one symmetry. */
-  if (!classify)
-    return count_completions(result, search, unit->depth, start);
-  if (search->frame.stabilizer == 1u << NQ_SYM_IDENTITY) {
-    rc = count_completions(result, search, unit->depth, start);
+  if (classify && search->frame.stabilizer != 1u << NQ_SYM_IDENTITY)
+    return classify_completions(result, search, unit->depth, start, columns);
+  int first = walk_start(search, unit->depth, &start);
+  rc = count_completions(result, search, first, start);
+  if (classify)
     result->stabilizer_sum = result->solutions;
-    return rc;
-  }
-  return classify_completions(result, search, unit->depth, start, columns);
+  return rc;
 }

@@ -9,9 +9,17 @@
  * all units of that frame. */
 typedef struct nq_search {
   int n;
-  int last_row;                  /* leaves are counted in this row */
+  int last_row;                  /* the deepest row the search fills */
   uint64_t row_mask[NQ_MAX_N];   /* squares a queen may take in each row */
   nq_frame_t frame;
+  /* The rows the counting walk visits: rows up to last_row that hold no
+   * frame queen (frame queens always fit, and their attacks are already in
+   * the masks).  walk_row[i] is a row, walk_mask[i] its mask, walk_gap[i]
+   * the distance to walk_row[i + 1]. */
+  int walk_rows;
+  int walk_row[NQ_MAX_N];
+  int walk_gap[NQ_MAX_N];
+  uint64_t walk_mask[NQ_MAX_N];
 } nq_search_t;
 
 /* The outcome of one unit. */
