@@ -1,4 +1,8 @@
+#define _POSIX_C_SOURCE 200809L /* setenv */
+
 #include "nqueens/app.h"
+
+#include <stdlib.h>
 
 #include "nqueens/cli.h"
 #include "nqueens/error.h"
@@ -9,6 +13,23 @@
 #ifndef NQ_VERSION
 #define NQ_VERSION "unknown"
 #endif
+
+static int started_by_launcher(void) {
+  static const char *const launcher_variables[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK",
+                                                   "PMI_RANK", "PMI_SIZE", "SLURM_STEP_ID"};
+  for (size_t i = 0; i < sizeof launcher_variables / sizeof launcher_variables[0]; i++)
+    if (getenv(launcher_variables[i]) != NULL)
+      return 1;
+  return 0;
+}
+
+void nq_app_tune_singleton(void) {
+  if (started_by_launcher())
+    return;
+  setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
+  setenv("OMPI_MCA_pml", "ob1", 0);
+  setenv("OMPI_MCA_btl", "self", 0);
+}
 
 static int runtime_failure(FILE *err, const char *what, int code) {
   fprintf(err, "nqueens-mpi: %s: %s\n", what, nq_strerror(code));

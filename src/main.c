@@ -4,6 +4,7 @@
 #include "nqueens/app.h"
 
 int main(int argc, char **argv) {
+  nq_app_tune_singleton();
   if (MPI_Init(&argc, &argv) != MPI_SUCCESS)
     return 1;
   int status = nq_app_main(argc, argv, MPI_COMM_WORLD, stdout, stderr);

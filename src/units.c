@@ -127,9 +127,16 @@ static nq_frame_t frame_image(int n, const nq_frame_t *frame, nq_symmetry_t sym)
   return image;
 }
 
+/* Orders the frames of an orbit; the smallest is the one searched.  Any
+ * order is correct, but not equally fast: putting the left column's queen
+ * as low as possible (then the top queen as far right as possible) lets the
+ * frame queens' diagonals prune the widest rows of the tree, the ones just
+ * above the bottom.  n = 16: 166.6M nodes against 235.4M for the plain
+ * (top, bottom, left, right) order; the best of all 384 orders of the four
+ * fields, each taken rising or falling, measured on n = 14. */
 static uint64_t frame_code(int n, const nq_frame_t *f) {
-  uint64_t side = (uint64_t)n;
-  return ((f->top * side + f->bottom) * side + f->left) * side + f->right;
+  uint64_t side = (uint64_t)n, last = side - 1;
+  return (((last - f->left) * side + (last - f->top)) * side + f->bottom) * side + f->right;
 }
 
 int nq_frame_classify(int n, nq_frame_t *frame) {
