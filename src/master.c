@@ -133,7 +133,9 @@ static int distribute(master_t *m) {
     else if (m->batches_out > 0)
       rc = serve_workers(m, 1);
   }
-  return rc == NQ_OK ? stop_workers(m) : rc;
+  /* Stop the workers on failure too: none may wait forever for work. */
+  int stop_rc = stop_workers(m);
+  return rc != NQ_OK ? rc : stop_rc;
 }
 
 int nq__master_run(nq__totals_t *totals, const nq_count_options_t *options, MPI_Comm comm) {
@@ -151,12 +153,18 @@ int nq__master_run(nq__totals_t *totals, const nq_count_options_t *options, MPI_
     m->batch_units = NQ_BATCH_MAX;
   m->peer_count = size - 1;
   m->peers = calloc((size_t)size, sizeof *m->peers);
-  rc = m->peers == NULL ? NQ_ENOMEM : nq_unit_gen_create(&m->gen, options->n, options->depth);
-  for (int i = 0; rc == NQ_OK && i < m->peer_count; i++)
+  if (m->peers == NULL) {
+    free(m);
+    return NQ_ENOMEM;
+  }
+  for (int i = 0; i < m->peer_count; i++)
     for (int slot = 0; slot < BATCHES_IN_FLIGHT; slot++)
       m->peers[i].sends[slot] = MPI_REQUEST_NULL;
+  rc = nq_unit_gen_create(&m->gen, options->n, options->depth);
   if (rc == NQ_OK)
     rc = distribute(m);
+  else
+    stop_workers(m);
   nq_unit_gen_destroy(m->gen);
   free(m->peers);
   free(m);

@@ -1,6 +1,7 @@
 #include "nqueens/run.h"
 
 #include "nqueens/error.h"
+#include "nqueens/units.h"
 #include "protocol.h"
 
 void nq_count_result_init(nq_count_result_t *result) {
@@ -53,7 +54,9 @@ static int run_on(nq_count_result_t *result, const nq_count_options_t *options, 
 }
 
 int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, MPI_Comm comm) {
-  if (options->n < 0 || options->n > NQ_MAX_N)
+  /* Every rank checks the same options and agrees without a message, so a
+   * bad request never leaves workers waiting for a master that gave up. */
+  if (nq_units_check(options->n, options->depth) != NQ_OK || options->batch_units < 0)
     return NQ_EINVAL;
   /* A private communicator: our tags never meet the caller's messages, and
    * errors come back as codes instead of killing the job. */

@@ -274,7 +274,7 @@ int nq_unit_gen_next(nq_unit_gen_t *gen, nq_unit_t *out_unit) {
   }
 }
 
-int nq_unit_gen_create(nq_unit_gen_t **out_gen, int n, int depth) {
+int nq_units_check(int n, int depth) {
   if (n < 0 || n > NQ_MAX_N || depth < 0 || depth > NQ_UNIT_MAX_DEPTH)
     return NQ_EINVAL;
   if (depth == 0)
@@ -282,6 +282,14 @@ int nq_unit_gen_create(nq_unit_gen_t **out_gen, int n, int depth) {
   int last_searched_row = n < NQ_FRAME_MIN_N ? n - 1 : n - 2;
   if (depth > last_searched_row + 1 || (n >= NQ_FRAME_MIN_N && depth < 1))
     return NQ_EINVAL;
+  return NQ_OK;
+}
+
+int nq_unit_gen_create(nq_unit_gen_t **out_gen, int n, int depth) {
+  if (nq_units_check(n, depth) != NQ_OK)
+    return NQ_EINVAL;
+  if (depth == 0)
+    depth = nq_units_depth(n);
   nq_unit_gen_t *gen = calloc(1, sizeof *gen);
   if (gen == NULL)
     return NQ_ENOMEM;

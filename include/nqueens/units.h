@@ -54,6 +54,10 @@ typedef struct nq_unit_gen nq_unit_gen_t;
  * that large boards split into many small units. */
 int nq_units_depth(int n);
 
+/* NQ_OK when n and depth (0 = nq_units_depth(n)) can be enumerated:
+ * n in 0..NQ_MAX_N, and a depth that leaves the last searched row free. */
+int nq_units_check(int n, int depth);
+
 /* `depth` 0 means nq_units_depth(n).  Returns NQ_EINVAL for n outside
  * 0..NQ_MAX_N or a depth the board cannot take, NQ_ENOMEM. */
 int nq_unit_gen_create(nq_unit_gen_t **out_gen, int n, int depth);

@@ -1,0 +1,86 @@
+# shellcheck shell=bash
+# Shared set-up for run.sh, test.sh and bench.sh; source it, do not run it.
+#
+#   nq_install_deps          apt-get the build and run dependencies that are missing
+#   nq_build DIR [ARGS...]   configure (Release) and build into DIR; ARGS go to cmake
+#   nq_mpirun_flags RANKS    set NQ_MPIRUN_FLAGS for a local mpirun of RANKS ranks
+#
+# NQ_BUILD_TARGET limits the build to one target (run.sh: nqueens-mpi alone).
+# NQ_BUILD_VERBOSE=1 streams the CMake and compiler output to stderr; otherwise
+# it goes to DIR/build.log and is shown only when the build fails, so a script's
+# stdout and stderr carry nothing but the program's own.
+# NQ_BUILD_JOBS sets the parallel build jobs (default: nproc).
+
+NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+NQ_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libgmp-dev check)
+
+nq_as_root() {
+  if [ "$(id -u)" -eq 0 ]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo "$@"
+  else
+    echo "nqueens-mpi: need root or sudo to run: $*" >&2
+    return 1
+  fi
+}
+
+nq_install_deps() {
+  local missing=() package
+  for package in "${NQ_PACKAGES[@]}"; do
+    if [ "$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null)" != installed ]; then
+      missing+=("$package")
+    fi
+  done
+  if [ "${#missing[@]}" -eq 0 ]; then
+    return 0
+  fi
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "nqueens-mpi: missing ${missing[*]} and no apt-get to install them" >&2
+    return 1
+  fi
+  echo "nqueens-mpi: installing ${missing[*]}" >&2
+  nq_as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2
+  nq_as_root env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+}
+
+nq_build() {
+  local dir=$1 log
+  shift
+  local build=(cmake --build "$dir" -j "${NQ_BUILD_JOBS:-$(nproc)}")
+  if [ -n "${NQ_BUILD_TARGET:-}" ]; then
+    build+=(--target "$NQ_BUILD_TARGET")
+  fi
+  if [ "${NQ_BUILD_VERBOSE:-0}" = 1 ]; then
+    cmake -S "$NQ_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" >&2 && "${build[@]}" >&2
+    return
+  fi
+  mkdir -p "$dir"
+  log=$dir/build.log
+  if [ ! -x "$dir/nqueens-mpi" ]; then
+    echo "nqueens-mpi: building into ${dir#"$NQ_ROOT"/}/ (log: ${log#"$NQ_ROOT"/})" >&2
+  fi
+  if ! { cmake -S "$NQ_ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release "$@" &&
+    "${build[@]}"; } >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "nqueens-mpi: build failed (log: $log)" >&2
+    return 1
+  fi
+}
+
+# nq_mpirun_flags RANKS sets NQ_MPIRUN_FLAGS for an mpirun of RANKS local ranks.
+# -q: no Open MPI report on top of the program's own message when a rank exits
+# non-zero (it also hides mpirun's own errors, hence the next two flags).
+# --use-hwthread-cpus: one slot per logical CPU, as nproc counts them; by
+# default Open MPI counts cores and refuses -np $(nproc) on hyperthreaded CPUs.
+# --oversubscribe: only when asked for more ranks than logical CPUs.
+nq_mpirun_flags() {
+  NQ_MPIRUN_FLAGS=(-q --use-hwthread-cpus)
+  if [ "$1" -gt "$(nproc)" ]; then
+    NQ_MPIRUN_FLAGS+=(--oversubscribe)
+  fi
+  if [ "$(id -u)" -eq 0 ]; then
+    NQ_MPIRUN_FLAGS+=(--allow-run-as-root)
+  fi
+}

@@ -1,0 +1,201 @@
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+
+/* The cli module: nq_cli_parse accepts the documented command lines and
+ * rejects bad ones with a one-line message that names the problem. */
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nqueens/cli.h"
+#include "nqueens/error.h"
+#include "support.h"
+
+enum { MAX_WORDS = 8, MESSAGE_SIZE = 256 };
+
+/* argv from a NULL-terminated word list, in writable storage as main's. */
+typedef struct command_line {
+  int argc;
+  char *argv[MAX_WORDS + 2];
+  char storage[MAX_WORDS + 1][64];
+} command_line_t;
+
+static void make_command_line(command_line_t *line, const char *const *words) {
+  memset(line, 0, sizeof *line);
+  strcpy(line->storage[0], "nqueens-mpi");
+  line->argv[0] = line->storage[0];
+  line->argc = 1;
+  for (int i = 0; words[i] != NULL; i++) {
+    ck_assert_int_lt(i, MAX_WORDS);
+    ck_assert_uint_lt(strlen(words[i]), sizeof line->storage[0]);
+    strcpy(line->storage[line->argc], words[i]);
+    line->argv[line->argc] = line->storage[line->argc];
+    line->argc++;
+  }
+  line->argv[line->argc] = NULL;
+}
+
+static int parse(nq_cli_t *cli, char *message, const char *const *words) {
+  command_line_t line;
+  make_command_line(&line, words);
+  return nq_cli_parse(cli, message, MESSAGE_SIZE, line.argc, line.argv);
+}
+
+typedef struct good_case {
+  const char *words[MAX_WORDS + 1];
+  nq_cli_t expected;
+} good_case_t;
+
+static const good_case_t good_cases[] = {
+    {{"-n", "8", NULL}, {.n = 8, .mode = NQ_MODE_COUNT, .format = NQ_FORMAT_TEXT}},
+    {{"--size=8", NULL}, {.n = 8, .mode = NQ_MODE_COUNT}},
+    {{"--size", "12", NULL}, {.n = 12, .mode = NQ_MODE_COUNT}},
+    {{"-n", "8", "--list", "--limit", "3", NULL}, {.n = 8, .mode = NQ_MODE_LIST, .limit = 3}},
+    {{"--list", "--limit=3", "-n", "8", NULL}, {.n = 8, .mode = NQ_MODE_LIST, .limit = 3}},
+    {{"-n", "8", "-l", NULL}, {.n = 8, .mode = NQ_MODE_LIST}},
+    {{"-n", "8", "--format", "json", NULL}, {.n = 8, .format = NQ_FORMAT_JSON}},
+    {{"-n", "8", "--format=text", NULL}, {.n = 8, .format = NQ_FORMAT_TEXT}},
+    {{"-n", "8", "-u", NULL}, {.n = 8, .unique = 1}},
+    {{"-n", "16", "--unique", "--format", "json", NULL},
+     {.n = 16, .unique = 1, .format = NQ_FORMAT_JSON}},
+    {{"-n", "8", "--first", NULL}, {.n = 8, .mode = NQ_MODE_FIRST}},
+    {{"-f", "-n", "40", NULL}, {.n = 40, .mode = NQ_MODE_FIRST}},
+    {{"-n", "0", NULL}, {.n = 0}},
+    {{"-n", "64", NULL}, {.n = 64}},
+    {{"-n8", NULL}, {.n = 8}},
+    {{"-h", NULL}, {.mode = NQ_MODE_HELP}},
+    {{"--help", NULL}, {.mode = NQ_MODE_HELP}},
+    {{"-V", NULL}, {.mode = NQ_MODE_VERSION}},
+    {{"--version", NULL}, {.mode = NQ_MODE_VERSION}},
+};
+
+START_TEST(test_parse_accepts_good_command_lines) {
+  const good_case_t *good = &good_cases[_i];
+  nq_cli_t cli;
+  char message[MESSAGE_SIZE] = "unchanged";
+  int rc = parse(&cli, message, good->words);
+  ck_assert_msg(rc == NQ_OK, "case %d (%s ...) rejected: %s", _i, good->words[0], message);
+  ck_assert_int_eq(cli.mode, good->expected.mode);
+  if (cli.mode != NQ_MODE_HELP && cli.mode != NQ_MODE_VERSION)
+    ck_assert_int_eq(cli.n, good->expected.n);
+  ck_assert_int_eq(cli.format, good->expected.format);
+  ck_assert_uint_eq(cli.limit, good->expected.limit);
+  ck_assert_int_eq(cli.unique, good->expected.unique);
+}
+END_TEST
+
+typedef struct bad_case {
+  const char *words[MAX_WORDS + 1];
+  const char *named; /* what the message must mention */
+} bad_case_t;
+
+static const bad_case_t bad_cases[] = {
+    {{NULL}, "-n"},                                  /* missing -n */
+    {{"--list", NULL}, "-n"},                        /* still missing */
+    {{"-n", "abc", NULL}, "abc"},
+    {{"-n", "-1", NULL}, "-1"},
+    {{"-n", "65", NULL}, "65"},
+    {{"-n", "99999999999999999999999", NULL}, "99999999999999999999999"},
+    {{"-n", "", NULL}, "size"},
+    {{"-n", "8x", NULL}, "8x"},
+    {{"-x", "-n", "8", NULL}, "-x"},
+    {{"-n", "8", "--bogus", NULL}, "--bogus"},
+    {{"-n", NULL}, "-n"},                            /* -n without value */
+    {{"--size", NULL}, "--size"},
+    {{"-n", "8", "-n", "9", NULL}, "more than once"},
+    {{"-n", "8", "--list", "--list", NULL}, "--list"},
+    {{"-n", "8", "--list", "--first", NULL}, "--first"},
+    {{"-n", "8", "--first", "--list", NULL}, "--list"},
+    {{"-n", "8", "--limit", "3", NULL}, "--limit"},  /* without --list */
+    {{"-n", "8", "--list", "--limit", "0", NULL}, "--limit"},
+    {{"-n", "8", "--list", "--limit", "-3", NULL}, "-3"},
+    {{"-n", "8", "--list", "--limit", "abc", NULL}, "abc"},
+    {{"-n", "8", "--list", "--limit", NULL}, "--limit"},
+    {{"-n", "8", "--format", "xml", NULL}, "xml"},
+    {{"-n", "8", "--unique", "--list", NULL}, "--unique"},
+    {{"-n", "8", "--unique", "--first", NULL}, "--unique"},
+    {{"-n", "8", "foo", NULL}, "foo"},               /* stray operand */
+    {{"foo", "-n", "8", NULL}, "foo"},
+    {{"-n", "8", "--list=3", NULL}, "--list"},
+};
+
+START_TEST(test_parse_rejects_bad_command_lines) {
+  const bad_case_t *bad = &bad_cases[_i];
+  nq_cli_t cli;
+  char message[MESSAGE_SIZE];
+  memset(message, 'Z', sizeof message);
+  int rc = parse(&cli, message, bad->words);
+  ck_assert_msg(rc == NQ_EINVAL, "case %d (%s ...) returned %d", _i,
+                bad->words[0] ? bad->words[0] : "no arguments", rc);
+  ck_assert_msg(memchr(message, '\0', sizeof message) != NULL, "case %d: unterminated", _i);
+  ck_assert_msg(message[0] != '\0', "case %d: empty message", _i);
+  ck_assert_msg(strchr(message, '\n') == NULL, "case %d: message spans lines: %s", _i, message);
+  ck_assert_msg(strstr(message, bad->named) != NULL, "case %d: '%s' does not mention '%s'", _i,
+                message, bad->named);
+}
+END_TEST
+
+/* The parser keeps no state between calls: a rejection then the same good
+ * line, twice over. */
+START_TEST(test_parse_runs_repeatedly) {
+  static const char *const good[] = {"-n", "8", "--list", NULL};
+  static const char *const bad[] = {"-n", "8", "--bogus", NULL};
+  for (int round = 0; round < 2; round++) {
+    nq_cli_t cli;
+    char message[MESSAGE_SIZE];
+    ck_assert_int_eq(parse(&cli, message, bad), NQ_EINVAL);
+    ck_assert_int_eq(parse(&cli, message, good), NQ_OK);
+    ck_assert_int_eq(cli.n, 8);
+    ck_assert_int_eq(cli.mode, NQ_MODE_LIST);
+  }
+}
+END_TEST
+
+START_TEST(test_parse_truncates_message_to_buffer) {
+  static const char *const words[] = {"-n", "99999999999999999999999", NULL};
+  command_line_t line;
+  nq_cli_t cli;
+  char message[16];
+  memset(message, 'Z', sizeof message);
+  make_command_line(&line, words);
+  ck_assert_int_eq(nq_cli_parse(&cli, message, sizeof message, line.argc, line.argv),
+                   NQ_EINVAL);
+  ck_assert_uint_eq(strlen(message), sizeof message - 1);
+}
+END_TEST
+
+START_TEST(test_print_help_mentions_every_option) {
+  static const char *const options[] = {"-n", "--size", "-u", "--unique", "-l", "--list",
+                                        "--limit", "-f", "--first", "--format", "-h",
+                                        "--help", "-V", "--version", "json", "text"};
+  char *text = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream(&text, &size);
+  ck_assert_ptr_nonnull(out);
+  nq_cli_print_help(out);
+  ck_assert_int_eq(fclose(out), 0);
+  for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
+    ck_assert_msg(strstr(text, options[i]) != NULL, "help does not mention %s", options[i]);
+  free(text);
+}
+END_TEST
+
+static Suite *cli_suite(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  Suite *suite = suite_create("cli");
+  TCase *parse_case = tcase_create("parse");
+  tcase_add_loop_test(parse_case, test_parse_accepts_good_command_lines, 0,
+                      (int)(sizeof good_cases / sizeof good_cases[0]));
+  tcase_add_loop_test(parse_case, test_parse_rejects_bad_command_lines, 0,
+                      (int)(sizeof bad_cases / sizeof bad_cases[0]));
+  tcase_add_test(parse_case, test_parse_runs_repeatedly);
+  tcase_add_test(parse_case, test_parse_truncates_message_to_buffer);
+  suite_add_tcase(suite, parse_case);
+  TCase *help = tcase_create("help");
+  tcase_add_test(help, test_print_help_mentions_every_option);
+  suite_add_tcase(suite, help);
+  return suite;
+}
+
+int main(int argc, char **argv) { return support_main(argc, argv, cli_suite); }

@@ -1,0 +1,161 @@
+/* The run module, under MPI: nq_count_run is collective over the given
+ * communicator and its totals (valid on the communicator's rank 0) are the
+ * known counts, however many ranks, however the work is cut.
+ *
+ *   check_run          the default cases (seconds)
+ *   check_run --long   n = 17 and 18 only (minutes: ctest label "long") */
+
+#include <check.h>
+#include <gmp.h>
+#include <mpi.h>
+#include <string.h>
+
+#include "known_counts.h"
+#include "nqueens/error.h"
+#include "nqueens/run.h"
+#include "nqueens/units.h"
+#include "support.h"
+
+static void assert_count(const mpz_t count, uint64_t expected, const char *what, int n) {
+  mpz_t want;
+  mpz_init(want);
+  mpz_import(want, 1, 1, sizeof expected, 0, 0, &expected);
+  char *got = mpz_get_str(NULL, 10, count);
+  int equal = mpz_cmp(count, want) == 0;
+  ck_assert_msg(equal, "%s(%d) = %s, expected %llu", what, n, got,
+                (unsigned long long)expected);
+  void (*free_string)(void *, size_t);
+  mp_get_memory_functions(NULL, NULL, &free_string);
+  free_string(got, strlen(got) + 1);
+  mpz_clear(want);
+}
+
+/* Runs one count on `comm` (every rank calls it); checks on its rank 0. */
+static void count_and_check(MPI_Comm comm, const nq_count_options_t *options) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  int rc = nq_count_run(&result, options, comm);
+  ck_assert_msg(rc == NQ_OK, "n %d on rank %d: %s", options->n, rank, nq_strerror(rc));
+  if (rank == 0) {
+    assert_count(result.solutions, known_all[options->n], "Q", options->n);
+    if (options->unique)
+      assert_count(result.unique, known_unique[options->n], "U", options->n);
+    ck_assert_int_eq(result.ranks, size);
+    ck_assert_uint_gt(result.units, 0);
+  }
+  nq_count_result_clear(&result);
+}
+
+START_TEST(test_run_counts_all_solutions) {
+  nq_count_options_t options = {.n = _i};
+  count_and_check(MPI_COMM_WORLD, &options);
+}
+END_TEST
+
+START_TEST(test_run_counts_unique_solutions) {
+  nq_count_options_t options = {.n = _i, .unique = 1};
+  count_and_check(MPI_COMM_WORLD, &options);
+}
+END_TEST
+
+/* One unit per message and depths other than the default for n = 12
+ * (default 1): more messages, other units, the same counts. */
+START_TEST(test_run_one_unit_batches_at_other_depths) {
+  static const int depths[] = {2, 3, 5, 8};
+  nq_count_options_t options = {.n = 12, .unique = 1, .depth = depths[_i], .batch_units = 1};
+  count_and_check(MPI_COMM_WORLD, &options);
+}
+END_TEST
+
+START_TEST(test_run_oversized_batches) {
+  nq_count_options_t options = {.n = 11, .unique = 1, .batch_units = 1000000};
+  count_and_check(MPI_COMM_WORLD, &options);
+}
+END_TEST
+
+/* Every rank counts alone on MPI_COMM_SELF: nothing in the run may talk
+ * to MPI_COMM_WORLD. */
+START_TEST(test_run_on_self_communicator) {
+  nq_count_options_t options = {.n = 10, .unique = 1};
+  count_and_check(MPI_COMM_SELF, &options);
+}
+END_TEST
+
+/* Two halves of the world count different boards at once. */
+START_TEST(test_run_on_split_communicator) {
+  int world_rank = support_rank();
+  MPI_Comm half;
+  ck_assert_int_eq(MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, world_rank, &half),
+                   MPI_SUCCESS);
+  nq_count_options_t options = {.n = world_rank % 2 ? 11 : 12, .unique = 1};
+  count_and_check(half, &options);
+  MPI_Comm_free(&half);
+}
+END_TEST
+
+START_TEST(test_run_rejects_invalid_size) {
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  nq_count_options_t negative = {.n = -1}, too_big = {.n = NQ_MAX_N + 1};
+  ck_assert_int_eq(nq_count_run(&result, &negative, MPI_COMM_WORLD), NQ_EINVAL);
+  ck_assert_int_eq(nq_count_run(&result, &too_big, MPI_COMM_WORLD), NQ_EINVAL);
+  nq_count_result_clear(&result);
+}
+END_TEST
+
+/* On every rank of the world: all ranks must refuse at once, none may wait
+ * for a master that gave up (this hung before nq_units_check). */
+START_TEST(test_run_rejects_invalid_depth) {
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  nq_count_options_t too_deep = {.n = 8, .depth = NQ_UNIT_MAX_DEPTH + 1};
+  nq_count_options_t past_last_row = {.n = 8, .depth = 8};
+  nq_count_options_t negative_batch = {.n = 8, .batch_units = -1};
+  ck_assert_int_eq(nq_count_run(&result, &too_deep, MPI_COMM_WORLD), NQ_EINVAL);
+  ck_assert_int_eq(nq_count_run(&result, &past_last_row, MPI_COMM_WORLD), NQ_EINVAL);
+  ck_assert_int_eq(nq_count_run(&result, &negative_batch, MPI_COMM_WORLD), NQ_EINVAL);
+  nq_count_result_clear(&result);
+}
+END_TEST
+
+/* n = 17, 18: both counts from one run with unique set. */
+START_TEST(test_run_counts_large_boards) {
+  nq_count_options_t options = {.n = _i, .unique = 1};
+  count_and_check(MPI_COMM_WORLD, &options);
+}
+END_TEST
+
+static Suite *run_suite(int argc, char **argv) {
+  int long_only = 0;
+  for (int i = 1; i < argc; i++)
+    long_only |= strcmp(argv[i], "--long") == 0;
+  Suite *suite = suite_create("run");
+  if (long_only) {
+    TCase *large = tcase_create("long");
+    tcase_add_loop_test(large, test_run_counts_large_boards, 17, KNOWN_MAX_N + 1);
+    suite_add_tcase(suite, large);
+    return suite;
+  }
+  TCase *counts = tcase_create("counts");
+  tcase_add_loop_test(counts, test_run_counts_all_solutions, 0, 17);
+  tcase_add_loop_test(counts, test_run_counts_unique_solutions, 1, 17);
+  suite_add_tcase(suite, counts);
+  TCase *cutting = tcase_create("cutting");
+  tcase_add_loop_test(cutting, test_run_one_unit_batches_at_other_depths, 0, 4);
+  tcase_add_test(cutting, test_run_oversized_batches);
+  suite_add_tcase(suite, cutting);
+  TCase *communicators = tcase_create("communicators");
+  tcase_add_test(communicators, test_run_on_self_communicator);
+  tcase_add_test(communicators, test_run_on_split_communicator);
+  suite_add_tcase(suite, communicators);
+  TCase *invalid = tcase_create("invalid");
+  tcase_add_test(invalid, test_run_rejects_invalid_size);
+  tcase_add_test(invalid, test_run_rejects_invalid_depth);
+  suite_add_tcase(suite, invalid);
+  return suite;
+}
+
+int main(int argc, char **argv) { return support_main(argc, argv, run_suite); }

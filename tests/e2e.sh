@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# End-to-end tests of the real nqueens-mpi binary, alone and under mpiexec.
+#   e2e.sh NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]
+# Prints one line per failure and "N passed, M failed"; exits 1 on any
+# failure.  (ctest sets OMPI_ALLOW_RUN_AS_ROOT* where needed.)
+set -u
+
+if [ "$#" -lt 2 ]; then
+  echo "usage: $0 NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]" >&2
+  exit 2
+fi
+binary=$1
+mpiexec=$2
+numproc_flag=${3:--n}
+
+# Q(n), OEIS A000170, and U(n), OEIS A002562, n = 0..16.
+known_all=(1 1 0 0 2 10 4 40 92 352 724 2680 14200 73712 365596 2279184 14772512)
+known_unique=(1 1 0 0 1 2 1 6 12 46 92 341 1787 9233 45752 285053 1846955)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out=$work/out
+err=$work/err
+passed=0
+failed=0
+status=0
+
+pass() { passed=$((passed + 1)); }
+fail() {
+  failed=$((failed + 1))
+  echo "FAIL: $*"
+}
+# check DESCRIPTION COMMAND...: passes when COMMAND succeeds.
+check() {
+  local what=$1
+  shift
+  if "$@"; then pass; else fail "$what"; fi
+}
+
+# A hung run fails instead of stalling the suite.
+limit=300
+
+# run ARGS...: the binary alone (a singleton MPI process).
+run() {
+  timeout "$limit" "$binary" "$@" >"$out" 2>"$err"
+  status=$?
+}
+
+# run_ranks RANKS ARGS...: the binary under mpiexec.
+run_ranks() {
+  local ranks=$1
+  shift
+  timeout "$limit" "$mpiexec" "$numproc_flag" "$ranks" -q --oversubscribe "$binary" "$@" \
+    >"$out" 2>"$err"
+  status=$?
+}
+
+json_solutions() { sed -n 's/.*"solutions":"\([0-9]*\)".*/\1/p' "$out"; }
+json_unique() { sed -n 's/.*"unique":"\([0-9]*\)".*/\1/p' "$out"; }
+is_empty() { [ ! -s "$1" ]; }
+# Exactly one complete line.
+one_line() { [ "$(wc -l <"$1")" -eq 1 ] && [ -z "$(tail -c 1 "$1" | tr -d '\n')" ]; }
+
+# ---- counting -------------------------------------------------------------
+
+count_ok() { # LABEL N: status 0, nothing on stderr, Q(n) on stdout
+  local label=$1 n=$2 got
+  got=$(json_solutions)
+  if [ "$status" -eq 0 ] && is_empty "$err" && [ "$got" = "${known_all[$n]}" ]; then
+    pass
+  else
+    fail "$label: -n $n --format json: status $status, solutions '$got'," \
+      "expected ${known_all[$n]}; stderr: $(head -c 200 "$err")"
+  fi
+}
+
+for n in $(seq 0 16); do
+  run -n "$n" --format json
+  count_ok "1 rank" "$n"
+done
+for n in $(seq 0 16); do
+  run_ranks 4 -n "$n" --format json
+  count_ok "4 ranks" "$n"
+done
+for n in 1 5 8 12; do
+  run_ranks 2 -n "$n" --unique --format json
+  got=$(json_unique)
+  if [ "$status" -eq 0 ] && [ "$got" = "${known_unique[$n]}" ]; then
+    pass
+  else
+    fail "2 ranks: -n $n --unique: status $status, unique '$got', expected ${known_unique[$n]}"
+  fi
+  count_ok "2 ranks, --unique" "$n"
+done
+
+run -n 8
+check "text count names Q(8) = 92" grep -q "92" "$out"
+
+# ---- listing --------------------------------------------------------------
+
+run -n 4 --list
+check "-n 4 --list: status $status" [ "$status" -eq 0 ]
+printf '.Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n' >"$work/expected"
+check "-n 4 --list is not the two expected boards" cmp -s "$out" "$work/expected"
+
+run -n 4 --list --format json
+printf '[[".Q..","...Q","Q...","..Q."],["..Q.","Q...","...Q",".Q.."]]\n' >"$work/expected"
+check "-n 4 --list --format json is not the expected array" cmp -s "$out" "$work/expected"
+
+run -n 8 --list
+cp "$out" "$work/list1"
+check "-n 8 --list at 1 rank: status $status" [ "$status" -eq 0 ]
+# 92 boards of 8 rows, a blank line between two.
+if [ "$(grep -c '^$' "$work/list1")" -eq 91 ] && [ "$(grep -c 'Q' "$work/list1")" -eq 736 ] &&
+  [ "$(wc -l <"$work/list1")" -eq 827 ]; then
+  pass
+else
+  fail "-n 8 --list: not 92 boards of 8 rows"
+fi
+run_ranks 3 -n 8 --list
+check "-n 8 --list at 3 ranks: status $status" [ "$status" -eq 0 ]
+check "-n 8 --list differs between 1 and 3 ranks" cmp -s "$out" "$work/list1"
+
+run -n 8 --list --limit 5
+check "--list --limit 5: status $status" [ "$status" -eq 0 ]
+if [ "$(grep -c '^$' "$out")" -eq 4 ] && [ "$(wc -l <"$out")" -eq 44 ]; then
+  pass
+else
+  fail "--list --limit 5 does not give 5 boards"
+fi
+head -n 44 "$work/list1" >"$work/expected"
+check "--list --limit 5 is not the first 5 boards of the full list" cmp -s "$out" "$work/expected"
+
+# ---- one solution -----------------------------------------------------------
+
+run -n 8 --first --format json
+check "--first -n 8: status $status" [ "$status" -eq 0 ]
+check "--first -n 8 JSON lacks \"columns\":[0,4,7,5,2,6,1,3]" \
+  grep -qF '"columns":[0,4,7,5,2,6,1,3]' "$out"
+
+run --first -n 40
+check "--first -n 40: status $status" [ "$status" -eq 0 ]
+check "--first -n 40 does not say constructed" grep -qi 'constructed' "$out"
+cp "$out" "$work/first40"
+run_ranks 3 --first -n 40
+check "--first -n 40 differs between 1 and 3 ranks" cmp -s "$out" "$work/first40"
+
+run -n 3 --first
+check "--first -n 3: status $status" [ "$status" -eq 0 ]
+
+# ---- help and version -------------------------------------------------------
+
+run --help
+check "--help: status $status" [ "$status" -eq 0 ]
+check "--help wrote to stderr" is_empty "$err"
+for option in -n --size -u --unique -l --list --limit -f --first --format -h --help \
+  -V --version; do
+  check "--help does not mention $option" grep -qF -e "$option" "$out"
+done
+
+run --version
+check "--version: status $status" [ "$status" -eq 0 ]
+check "--version does not print 'nqueens-mpi X.Y.Z'" grep -qE '^nqueens-mpi [0-9]+\.[0-9]+' "$out"
+check "--version is not one line" one_line "$out"
+
+# ---- bad command lines ------------------------------------------------------
+
+bad_lines=(
+  ""
+  "-n abc"
+  "-n -1"
+  "-n 65"
+  "-n 99999999999999999999999"
+  "-n 8 -x"
+  "-n 8 --bogus"
+  "-n"
+  "-n 8 -n 8"
+  "-n 8 --list --list"
+  "-n 8 --list --first"
+  "-n 8 --limit 3"
+  "-n 8 --list --limit 0"
+  "-n 8 --list --limit -3"
+  "-n 8 --list --limit abc"
+  "-n 8 --format xml"
+  "-n 8 --unique --list"
+  "-n 8 stray"
+)
+
+usage_error_ok() { # LABEL LINE
+  local label=$1 line=$2
+  if [ "$status" -eq 2 ] && is_empty "$out" && one_line "$err" &&
+    [ "$(head -c 12 "$err")" = "nqueens-mpi:" ]; then
+    pass
+  else
+    fail "$label: '$line': status $status (expected 2), stdout $(wc -c <"$out") bytes," \
+      "stderr $(wc -l <"$err") lines: $(head -c 300 "$err" | tr '\n' '|')"
+  fi
+}
+
+for line in "${bad_lines[@]}"; do
+  read -ra words <<<"$line"
+  run ${words[@]+"${words[@]}"}
+  usage_error_ok "1 rank" "$line"
+  run_ranks 3 ${words[@]+"${words[@]}"}
+  usage_error_ok "3 ranks" "$line"
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,219 @@
+#include "support.h"
+
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nqueens/units.h"
+
+int brute_is_solution(const uint8_t *columns, int n) {
+  for (int a = 0; a < n; a++) {
+    if (columns[a] >= n)
+      return 0;
+    for (int b = a + 1; b < n; b++) {
+      int column_gap = abs((int)columns[a] - (int)columns[b]);
+      if (column_gap == 0 || column_gap == b - a)
+        return 0;
+    }
+  }
+  return 1;
+}
+
+/* Narayana's next permutation; 0 after the last (descending) one. */
+static int next_permutation(uint8_t *p, int n) {
+  int i = n - 2;
+  while (i >= 0 && p[i] >= p[i + 1])
+    i--;
+  if (i < 0)
+    return 0;
+  int j = n - 1;
+  while (p[j] <= p[i])
+    j--;
+  uint8_t swap = p[i];
+  p[i] = p[j];
+  p[j] = swap;
+  for (int lo = i + 1, hi = n - 1; lo < hi; lo++, hi--) {
+    swap = p[lo];
+    p[lo] = p[hi];
+    p[hi] = swap;
+  }
+  return 1;
+}
+
+static brute_solutions_t cache[BRUTE_MAX_N + 1];
+static int cached[BRUTE_MAX_N + 1];
+
+const brute_solutions_t *brute_solutions(int n) {
+  ck_assert_msg(n >= 0 && n <= BRUTE_MAX_N, "brute force asked for n = %d", n);
+  if (cached[n])
+    return &cache[n];
+  size_t capacity = 16, count = 0;
+  uint8_t *found = malloc(capacity * (size_t)(n > 0 ? n : 1));
+  uint8_t permutation[BRUTE_MAX_N];
+  ck_assert_ptr_nonnull(found);
+  for (int i = 0; i < n; i++)
+    permutation[i] = (uint8_t)i;
+  do {
+    if (!brute_is_solution(permutation, n))
+      continue;
+    if (count == capacity) {
+      capacity *= 2;
+      found = realloc(found, capacity * (size_t)n);
+      ck_assert_ptr_nonnull(found);
+    }
+    memcpy(found + count * (size_t)n, permutation, (size_t)n);
+    count++;
+  } while (next_permutation(permutation, n));
+  cache[n] = (brute_solutions_t){.n = n, .count = count, .columns = found};
+  cached[n] = 1;
+  return &cache[n];
+}
+
+const uint8_t *brute_solution(const brute_solutions_t *solutions, size_t index) {
+  return solutions->columns + index * (size_t)solutions->n;
+}
+
+/* Rows of the matrices: (row', col') = M (row, col) in centred coordinates.
+ * Derived from the pictures, not from the library: rot90 turns the board
+ * clockwise (the top row becomes the right column). */
+static const int symmetry_matrix[8][2][2] = {
+    {{1, 0}, {0, 1}},   /* identity */
+    {{0, 1}, {-1, 0}},  /* rot90: row' = col, col' = -row */
+    {{-1, 0}, {0, -1}}, /* rot180 */
+    {{0, -1}, {1, 0}},  /* rot270: row' = -col, col' = row */
+    {{1, 0}, {0, -1}},  /* mirror left-right */
+    {{-1, 0}, {0, 1}},  /* mirror top-bottom */
+    {{0, 1}, {1, 0}},   /* main diagonal */
+    {{0, -1}, {-1, 0}}, /* anti-diagonal */
+};
+
+void brute_map_square(int sym, int n, int row, int col, int *out_row, int *out_col) {
+  int y = 2 * row - (n - 1), x = 2 * col - (n - 1);
+  const int(*m)[2] = symmetry_matrix[sym];
+  int y2 = m[0][0] * y + m[0][1] * x, x2 = m[1][0] * y + m[1][1] * x;
+  *out_row = (y2 + (n - 1)) / 2;
+  *out_col = (x2 + (n - 1)) / 2;
+}
+
+void brute_image(uint8_t *image, const uint8_t *columns, int n, int sym) {
+  for (int row = 0; row < n; row++) {
+    int image_row, image_col;
+    brute_map_square(sym, n, row, columns[row], &image_row, &image_col);
+    image[image_row] = (uint8_t)image_col;
+  }
+}
+
+uint32_t brute_fixing(const uint8_t *columns, int n) {
+  uint8_t image[64];
+  uint32_t fixing = 0;
+  for (int sym = 0; sym < 8; sym++) {
+    brute_image(image, columns, n, sym);
+    if (memcmp(image, columns, (size_t)n) == 0)
+      fixing |= 1u << sym;
+  }
+  return fixing;
+}
+
+typedef struct square {
+  int row, col;
+} square_t;
+
+static void border_squares(int n, brute_border_t b, square_t squares[4]) {
+  squares[0] = (square_t){0, b.top};
+  squares[1] = (square_t){n - 1, b.bottom};
+  squares[2] = (square_t){b.left, 0};
+  squares[3] = (square_t){b.right, n - 1};
+}
+
+/* Put the queens on a board and count per line, instead of comparing
+ * pairs: a corner named twice is one queen. */
+int brute_border_is_valid(int n, brute_border_t b) {
+  if (b.top < 0 || b.top >= n || b.bottom < 0 || b.bottom >= n || b.left < 0 ||
+      b.left >= n || b.right < 0 || b.right >= n)
+    return 0;
+  static unsigned char board[64][64];
+  square_t squares[4];
+  border_squares(n, b, squares);
+  for (int i = 0; i < 4; i++)
+    board[squares[i].row][squares[i].col] = 1;
+  int rows[64] = {0}, cols[64] = {0}, sums[128] = {0}, differences[128] = {0};
+  int ok = 1;
+  for (int row = 0; row < n; row++)
+    for (int col = 0; col < n; col++)
+      if (board[row][col]) {
+        board[row][col] = 0;
+        if (rows[row]++ || cols[col]++ || sums[row + col]++ || differences[row - col + n]++)
+          ok = 0;
+      }
+  /* Each line must hold exactly one queen: the named one. */
+  return ok && rows[0] == 1 && rows[n - 1] == 1 && cols[0] == 1 && cols[n - 1] == 1;
+}
+
+brute_border_t brute_border_image(int n, brute_border_t b, int sym) {
+  square_t squares[4];
+  brute_border_t image = {-1, -1, -1, -1};
+  border_squares(n, b, squares);
+  for (int i = 0; i < 4; i++) {
+    int row, col;
+    brute_map_square(sym, n, squares[i].row, squares[i].col, &row, &col);
+    if (row == 0)
+      image.top = col;
+    if (row == n - 1)
+      image.bottom = col;
+    if (col == 0)
+      image.left = row;
+    if (col == n - 1)
+      image.right = row;
+  }
+  return image;
+}
+
+brute_border_t brute_border_of(const uint8_t *columns, int n) {
+  brute_border_t b = {columns[0], columns[n - 1], -1, -1};
+  for (int row = 0; row < n; row++) {
+    if (columns[row] == 0)
+      b.left = row;
+    if (columns[row] == n - 1)
+      b.right = row;
+  }
+  return b;
+}
+
+int support_unit_holds(int n, const nq_unit_t *unit, uint64_t bottoms, const uint8_t *columns) {
+  const nq_frame_t *frame = &unit->frame;
+  if (frame->kind == NQ_FRAME_BORDER || frame->kind == NQ_FRAME_SIDES) {
+    brute_border_t b = brute_border_of(columns, n);
+    if (b.top != frame->top || b.left != frame->left || b.right != frame->right)
+      return 0;
+    if (frame->kind == NQ_FRAME_BORDER ? b.bottom != frame->bottom : !(bottoms >> b.bottom & 1u))
+      return 0;
+  } else if (frame->kind != NQ_FRAME_OPEN) {
+    return 0;
+  }
+  return memcmp(unit->prefix, columns, unit->depth) == 0;
+}
+
+int support_rank(void) {
+  int initialized = 0, rank = 0;
+  MPI_Initialized(&initialized);
+  if (initialized)
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int support_main(int argc, char **argv, Suite *(*make_suite)(int argc, char **argv)) {
+  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
+    fprintf(stderr, "MPI_Init failed\n");
+    return EXIT_FAILURE;
+  }
+  int rank = support_rank();
+  SRunner *runner = srunner_create(make_suite(argc, argv));
+  srunner_set_fork_status(runner, CK_NOFORK);
+  srunner_run_all(runner, rank == 0 ? CK_NORMAL : CK_SILENT);
+  int failed = srunner_ntests_failed(runner), failed_anywhere = 0;
+  srunner_free(runner);
+  MPI_Allreduce(&failed, &failed_anywhere, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return failed_anywhere == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
