@@ -7,7 +7,7 @@
 #include "nqueens/cli.h"
 #include "nqueens/error.h"
 #include "nqueens/output.h"
-#include "nqueens/run.h"
+#include "nqueens/count.h"
 #include "nqueens/solutions.h"
 
 #ifndef NQ_VERSION
@@ -36,15 +36,34 @@ static int runtime_failure(FILE *err, const char *what, int code) {
   return code == NQ_EMPI ? NQ_EXIT_ABORT : NQ_EXIT_FAILURE;
 }
 
+/* Everything written must reach the stream: a full disk is a failure. */
+static int flushed(FILE *out) { return fflush(out) == 0 && !ferror(out) ? NQ_OK : NQ_EIO; }
+
+/* A failed unit is reported once, by rank 0, naming the rank that ran it;
+ * an MPI failure by the rank that saw it (the job is then aborted). */
+static int count_failure(FILE *err, int rank, int code, const nq_count_result_t *result) {
+  if (code == NQ_EMPI)
+    return runtime_failure(err, "counting failed", code);
+  if (rank == 0 && result->failed_rank >= 0)
+    fprintf(err, "nqueens-mpi: counting failed on rank %d: %s\n", result->failed_rank,
+            nq_strerror(code));
+  else if (rank == 0)
+    fprintf(err, "nqueens-mpi: counting failed: %s\n", nq_strerror(code));
+  return NQ_EXIT_FAILURE;
+}
+
 static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
   nq_count_options_t options = {.n = cli->n, .unique = cli->unique};
   nq_count_result_t result;
   nq_count_result_init(&result);
-  int rc = nq_count_run(&result, &options, comm);
-  if (rc == NQ_OK && rank == 0)
-    rc = nq_output_count(out, cli->format, cli->n, cli->unique, &result);
+  int rc = nq_count_run(&result, &options, comm), status = NQ_EXIT_OK;
+  if (rc != NQ_OK)
+    status = count_failure(err, rank, rc, &result);
+  else if (rank == 0 && (nq_output_count(out, cli->format, cli->n, cli->unique, &result) != NQ_OK ||
+                         flushed(out) != NQ_OK))
+    status = runtime_failure(err, "writing the count failed", NQ_EIO);
   nq_count_result_clear(&result);
-  return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, "counting failed", rc);
+  return status;
 }
 
 static int write_board(const uint8_t *columns, int n, void *writer) {
@@ -55,13 +74,13 @@ static int write_board(const uint8_t *columns, int n, void *writer) {
  * alone: more ranks would only wait on the output stream. */
 static int run_list(const nq_cli_t *cli, FILE *out, FILE *err) {
   nq_board_writer_t writer;
-  int rc = nq_output_boards_begin(&writer, out, cli->format);
+  int rc = nq_output_boards_begin(&writer, out, cli->format, cli->n);
   if (rc == NQ_OK)
     rc = nq_solutions_each(cli->n, cli->limit, write_board, &writer);
   if (rc == NQ_OK)
     rc = nq_output_boards_end(&writer);
-  if (rc == NQ_OK && fflush(out) != 0)
-    rc = NQ_EIO;
+  if (rc == NQ_OK)
+    rc = flushed(out);
   return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, "listing failed", rc);
 }
 
@@ -69,9 +88,11 @@ static int run_first(const nq_cli_t *cli, FILE *out, FILE *err) {
   uint8_t columns[64];
   nq_first_kind_t kind;
   double started = MPI_Wtime();
-  int rc = nq_solution_first(columns, &kind, cli->n);
+  int rc = nq_solutions_first(columns, &kind, cli->n);
   if (rc == NQ_OK)
     rc = nq_output_first(out, cli->format, cli->n, columns, kind, MPI_Wtime() - started);
+  if (rc == NQ_OK)
+    rc = flushed(out);
   return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, "--first failed", rc);
 }
 
@@ -79,8 +100,13 @@ int nq_app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
   nq_cli_t cli;
   char message[256];
   int rank = 0;
-  if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS)
+  /* Errors come back as codes (reported with their place by NQ_MPI_CHECK)
+   * rather than killing the job without a word. */
+  if (MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN) != MPI_SUCCESS ||
+      MPI_Comm_rank(comm, &rank) != MPI_SUCCESS) {
+    fprintf(err, "nqueens-mpi: cannot query the MPI communicator\n");
     return NQ_EXIT_ABORT;
+  }
   /* Every rank parses the same argv and reaches the same verdict, so bad
    * input ends all ranks quietly with one message from rank 0. */
   if (nq_cli_parse(&cli, message, sizeof message, argc, argv) != NQ_OK) {
@@ -98,5 +124,5 @@ int nq_app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
   case NQ_MODE_LIST: return run_list(&cli, out, err);
   default: return run_first(&cli, out, err);
   }
-  return fflush(out) == 0 ? NQ_EXIT_OK : runtime_failure(err, "output", NQ_EIO);
+  return flushed(out) == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, "writing failed", NQ_EIO);
 }

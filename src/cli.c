@@ -134,7 +134,7 @@ static int reject_bad_option(parser_t *p, int option, char **argv) {
   if (strncmp(word, "--", 2) == 0 && strchr(word, '=') != NULL && optopt != 0)
     return fail(p, "option %.*s takes no value", (int)(strchr(word, '=') - word), word);
   if (strncmp(word, "--", 2) == 0)
-    return fail(p, "unknown option '%s'", word);
+    return fail(p, "unknown or ambiguous option '%s'", word);
   return fail(p, "unknown option '-%c'", optopt);
 }
 
@@ -173,7 +173,9 @@ void nq_cli_print_help(FILE *out) {
       "Options:\n"
       "  -n, --size N       board size, 0 to 64 (required)\n"
       "  -u, --unique       also count solutions up to rotation and reflection\n"
-      "  -l, --list         print every solution as a board of Q and . (rank 0 alone)\n"
+      "  -l, --list         print every solution as a board of Q and . (rank 0 alone),\n"
+      "                     in lexicographic order; above N = 32 even the first\n"
+      "                     board can take a long time to find\n"
       "      --limit K      with --list: stop after K boards\n"
       "  -f, --first        print one solution: the lexicographically first for N <= 32,\n"
       "                     a constructed one for larger N\n"

@@ -90,7 +90,7 @@ static void init_walk(nq_search_t *search, uint64_t fixed_rows) {
   search->walk_rows = count;
 }
 
-int nq_search_init(nq_search_t *search, int n, const nq_frame_t *frame) {
+int nq_kernel_prepare(nq_search_t *search, int n, const nq_frame_t *frame) {
   if (n < 0 || n > NQ_MAX_N || frame == NULL)
     return NQ_EINVAL;
   memset(search, 0, sizeof *search);

@@ -5,13 +5,16 @@
 
 int main(int argc, char **argv) {
   nq_app_tune_singleton();
-  if (MPI_Init(&argc, &argv) != MPI_SUCCESS)
-    return 1;
+  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
+    fprintf(stderr, "nqueens-mpi: MPI_Init failed\n");
+    return NQ_EXIT_FAILURE;
+  }
   int status = nq_app_main(argc, argv, MPI_COMM_WORLD, stdout, stderr);
   if (status == NQ_EXIT_ABORT)
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  if (fflush(stdout) != 0 && status == 0)
-    status = 1;
-  MPI_Finalize();
+    MPI_Abort(MPI_COMM_WORLD, NQ_EXIT_FAILURE);
+  if (MPI_Finalize() != MPI_SUCCESS && status == NQ_EXIT_OK) {
+    fprintf(stderr, "nqueens-mpi: MPI_Finalize failed\n");
+    status = NQ_EXIT_FAILURE;
+  }
   return status;
 }

@@ -20,6 +20,8 @@ typedef struct master {
   nq__totals_t *totals;
   nq_unit_gen_t *gen;
   int exhausted;
+  int failure;     /* first unit failure; once set, no new work goes out */
+  int failed_rank;
   int batch_units;
   int peer_count;
   peer_t *peers; /* peers[i] is rank i + 1 */
@@ -28,12 +30,23 @@ typedef struct master {
   uint64_t inbox[2 + NQ_BATCH_MAX * NQ_RESULT_WORDS];
 } master_t;
 
+static void note_failure(master_t *m, int code, int rank) {
+  if (m->failure != NQ_OK)
+    return;
+  m->failure = code;
+  m->failed_rank = rank;
+  m->exhausted = 1; /* hand out nothing more */
+}
+
 static int next_unit(master_t *m, nq_unit_t *unit) {
   if (m->exhausted)
     return 0;
-  if (!nq_unit_gen_next(m->gen, unit))
+  int rc = nq_unit_gen_next(m->gen, unit);
+  if (rc < 0)
+    note_failure(m, rc, 0);
+  if (rc <= 0)
     m->exhausted = 1;
-  return !m->exhausted;
+  return rc > 0;
 }
 
 static int send_batch(master_t *m, int rank) {
@@ -55,6 +68,8 @@ static int send_batch(master_t *m, int rank) {
   return NQ_OK;
 }
 
+/* Adds one worker's results, or records its failure; either way the reply
+ * (more work, or none once anything failed) keeps the worker moving. */
 static int receive_result(master_t *m, int rank) {
   MPI_Status status;
   int words = 0;
@@ -62,14 +77,15 @@ static int receive_result(master_t *m, int rank) {
                                  MPI_UINT64_T, rank, NQ_TAG_RESULT, m->comm, &status));
   NQ_MPI_CHECK(m->comm, MPI_Get_count(&status, MPI_UINT64_T, &words));
   m->batches_out--;
-  int worker_status = (int)(int64_t)m->inbox[0];
-  uint64_t count = m->inbox[1];
+  int worker_status = words >= 2 ? (int)(int64_t)m->inbox[0] : NQ_EPROTO;
+  uint64_t count = words >= 2 ? m->inbox[1] : 0;
+  if (worker_status == NQ_OK &&
+      (count > NQ_BATCH_MAX || (uint64_t)words != 2 + count * NQ_RESULT_WORDS))
+    worker_status = NQ_EPROTO;
   if (worker_status != NQ_OK) {
-    fprintf(stderr, "nqueens-mpi: rank %d: %s\n", rank, nq_strerror(worker_status));
-    return worker_status;
+    note_failure(m, worker_status, rank);
+    return NQ_OK;
   }
-  if (words < 2 || count > NQ_BATCH_MAX || (uint64_t)words != 2 + count * NQ_RESULT_WORDS)
-    return NQ_EPROTO;
   for (uint64_t i = 0; i < count; i++) {
     nq_unit_result_t result;
     nq__result_unpack(&result, m->inbox + 2 + i * NQ_RESULT_WORDS);
@@ -99,12 +115,13 @@ static int serve_workers(master_t *m, int wait) {
   }
 }
 
-static int solve_locally(master_t *m, const nq_unit_t *unit) {
+static void solve_locally(master_t *m, const nq_unit_t *unit) {
   nq_unit_result_t result;
-  int rc = nq__solve_unit(&result, &m->search, m->options->n, unit, m->options->unique);
+  int rc = nq__solve_unit(&result, &m->search, m->options, unit);
   if (rc == NQ_OK)
     nq__totals_add(m->totals, &result);
-  return rc;
+  else
+    note_failure(m, rc, 0);
 }
 
 static int stop_workers(master_t *m) {
@@ -117,7 +134,10 @@ static int stop_workers(master_t *m) {
 }
 
 /* The master computes a unit itself whenever no worker is waiting for an
- * answer, so one rank per core keeps every core busy. */
+ * answer, so one rank per core keeps every core busy.  After a failure it
+ * hands out nothing more but still collects every batch in flight before
+ * the stop, so no rank is left blocked.  Only an MPI error leaves at once
+ * (main then aborts the job). */
 static int distribute(master_t *m) {
   int rc = NQ_OK;
   for (int round = 0; rc == NQ_OK && round < BATCHES_IN_FLIGHT; round++)
@@ -129,21 +149,26 @@ static int distribute(master_t *m) {
     if (rc != NQ_OK)
       break;
     if (next_unit(m, &unit))
-      rc = solve_locally(m, &unit);
+      solve_locally(m, &unit);
     else if (m->batches_out > 0)
       rc = serve_workers(m, 1);
   }
-  /* Stop the workers on failure too: none may wait forever for work. */
-  int stop_rc = stop_workers(m);
-  return rc != NQ_OK ? rc : stop_rc;
+  if (rc == NQ_OK)
+    rc = stop_workers(m);
+  return rc;
 }
 
-int nq__master_run(nq__totals_t *totals, const nq_count_options_t *options, MPI_Comm comm) {
-  master_t *m = calloc(1, sizeof *m);
-  int size = 1, rc;
-  if (m == NULL)
-    return NQ_ENOMEM;
+int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq_count_options_t *options,
+                   MPI_Comm comm) {
+  int size = 1;
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
+  master_t *m = calloc(1, sizeof *m);
+  peer_t *peers = calloc((size_t)size, sizeof *peers);
+  if (m == NULL || peers == NULL) {
+    free(m);
+    free(peers);
+    return NQ_ENOMEM;
+  }
   m->options = options;
   m->comm = comm;
   m->totals = totals;
@@ -152,19 +177,17 @@ int nq__master_run(nq__totals_t *totals, const nq_count_options_t *options, MPI_
   if (m->batch_units > NQ_BATCH_MAX)
     m->batch_units = NQ_BATCH_MAX;
   m->peer_count = size - 1;
-  m->peers = calloc((size_t)size, sizeof *m->peers);
-  if (m->peers == NULL) {
-    free(m);
-    return NQ_ENOMEM;
-  }
+  m->peers = peers;
   for (int i = 0; i < m->peer_count; i++)
     for (int slot = 0; slot < BATCHES_IN_FLIGHT; slot++)
       m->peers[i].sends[slot] = MPI_REQUEST_NULL;
-  rc = nq_unit_gen_create(&m->gen, options->n, options->depth);
+  int rc = nq_unit_gen_create(&m->gen, options->n, options->depth);
+  if (rc != NQ_OK)
+    note_failure(m, rc, 0);
+  rc = distribute(m);
   if (rc == NQ_OK)
-    rc = distribute(m);
-  else
-    stop_workers(m);
+    rc = m->failure;
+  *failed_rank = m->failure != NQ_OK ? m->failed_rank : -1;
   nq_unit_gen_destroy(m->gen);
   free(m->peers);
   free(m);

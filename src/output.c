@@ -41,8 +41,8 @@ static void count_as_json(FILE *out, int n, int unique, const nq_count_result_t 
     print_mpz(out, r->unique);
     fputc('"', out);
   }
-  fprintf(out, ",\"seconds\":%.6f,\"ranks\":%d,\"units\":%llu,\"nodes\":\"", r->seconds, r->ranks,
-          (unsigned long long)r->units);
+  fprintf(out, ",\"seconds\":%.6f,\"ranks\":%d,\"units\":%llu,\"depth\":%d,\"nodes\":\"",
+          r->seconds, r->ranks, (unsigned long long)r->units, r->depth);
   print_mpz(out, r->nodes);
   fprintf(out, "\",\"nodes_per_second\":%.0f,\"version\":\"%s\"}\n",
           per_second(r->nodes, r->seconds), NQ_VERSION);
@@ -73,9 +73,10 @@ static void board_as_json(FILE *out, const uint8_t *columns, int n) {
   fputc(']', out);
 }
 
-int nq_output_boards_begin(nq_board_writer_t *writer, FILE *out, nq_format_t format) {
+int nq_output_boards_begin(nq_board_writer_t *writer, FILE *out, nq_format_t format, int n) {
   writer->out = out;
   writer->format = format;
+  writer->n = n;
   writer->boards = 0;
   if (format == NQ_FORMAT_JSON)
     fputc('[', out);
@@ -91,6 +92,8 @@ int nq_output_board(nq_board_writer_t *writer, const uint8_t *columns, int n) {
   } else {
     if (writer->boards)
       fputc('\n', out); /* a blank line between boards */
+    if (n == 0)
+      fputs("(the empty board)\n", out);
     for (int row = 0; row < n; row++) {
       print_row(out, n, columns[row]);
       fputc('\n', out);
@@ -103,6 +106,8 @@ int nq_output_board(nq_board_writer_t *writer, const uint8_t *columns, int n) {
 int nq_output_boards_end(nq_board_writer_t *writer) {
   if (writer->format == NQ_FORMAT_JSON)
     fputs("]\n", writer->out);
+  else if (writer->boards == 0)
+    fprintf(writer->out, "No solution exists for n = %d.\n", writer->n);
   return stream_status(writer->out);
 }
 

@@ -65,14 +65,17 @@ void nq__totals_add(nq__totals_t *totals, const nq_unit_result_t *result) {
   totals->units++;
 }
 
-int nq__solve_unit(nq_unit_result_t *result, nq_search_t *search, int n,
-                   const nq_unit_t *unit, int classify) {
+int nq__solve_unit(nq_unit_result_t *result, nq_search_t *search,
+                   const nq_count_options_t *options, const nq_unit_t *unit) {
+  int n = options->n;
+  if (options->fault_injection && unit->id == options->fault_unit)
+    return NQ_EUNIT;
   if (search->n != n || memcmp(&search->frame, &unit->frame, sizeof unit->frame) != 0) {
-    int rc = nq_search_init(search, n, &unit->frame);
+    int rc = nq_kernel_prepare(search, n, &unit->frame);
     if (rc != NQ_OK)
       return NQ_EUNIT;
   }
-  return nq_kernel_solve(result, search, unit, classify);
+  return nq_kernel_solve(result, search, unit, options->unique);
 }
 
 void nq__mpi_report(int mpi_code, const char *call, const char *file, int line, MPI_Comm comm) {

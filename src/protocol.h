@@ -14,7 +14,7 @@
 #include <mpi.h>
 
 #include "nqueens/kernel.h"
-#include "nqueens/run.h"
+#include "nqueens/count.h"
 #include "nqueens/units.h"
 
 enum { NQ_TAG_WORK = 1, NQ_TAG_RESULT = 2, NQ_TAG_STOP = 3 };
@@ -39,12 +39,13 @@ typedef struct nq__totals {
 
 void nq__totals_add(nq__totals_t *totals, const nq_unit_result_t *result);
 
-int nq__master_run(nq__totals_t *totals, const nq_count_options_t *options, MPI_Comm comm);
+int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq_count_options_t *options,
+                   MPI_Comm comm);
 int nq__worker_run(const nq_count_options_t *options, MPI_Comm comm);
 
 /* Solves one unit, re-preparing `search` when the unit's frame changes. */
-int nq__solve_unit(nq_unit_result_t *result, nq_search_t *search, int n,
-                   const nq_unit_t *unit, int classify);
+int nq__solve_unit(nq_unit_result_t *result, nq_search_t *search,
+                   const nq_count_options_t *options, const nq_unit_t *unit);
 
 void nq__mpi_report(int mpi_code, const char *call, const char *file, int line, MPI_Comm comm);
 

@@ -103,7 +103,7 @@ static void construct(uint8_t *columns, int n) {
     columns[k++] = (uint8_t)(odds[i] - 1);
 }
 
-int nq_solution_first(uint8_t *columns, nq_first_kind_t *kind, int n) {
+int nq_solutions_first(uint8_t *columns, nq_first_kind_t *kind, int n) {
   if (n < 0 || n > NQ_MAX_N)
     return NQ_EINVAL;
   *kind = NQ_FIRST_NONE;
@@ -111,7 +111,7 @@ int nq_solution_first(uint8_t *columns, nq_first_kind_t *kind, int n) {
     return NQ_OK;
   if (n > NQ_FIRST_SEARCH_MAX_N) {
     construct(columns, n);
-    if (!nq_solution_is_valid(columns, n))
+    if (!nq_solutions_is_valid(columns, n))
       return NQ_EINVAL;
     *kind = NQ_FIRST_CONSTRUCTED;
     return NQ_OK;
@@ -123,7 +123,7 @@ int nq_solution_first(uint8_t *columns, nq_first_kind_t *kind, int n) {
   return NQ_OK;
 }
 
-int nq_solution_is_valid(const uint8_t *columns, int n) {
+int nq_solutions_is_valid(const uint8_t *columns, int n) {
   for (int a = 0; a < n; a++) {
     if (columns[a] >= n)
       return 0;

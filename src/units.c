@@ -26,9 +26,9 @@ struct nq_unit_gen {
 int nq_units_depth(int n) {
   if (n < NQ_FRAME_MIN_N)
     return 0;
-  /* Frames alone give a few hundred units (n = 16: 467); each extra row
-   * multiplies that by about n/2 (n = 16: 4374 units at depth 2, n = 24:
-   * 5.5 million at depth 4).  Enough units to balance thousands of ranks,
+  /* Frames alone give a few hundred units (n = 16: 504); each extra row
+   * multiplies that by about n/2 (n = 16: 4567 units at depth 2, n = 24:
+   * 5.7 million at depth 4).  Enough units to balance thousands of ranks,
    * each long enough that messages cost nothing. */
   int depth = 1;
   if (n >= 14)
@@ -212,11 +212,14 @@ static void place_in_row(nq_unit_gen_t *gen, int row, uint64_t bit) {
   gen->diag_right[row + 1] = (gen->diag_right[row] | bit) >> 1;
 }
 
+/* 1 when a frame was started, 0 when none is left, or an NQ_E* code. */
 static int start_frame(nq_unit_gen_t *gen) {
   nq_frame_t frame;
   if (!next_frame(gen, &frame))
     return 0;
-  nq_search_init(&gen->search, gen->n, &frame);
+  int rc = nq_kernel_prepare(&gen->search, gen->n, &frame);
+  if (rc != NQ_OK)
+    return rc;
   gen->cols[0] = gen->diag_left[0] = gen->diag_right[0] = 0;
   gen->first_row = 0;
   if (frame.kind != NQ_FRAME_OPEN) {
@@ -267,8 +270,11 @@ static int next_prefix(nq_unit_gen_t *gen, nq_unit_t *unit) {
 
 int nq_unit_gen_next(nq_unit_gen_t *gen, nq_unit_t *out_unit) {
   for (;;) {
-    if (!gen->in_frame && !start_frame(gen))
-      return 0;
+    if (!gen->in_frame) {
+      int started = start_frame(gen);
+      if (started <= 0)
+        return started;
+    }
     if (next_prefix(gen, out_unit))
       return 1;
   }

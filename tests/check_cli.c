@@ -117,6 +117,10 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "foo", NULL}, "foo"},               /* stray operand */
     {{"foo", "-n", "8", NULL}, "foo"},
     {{"-n", "8", "--list=3", NULL}, "--list"},
+    {{"-n", "8", "--list", "--limit", "99999999999999999999999", NULL}, "too large"},
+    {{"-n", "8", "--format", NULL}, "--format"},
+    {{"-n", "8", "--format", "json", "--format", "text", NULL}, "--format"},
+    {{"-n", "8", "--li", NULL}, "ambiguous"},
 };
 
 START_TEST(test_parse_rejects_bad_command_lines) {

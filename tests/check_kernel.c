@@ -28,9 +28,9 @@ static totals_t solve_all(int n, int depth, int classify) {
   int have_search = 0;
   totals_t totals = {0, 0, 0};
   ck_assert_int_eq(nq_unit_gen_create(&gen, n, depth), NQ_OK);
-  while (nq_unit_gen_next(gen, &unit)) {
+  while (nq_unit_gen_next(gen, &unit) > 0) {
     if (!have_search || memcmp(&current, &unit.frame, sizeof current) != 0) {
-      ck_assert_int_eq(nq_search_init(&search, n, &unit.frame), NQ_OK);
+      ck_assert_int_eq(nq_kernel_prepare(&search, n, &unit.frame), NQ_OK);
       current = unit.frame;
       have_search = 1;
     }
@@ -89,8 +89,8 @@ static void check_units_against_brute_force(int n, int depth) {
   nq_unit_t unit;
   nq_search_t search;
   ck_assert_int_eq(nq_unit_gen_create(&gen, n, depth), NQ_OK);
-  while (nq_unit_gen_next(gen, &unit)) {
-    ck_assert_int_eq(nq_search_init(&search, n, &unit.frame), NQ_OK);
+  while (nq_unit_gen_next(gen, &unit) > 0) {
+    ck_assert_int_eq(nq_kernel_prepare(&search, n, &unit.frame), NQ_OK);
     uint64_t bottoms =
         unit.frame.kind == NQ_FRAME_SIDES ? nq_frame_sides_bottoms(n, &unit.frame) : 0;
     uint64_t expected = 0, expected_stabilizer_sum = 0;
@@ -143,10 +143,50 @@ static void first_unit(nq_unit_t *unit, nq_search_t *search, int n, int depth) {
   ck_assert_int_eq(nq_unit_gen_create(&gen, n, depth), NQ_OK);
   ck_assert_int_eq(nq_unit_gen_next(gen, unit), 1);
   nq_unit_gen_destroy(gen);
-  ck_assert_int_eq(nq_search_init(search, n, &unit->frame), NQ_OK);
+  ck_assert_int_eq(nq_kernel_prepare(search, n, &unit->frame), NQ_OK);
   nq_unit_result_t result;
   ck_assert_int_eq(nq_kernel_solve(&result, search, unit, 1), NQ_OK);
 }
+
+/* The row masks of wide boards, square by square against the rules: a row
+ * that holds a frame queen allows just that square; any other row allows
+ * the squares off the frame queens' columns and diagonals.  Catches masks
+ * cut to 32 bits or shifted wrongly near bit 63. */
+static int square_allowed(int n, const nq_frame_t *frame, int row, int col) {
+  int queens[4][2] = {{0, frame->top}, {frame->left, 0}, {frame->right, n - 1}, {n - 1, frame->bottom}};
+  int fixed = frame->kind == NQ_FRAME_BORDER ? 4 : 3;
+  for (int q = 0; q < fixed; q++)
+    if (queens[q][0] == row)
+      return queens[q][1] == col;
+  for (int q = 0; q < fixed; q++) {
+    int drow = abs(queens[q][0] - row), dcol = abs(queens[q][1] - col);
+    if (dcol == 0 || dcol == drow)
+      return 0;
+  }
+  return 1;
+}
+
+START_TEST(test_prepare_wide_board_masks) {
+  static const int sizes[] = {33, 40, 64};
+  int n = sizes[_i];
+  nq_unit_gen_t *gen;
+  nq_unit_t unit;
+  ck_assert_int_eq(nq_unit_gen_create(&gen, n, 1), NQ_OK);
+  for (int taken = 0; taken < 40 && nq_unit_gen_next(gen, &unit) > 0; taken++) {
+    nq_search_t search;
+    ck_assert_int_eq(nq_kernel_prepare(&search, n, &unit.frame), NQ_OK);
+    for (int row = 0; row < n - 1; row++)
+      for (int col = 0; col < n; col++)
+        ck_assert_msg(((search.row_mask[row] >> col) & 1) == (uint64_t)square_allowed(n, &unit.frame, row, col),
+                      "n %d unit %llu: row %d column %d", n, (unsigned long long)unit.id, row, col);
+    if (unit.frame.kind == NQ_FRAME_SIDES)
+      for (int col = 0; col < n; col++)
+        if ((search.row_mask[n - 1] >> col) & 1)
+          ck_assert(square_allowed(n, &unit.frame, n - 1, col));
+  }
+  nq_unit_gen_destroy(gen);
+}
+END_TEST
 
 START_TEST(test_solve_rejects_prefix_on_attacked_column) {
   nq_unit_t unit;
@@ -237,16 +277,16 @@ START_TEST(test_search_init_rejects_invalid_frames) {
   /* A top-left corner queen must also be the left queen. */
   nq_frame_t inconsistent = {.kind = NQ_FRAME_BORDER, .top = 0, .bottom = 3, .left = 2,
                              .right = 4, .weight = 8, .stabilizer = 1};
-  ck_assert_int_eq(nq_search_init(&search, 8, &inconsistent), NQ_EINVAL);
+  ck_assert_int_eq(nq_kernel_prepare(&search, 8, &inconsistent), NQ_EINVAL);
   /* Top and bottom in one column. */
   nq_frame_t same_column = {.kind = NQ_FRAME_BORDER, .top = 3, .bottom = 3, .left = 2,
                             .right = 5, .weight = 8, .stabilizer = 1};
-  ck_assert_int_eq(nq_search_init(&search, 8, &same_column), NQ_EINVAL);
+  ck_assert_int_eq(nq_kernel_prepare(&search, 8, &same_column), NQ_EINVAL);
   nq_frame_t open = {.kind = NQ_FRAME_OPEN, .weight = 1, .stabilizer = NQ_SYM_ALL};
-  ck_assert_int_eq(nq_search_init(&search, NQ_MAX_N + 1, &open), NQ_EINVAL);
-  ck_assert_int_eq(nq_search_init(&search, -1, &open), NQ_EINVAL);
+  ck_assert_int_eq(nq_kernel_prepare(&search, NQ_MAX_N + 1, &open), NQ_EINVAL);
+  ck_assert_int_eq(nq_kernel_prepare(&search, -1, &open), NQ_EINVAL);
   nq_frame_t unknown_kind = {.kind = 77, .top = 1, .bottom = 3, .left = 2, .right = 4};
-  ck_assert_int_eq(nq_search_init(&search, 8, &unknown_kind), NQ_EINVAL);
+  ck_assert_int_eq(nq_kernel_prepare(&search, 8, &unknown_kind), NQ_EINVAL);
 }
 END_TEST
 
@@ -262,6 +302,10 @@ static Suite *kernel_suite(int argc, char **argv) {
   tcase_add_loop_test(units, test_solve_each_unit_matches_brute_force, NQ_FRAME_MIN_N, 10);
   tcase_add_loop_test(units, test_solve_open_board_units_match_brute_force, 0, NQ_FRAME_MIN_N);
   suite_add_tcase(suite, units);
+  TCase *wide = tcase_create("wide");
+  tcase_add_loop_test(wide, test_prepare_wide_board_masks, 0, 3);
+  suite_add_tcase(suite, wide);
+
   TCase *corrupt = tcase_create("corrupt");
   tcase_add_test(corrupt, test_solve_rejects_prefix_on_attacked_column);
   tcase_add_test(corrupt, test_solve_rejects_prefix_on_attacked_diagonal);

@@ -35,7 +35,7 @@ static char *list_boards(int n, nq_format_t format, uint64_t *boards) {
   memory_t m;
   nq_board_writer_t writer;
   memory_open(&m);
-  ck_assert_int_eq(nq_output_boards_begin(&writer, m.out, format), NQ_OK);
+  ck_assert_int_eq(nq_output_boards_begin(&writer, m.out, format, n), NQ_OK);
   for (size_t i = 0; i < solutions->count; i++)
     ck_assert_int_eq(nq_output_board(&writer, brute_solution(solutions, i), n), NQ_OK);
   ck_assert_int_eq(nq_output_boards_end(&writer), NQ_OK);
@@ -93,6 +93,8 @@ static char *expected_listing(int n, nq_format_t format) {
   }
   if (format == NQ_FORMAT_JSON)
     fputs("]\n", m.out);
+  else if (solutions->count == 0)
+    fprintf(m.out, "No solution exists for n = %d.\n", n);
   memory_close(&m);
   return m.text;
 }
@@ -123,7 +125,7 @@ END_TEST
 START_TEST(test_list_without_boards) {
   uint64_t boards = 1;
   char *text = list_boards(3, NQ_FORMAT_TEXT, &boards);
-  ck_assert_str_eq(text, "");
+  ck_assert_str_eq(text, "No solution exists for n = 3.\n");
   ck_assert_uint_eq(boards, 0);
   free(text);
   text = list_boards(3, NQ_FORMAT_JSON, &boards);
@@ -249,7 +251,7 @@ START_TEST(test_writers_report_write_errors) {
   nq_count_result_clear(&result);
   clearerr(read_only);
   nq_board_writer_t writer;
-  int rc = nq_output_boards_begin(&writer, read_only, (nq_format_t)format);
+  int rc = nq_output_boards_begin(&writer, read_only, (nq_format_t)format, 4);
   if (rc == NQ_OK)
     rc = nq_output_board(&writer, columns, 4);
   ck_assert_int_eq(rc, NQ_EIO);

@@ -102,7 +102,7 @@ START_TEST(test_first_n8_is_the_textbook_solution) {
   static const uint8_t expected[8] = {0, 4, 7, 5, 2, 6, 1, 3};
   uint8_t columns[NQ_MAX_N];
   nq_first_kind_t kind = NQ_FIRST_NONE;
-  ck_assert_int_eq(nq_solution_first(columns, &kind, 8), NQ_OK);
+  ck_assert_int_eq(nq_solutions_first(columns, &kind, 8), NQ_OK);
   ck_assert_int_eq(kind, NQ_FIRST_LEXICOGRAPHIC);
   ck_assert_mem_eq(columns, expected, 8);
 }
@@ -114,7 +114,7 @@ START_TEST(test_first_equals_first_brute_force_solution) {
   uint8_t columns[NQ_MAX_N];
   nq_first_kind_t kind = NQ_FIRST_NONE;
   ck_assert_uint_gt(solutions->count, 0);
-  ck_assert_int_eq(nq_solution_first(columns, &kind, n), NQ_OK);
+  ck_assert_int_eq(nq_solutions_first(columns, &kind, n), NQ_OK);
   ck_assert_int_eq(kind, NQ_FIRST_LEXICOGRAPHIC);
   ck_assert_mem_eq(columns, brute_solution(solutions, 0), (size_t)n);
 }
@@ -123,7 +123,7 @@ END_TEST
 START_TEST(test_first_n1_is_the_single_queen) {
   uint8_t columns[NQ_MAX_N] = {9};
   nq_first_kind_t kind = NQ_FIRST_NONE;
-  ck_assert_int_eq(nq_solution_first(columns, &kind, 1), NQ_OK);
+  ck_assert_int_eq(nq_solutions_first(columns, &kind, 1), NQ_OK);
   ck_assert_int_eq(kind, NQ_FIRST_LEXICOGRAPHIC);
   ck_assert_int_eq(columns[0], 0);
 }
@@ -133,7 +133,7 @@ START_TEST(test_first_none_when_no_solution) {
   int n = _i;
   uint8_t columns[NQ_MAX_N];
   nq_first_kind_t kind = NQ_FIRST_LEXICOGRAPHIC;
-  ck_assert_int_eq(nq_solution_first(columns, &kind, n), NQ_OK);
+  ck_assert_int_eq(nq_solutions_first(columns, &kind, n), NQ_OK);
   ck_assert_int_eq(kind, NQ_FIRST_NONE);
 }
 END_TEST
@@ -146,10 +146,10 @@ START_TEST(test_first_is_lexicographic_up_to_search_limit) {
   int n = _i;
   uint8_t columns[NQ_MAX_N];
   nq_first_kind_t kind = NQ_FIRST_NONE;
-  ck_assert_int_eq(nq_solution_first(columns, &kind, n), NQ_OK);
+  ck_assert_int_eq(nq_solutions_first(columns, &kind, n), NQ_OK);
   ck_assert_int_eq(kind, NQ_FIRST_LEXICOGRAPHIC);
   ck_assert_msg(brute_is_solution(columns, n), "n %d: the first solution is not one", n);
-  ck_assert(nq_solution_is_valid(columns, n));
+  ck_assert(nq_solutions_is_valid(columns, n));
 }
 END_TEST
 
@@ -178,7 +178,7 @@ START_TEST(test_first_matches_independent_backtracking) {
   uint8_t columns[NQ_MAX_N], expected[NQ_MAX_N];
   nq_first_kind_t kind = NQ_FIRST_NONE;
   ck_assert(first_by_backtracking(expected, 0, n));
-  ck_assert_int_eq(nq_solution_first(columns, &kind, n), NQ_OK);
+  ck_assert_int_eq(nq_solutions_first(columns, &kind, n), NQ_OK);
   ck_assert_int_eq(kind, NQ_FIRST_LEXICOGRAPHIC);
   ck_assert_mem_eq(columns, expected, (size_t)n);
 }
@@ -188,9 +188,9 @@ START_TEST(test_first_is_constructed_beyond_search_limit) {
   int n = _i;
   uint8_t columns[NQ_MAX_N];
   nq_first_kind_t kind = NQ_FIRST_NONE;
-  ck_assert_int_eq(nq_solution_first(columns, &kind, n), NQ_OK);
+  ck_assert_int_eq(nq_solutions_first(columns, &kind, n), NQ_OK);
   ck_assert_int_eq(kind, NQ_FIRST_CONSTRUCTED);
-  ck_assert_msg(nq_solution_is_valid(columns, n), "n %d: construction rejected", n);
+  ck_assert_msg(nq_solutions_is_valid(columns, n), "n %d: construction rejected", n);
   ck_assert_msg(brute_is_solution(columns, n), "n %d: construction is not a solution", n);
 }
 END_TEST
@@ -198,8 +198,8 @@ END_TEST
 START_TEST(test_first_rejects_invalid_size) {
   uint8_t columns[NQ_MAX_N];
   nq_first_kind_t kind;
-  ck_assert_int_eq(nq_solution_first(columns, &kind, -1), NQ_EINVAL);
-  ck_assert_int_eq(nq_solution_first(columns, &kind, NQ_MAX_N + 1), NQ_EINVAL);
+  ck_assert_int_eq(nq_solutions_first(columns, &kind, -1), NQ_EINVAL);
+  ck_assert_int_eq(nq_solutions_first(columns, &kind, NQ_MAX_N + 1), NQ_EINVAL);
 }
 END_TEST
 
@@ -215,7 +215,7 @@ START_TEST(test_is_valid_matches_brute_force) {
     for (int i = 0; i < n; i++, rest /= n)
       columns[i] = (uint8_t)(rest % n);
     int expected = brute_is_solution(columns, n);
-    ck_assert_int_eq(!nq_solution_is_valid(columns, n), !expected);
+    ck_assert_int_eq(!nq_solutions_is_valid(columns, n), !expected);
     valid += expected;
   }
   ck_assert_int_eq(valid, (long)known_all[n]);
@@ -224,9 +224,9 @@ END_TEST
 
 START_TEST(test_is_valid_rejects_off_board_column) {
   const uint8_t columns[5] = {1, 3, 0, 2, 5};
-  ck_assert(!nq_solution_is_valid(columns, 5));
+  ck_assert(!nq_solutions_is_valid(columns, 5));
   const uint8_t good[5] = {1, 3, 0, 2, 4};
-  ck_assert(nq_solution_is_valid(good, 5));
+  ck_assert(nq_solutions_is_valid(good, 5));
 }
 END_TEST
 

@@ -25,7 +25,7 @@ static unit_list_t list_units(int n, int depth) {
   unit_list_t list = {0, NULL};
   size_t capacity = 0;
   nq_unit_t unit;
-  while (nq_unit_gen_next(gen, &unit)) {
+  while (nq_unit_gen_next(gen, &unit) > 0) {
     if (list.count == capacity) {
       capacity = capacity ? 2 * capacity : 64;
       list.units = realloc(list.units, capacity * sizeof *list.units);

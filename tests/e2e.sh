@@ -184,6 +184,12 @@ bad_lines=(
   "-n 8 --format xml"
   "-n 8 --unique --list"
   "-n 8 stray"
+  "-n 8x"
+  "-n 8 --list --limit 99999999999999999999999"
+  "-n 8 --format"
+  "-n 8 --format json --format text"
+  "-n 8 --first --limit 2"
+  "-n 8 --first --list"
 )
 
 usage_error_ok() { # LABEL LINE
@@ -204,6 +210,51 @@ for line in "${bad_lines[@]}"; do
   run_ranks 3 ${words[@]+"${words[@]}"}
   usage_error_ok "3 ranks" "$line"
 done
+
+# The empty string as the board size: an argument array, not a split line.
+run -n ""
+usage_error_ok "1 rank" "-n ''"
+
+# ---- runtime failures: status 1 and one message -----------------------------
+
+runtime_error_ok() { # LABEL
+  if [ "$status" -eq 1 ] && one_line "$err" && [ "$(head -c 12 "$err")" = "nqueens-mpi:" ]; then
+    pass
+  else
+    fail "$1: status $status (expected 1), stderr: $(head -c 300 "$err" | tr '\n' '|')"
+  fi
+}
+
+if [ -w /dev/full ]; then
+  for args in "-n 8" "-n 8 --first" "-n 8 --list" "-n 8 --format json" "--help"; do
+    read -ra words <<<"$args"
+    timeout "$limit" "$binary" "${words[@]}" >/dev/full 2>"$err"
+    status=$?
+    runtime_error_ok "$args > /dev/full"
+  done
+fi
+
+# ---- more output checks ------------------------------------------------------
+
+run_ranks 1 -n 8 --list --format json
+cp "$out" "$work/json1"
+run_ranks 3 -n 8 --list --format json
+check "-n 8 --list --format json differs between 1 and 3 ranks" cmp -s "$out" "$work/json1"
+check "-n 8 --list --format json does not hold 92 boards" \
+  [ "$(grep -o '\["[.Q]*"' "$out" | wc -l)" -eq 92 ]
+
+for n in 33 64; do
+  run -n "$n" --first --format json
+  check "--first -n $n --format json: status $status" [ "$status" -eq 0 ]
+  check "--first -n $n --format json is not kind constructed" grep -q '"kind":"constructed"' "$out"
+  check "--first -n $n --format json has not $n columns" \
+    [ "$(sed 's/.*"columns":\[\([^]]*\)\].*/\1/' "$out" | tr ',' '\n' | wc -l)" -eq "$n" ]
+done
+
+run -n 0 --list
+check "-n 0 --list does not name the empty board" grep -q "empty board" "$out"
+run -n 3 --list
+check "-n 3 --list does not say there is no solution" grep -qi "no solution" "$out"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

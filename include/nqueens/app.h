@@ -4,15 +4,13 @@
 #include <mpi.h>
 #include <stdio.h>
 
-/* Returned when the job must be torn down with MPI_Abort: an MPI call
- * failed and other ranks may be blocked waiting on this one. */
-#define NQ_EXIT_ABORT 3
+#include "nqueens/cli.h"
 
 /* Call before MPI_Init.  When no launcher started this process (a plain
  * `nqueens-mpi -n 16`), asks Open MPI for a lean single-process start:
  * no helper daemon, the ob1 messaging layer and the self transport.  That
  * skips probing the network stacks a lone process never uses (start-up
- * 335 ms -> 24 ms here).  Settings already in the environment win. */
+ * 335 ms -> 45 ms here: hyperfine -N -r 10 "build/nqueens-mpi -n 4").  Settings already in the environment win. */
 void nq_app_tune_singleton(void);
 
 /* The whole command line on every rank of `comm`.  Only rank 0 writes to

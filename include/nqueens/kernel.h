@@ -32,7 +32,7 @@ typedef struct nq_unit_result {
   uint32_t weight;          /* the frame's orbit size */
 } nq_unit_result_t;
 
-int nq_search_init(nq_search_t *search, int n, const nq_frame_t *frame);
+int nq_kernel_prepare(nq_search_t *search, int n, const nq_frame_t *frame);
 
 /* Counts the completions of `unit` (whose frame must be search->frame).
  * With `classify` set, also fills stabilizer_sum, which needs every

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "nqueens/cli.h"
-#include "nqueens/run.h"
+#include "nqueens/count.h"
 #include "nqueens/solutions.h"
 
 /* All writers return NQ_OK or NQ_EIO when the stream reports an error. */
@@ -17,10 +17,14 @@ int nq_output_count(FILE *out, nq_format_t format, int n, int unique,
 typedef struct nq_board_writer {
   FILE *out;
   nq_format_t format;
+  int n;
   uint64_t boards;
 } nq_board_writer_t;
 
-int nq_output_boards_begin(nq_board_writer_t *writer, FILE *out, nq_format_t format);
+/* Text boards are separated by blank lines; the empty board (n = 0) is
+ * written as "(the empty board)", and a board size without solutions as
+ * one line saying so.  JSON is one array of boards on one line. */
+int nq_output_boards_begin(nq_board_writer_t *writer, FILE *out, nq_format_t format, int n);
 int nq_output_board(nq_board_writer_t *writer, const uint8_t *columns, int n);
 int nq_output_boards_end(nq_board_writer_t *writer);
 

@@ -23,9 +23,9 @@ typedef enum nq_first_kind {
 
 /* One solution: the lexicographically first for n <= NQ_FIRST_SEARCH_MAX_N,
  * else the classical explicit construction. */
-int nq_solution_first(uint8_t *columns, nq_first_kind_t *kind, int n);
+int nq_solutions_first(uint8_t *columns, nq_first_kind_t *kind, int n);
 
 /* 1 if `columns` places n mutually non-attacking queens. */
-int nq_solution_is_valid(const uint8_t *columns, int n);
+int nq_solutions_is_valid(const uint8_t *columns, int n);
 
 #endif

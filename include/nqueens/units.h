@@ -61,7 +61,8 @@ int nq_units_check(int n, int depth);
 /* `depth` 0 means nq_units_depth(n).  Returns NQ_EINVAL for n outside
  * 0..NQ_MAX_N or a depth the board cannot take, NQ_ENOMEM. */
 int nq_unit_gen_create(nq_unit_gen_t **out_gen, int n, int depth);
-/* 1 and the next unit, or 0 when the enumeration is over. */
+/* 1 and the next unit, 0 when the enumeration is over, or a negative
+ * NQ_E* code (a frame the kernel refused: a bug, never silently skipped). */
 int nq_unit_gen_next(nq_unit_gen_t *gen, nq_unit_t *out_unit);
 void nq_unit_gen_destroy(nq_unit_gen_t *gen);
 

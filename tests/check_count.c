@@ -2,8 +2,8 @@
  * communicator and its totals (valid on the communicator's rank 0) are the
  * known counts, however many ranks, however the work is cut.
  *
- *   check_run          the default cases (seconds)
- *   check_run --long   n = 17 and 18 only (minutes: ctest label "long") */
+ *   check_count          the default cases (seconds)
+ *   check_count --long   n = 17 and 18 only (minutes: ctest label "long") */
 
 #include <check.h>
 #include <gmp.h>
@@ -12,7 +12,10 @@
 
 #include "known_counts.h"
 #include "nqueens/error.h"
-#include "nqueens/run.h"
+#include "nqueens/count.h"
+
+/* The largest batch the protocol takes (src/protocol.h, private). */
+#define NQ_BATCH_MAX_FOR_TESTS 256
 #include "nqueens/units.h"
 #include "support.h"
 
@@ -49,13 +52,13 @@ static void count_and_check(MPI_Comm comm, const nq_count_options_t *options) {
   nq_count_result_clear(&result);
 }
 
-START_TEST(test_run_counts_all_solutions) {
+START_TEST(test_count_counts_all_solutions) {
   nq_count_options_t options = {.n = _i};
   count_and_check(MPI_COMM_WORLD, &options);
 }
 END_TEST
 
-START_TEST(test_run_counts_unique_solutions) {
+START_TEST(test_count_counts_unique_solutions) {
   nq_count_options_t options = {.n = _i, .unique = 1};
   count_and_check(MPI_COMM_WORLD, &options);
 }
@@ -63,14 +66,14 @@ END_TEST
 
 /* One unit per message and depths other than the default for n = 12
  * (default 1): more messages, other units, the same counts. */
-START_TEST(test_run_one_unit_batches_at_other_depths) {
+START_TEST(test_count_one_unit_batches_at_other_depths) {
   static const int depths[] = {2, 3, 5, 8};
   nq_count_options_t options = {.n = 12, .unique = 1, .depth = depths[_i], .batch_units = 1};
   count_and_check(MPI_COMM_WORLD, &options);
 }
 END_TEST
 
-START_TEST(test_run_oversized_batches) {
+START_TEST(test_count_oversized_batches) {
   nq_count_options_t options = {.n = 11, .unique = 1, .batch_units = 1000000};
   count_and_check(MPI_COMM_WORLD, &options);
 }
@@ -78,14 +81,14 @@ END_TEST
 
 /* Every rank counts alone on MPI_COMM_SELF: nothing in the run may talk
  * to MPI_COMM_WORLD. */
-START_TEST(test_run_on_self_communicator) {
+START_TEST(test_count_on_self_communicator) {
   nq_count_options_t options = {.n = 10, .unique = 1};
   count_and_check(MPI_COMM_SELF, &options);
 }
 END_TEST
 
 /* Two halves of the world count different boards at once. */
-START_TEST(test_run_on_split_communicator) {
+START_TEST(test_count_on_split_communicator) {
   int world_rank = support_rank();
   MPI_Comm half;
   ck_assert_int_eq(MPI_Comm_split(MPI_COMM_WORLD, world_rank % 2, world_rank, &half),
@@ -96,7 +99,7 @@ START_TEST(test_run_on_split_communicator) {
 }
 END_TEST
 
-START_TEST(test_run_rejects_invalid_size) {
+START_TEST(test_count_rejects_invalid_size) {
   nq_count_result_t result;
   nq_count_result_init(&result);
   nq_count_options_t negative = {.n = -1}, too_big = {.n = NQ_MAX_N + 1};
@@ -108,7 +111,7 @@ END_TEST
 
 /* On every rank of the world: all ranks must refuse at once, none may wait
  * for a master that gave up (this hung before nq_units_check). */
-START_TEST(test_run_rejects_invalid_depth) {
+START_TEST(test_count_rejects_invalid_depth) {
   nq_count_result_t result;
   nq_count_result_init(&result);
   nq_count_options_t too_deep = {.n = 8, .depth = NQ_UNIT_MAX_DEPTH + 1};
@@ -122,7 +125,44 @@ START_TEST(test_run_rejects_invalid_depth) {
 END_TEST
 
 /* n = 17, 18: both counts from one run with unique set. */
-START_TEST(test_run_counts_large_boards) {
+/* A unit that fails, early, midway or last, with batches of 1, 16 and the
+ * maximum: rank 0 reports it with the rank that ran it, the rank that ran
+ * it returns the failure too, nobody hangs, and the communicator is clean
+ * enough for a correct count right after. */
+START_TEST(test_count_reports_failed_unit_without_hanging) {
+  static const int batches[] = {1, 16, NQ_BATCH_MAX_FOR_TESTS};
+  static const uint64_t failing_units[] = {0, 97, 189}; /* n = 12 has 190 units */
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (int b = 0; b < 3; b++) {
+    nq_count_options_t options = {.n = 12, .batch_units = batches[b], .fault_injection = 1,
+                                  .fault_unit = failing_units[_i]};
+    nq_count_result_t result;
+    nq_count_result_init(&result);
+    int rc = nq_count_run(&result, &options, MPI_COMM_WORLD);
+    int failed_here = rc == NQ_EUNIT;
+    ck_assert_msg(rc == NQ_OK || rc == NQ_EUNIT, "rank %d: %s", rank, nq_strerror(rc));
+    if (rank == 0) {
+      ck_assert_int_eq(rc, NQ_EUNIT);
+      ck_assert_int_ge(result.failed_rank, 0);
+      ck_assert_int_lt(result.failed_rank, size);
+    }
+    int failures = 0, reported_rank = result.failed_rank;
+    MPI_Allreduce(&failed_here, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Bcast(&reported_rank, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    /* Rank 0 and the rank that ran the unit (maybe the same one). */
+    ck_assert_int_eq(failures, reported_rank == 0 ? 1 : 2);
+    if (rank == reported_rank)
+      ck_assert_int_eq(rc, NQ_EUNIT);
+    nq_count_result_clear(&result);
+  }
+  nq_count_options_t clean = {.n = 12, .unique = 1};
+  count_and_check(MPI_COMM_WORLD, &clean);
+}
+END_TEST
+
+START_TEST(test_count_counts_large_boards) {
   nq_count_options_t options = {.n = _i, .unique = 1};
   count_and_check(MPI_COMM_WORLD, &options);
 }
@@ -135,25 +175,26 @@ static Suite *run_suite(int argc, char **argv) {
   Suite *suite = suite_create("run");
   if (long_only) {
     TCase *large = tcase_create("long");
-    tcase_add_loop_test(large, test_run_counts_large_boards, 17, KNOWN_MAX_N + 1);
+    tcase_add_loop_test(large, test_count_counts_large_boards, 17, KNOWN_MAX_N + 1);
     suite_add_tcase(suite, large);
     return suite;
   }
   TCase *counts = tcase_create("counts");
-  tcase_add_loop_test(counts, test_run_counts_all_solutions, 0, 17);
-  tcase_add_loop_test(counts, test_run_counts_unique_solutions, 1, 17);
+  tcase_add_loop_test(counts, test_count_counts_all_solutions, 0, 17);
+  tcase_add_loop_test(counts, test_count_counts_unique_solutions, 1, 17);
   suite_add_tcase(suite, counts);
   TCase *cutting = tcase_create("cutting");
-  tcase_add_loop_test(cutting, test_run_one_unit_batches_at_other_depths, 0, 4);
-  tcase_add_test(cutting, test_run_oversized_batches);
+  tcase_add_loop_test(cutting, test_count_one_unit_batches_at_other_depths, 0, 4);
+  tcase_add_test(cutting, test_count_oversized_batches);
   suite_add_tcase(suite, cutting);
   TCase *communicators = tcase_create("communicators");
-  tcase_add_test(communicators, test_run_on_self_communicator);
-  tcase_add_test(communicators, test_run_on_split_communicator);
+  tcase_add_test(communicators, test_count_on_self_communicator);
+  tcase_add_test(communicators, test_count_on_split_communicator);
   suite_add_tcase(suite, communicators);
   TCase *invalid = tcase_create("invalid");
-  tcase_add_test(invalid, test_run_rejects_invalid_size);
-  tcase_add_test(invalid, test_run_rejects_invalid_depth);
+  tcase_add_test(invalid, test_count_rejects_invalid_size);
+  tcase_add_test(invalid, test_count_rejects_invalid_depth);
+  tcase_add_loop_test(invalid, test_count_reports_failed_unit_without_hanging, 0, 3);
   suite_add_tcase(suite, invalid);
   return suite;
 }

@@ -1,4 +1,4 @@
-#include "nqueens/run.h"
+#include "nqueens/count.h"
 
 #include "nqueens/error.h"
 #include "nqueens/units.h"
@@ -10,6 +10,8 @@ void nq_count_result_init(nq_count_result_t *result) {
   mpz_init(result->nodes);
   result->units = 0;
   result->ranks = 0;
+  result->depth = 0;
+  result->failed_rank = -1;
   result->seconds = 0.0;
 }
 
@@ -44,11 +46,12 @@ static int run_on(nq_count_result_t *result, const nq_count_options_t *options, 
   nq__totals_t totals;
   mpz_inits(totals.solutions, totals.unique_times_8, totals.nodes, NULL);
   totals.units = 0;
-  rc = nq__master_run(&totals, options, comm);
+  rc = nq__master_run(&totals, &result->failed_rank, options, comm);
   if (rc == NQ_OK)
     rc = finish_totals(result, &totals, options->unique);
   mpz_clears(totals.solutions, totals.unique_times_8, totals.nodes, NULL);
   result->ranks = size;
+  result->depth = options->depth > 0 ? options->depth : nq_units_depth(options->n);
   result->seconds = MPI_Wtime() - started;
   return rc;
 }

@@ -1,5 +1,5 @@
-#ifndef NQUEENS_RUN_H
-#define NQUEENS_RUN_H
+#ifndef NQUEENS_COUNT_H
+#define NQUEENS_COUNT_H
 
 #include <gmp.h>
 #include <mpi.h>
@@ -11,6 +11,10 @@ typedef struct nq_count_options {
   int unique;          /* also count solutions up to rotation and reflection */
   int depth;           /* rows pre-placed per unit; 0 = nq_units_depth(n) */
   int batch_units;     /* units per message; 0 = default */
+  /* Testing only: with fault_injection set, solving the unit whose id is
+   * fault_unit fails with NQ_EUNIT, wherever it runs. */
+  int fault_injection;
+  uint64_t fault_unit;
 } nq_count_options_t;
 
 /* Totals of a run, valid on rank 0 of the communicator. */
@@ -20,6 +24,8 @@ typedef struct nq_count_result {
   mpz_t nodes;         /* queens placed by all searches */
   uint64_t units;      /* work units solved */
   int ranks;
+  int depth;           /* rows pre-placed per unit: unit ids depend on it */
+  int failed_rank;     /* after a unit failed: the rank that ran it, else -1 */
   double seconds;
 } nq_count_result_t;
 
@@ -28,7 +34,10 @@ void nq_count_result_clear(nq_count_result_t *result);
 
 /* Collective over `comm`: rank 0 generates units and sums results while
  * computing units itself between messages; every other rank is a worker.
- * Returns 0, or a negative NQ_E* code on the rank that failed. */
+ * Returns 0, or a negative NQ_E* code: NQ_EINVAL on every rank for options
+ * no rank can run; a unit's failure on rank 0 (with result->failed_rank)
+ * and on the rank that ran it, after every rank has stopped cleanly;
+ * NQ_EMPI on the rank whose MPI call failed, which must then abort. */
 int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, MPI_Comm comm);
 
 #endif
