@@ -49,7 +49,7 @@ static uint64_t diagonal_shadow(int n, fixed_queen_t queen, int row) {
 /* Free rows lose the fixed queens' columns and diagonals up front, so the
  * search never places a queen a fixed one attacks: the fixed queens then
  * always fit in their own rows. */
-static void init_frame_masks(nq_search_t *search, const nq_frame_t *frame,
+static void init_frame_masks(nq_search_t *search, const nq_frame_t *frame, uint64_t bottoms,
                              uint64_t *fixed_rows) {
   int n = search->n;
   fixed_queen_t queens[4];
@@ -69,7 +69,7 @@ static void init_frame_masks(nq_search_t *search, const nq_frame_t *frame,
   for (int q = 0; q < fixed; q++)
     *fixed_rows |= column_bit(queens[q].row);
   if (frame->kind == NQ_FRAME_SIDES) {
-    search->row_mask[n - 1] &= nq_frame_sides_bottoms(n, frame);
+    search->row_mask[n - 1] &= bottoms;
     search->last_row = n - 1;
   } else {
     search->last_row = n - 2; /* the bottom queen always fits */
@@ -101,8 +101,14 @@ int nq_kernel_prepare(nq_search_t *search, int n, const nq_frame_t *frame) {
     for (int row = 0; row < n; row++)
       search->row_mask[row] = board_columns(n);
     search->last_row = n - 1;
+  } else if (frame->kind == NQ_FRAME_SIDES) {
+    /* The same test as nq_frame_is_valid, done once: the set is needed. */
+    uint64_t bottoms = nq_frame_sides_bottoms(n, frame);
+    if (frame->bottom != 0 || bottoms == 0)
+      return NQ_EINVAL;
+    init_frame_masks(search, frame, bottoms, &fixed_rows);
   } else if (nq_frame_is_valid(n, frame)) {
-    init_frame_masks(search, frame, &fixed_rows);
+    init_frame_masks(search, frame, 0, &fixed_rows);
   } else {
     return NQ_EINVAL;
   }
@@ -157,20 +163,54 @@ static inline uint64_t count_last_two_rows(uint64_t first_mask, uint64_t second_
          (uint64_t)bit_count(first_free >> gap & second_free);
 }
 
+/* The squares of the third-to-last walked row, `free_squares`, each tried
+ * with the two rows below it counted in closed form.  `cols`, `near` and
+ * `far` are the attacks on the two rows before this row's queen is placed
+ * (`near` on the first, `far` on the second); a queen x adds x, x << gap and
+ * x >> gap on the first and x, x << reach and x >> reach on the second,
+ * `reach` rows down. */
+typedef struct last_rows {
+  uint64_t first_mask, second_mask;
+  int gap;      /* from this row to the first of the two */
+  int gap_next; /* between the two */
+} last_rows_t;
+
+static inline uint64_t count_under_row(const last_rows_t *rows, uint64_t free_squares,
+                                       uint64_t cols, uint64_t diag_left, uint64_t diag_right,
+                                       uint64_t *nodes, int *overflow) {
+  const int gap = rows->gap, reach = rows->gap + rows->gap_next, gap_next = rows->gap_next;
+  const uint64_t first_free = rows->first_mask & ~(cols | diag_left << gap | diag_right >> gap);
+  const uint64_t second_free =
+      rows->second_mask & ~(cols | diag_left << reach | diag_right >> reach);
+  uint64_t total = 0;
+  for (; free_squares; free_squares = drop_lowest_bit(free_squares)) {
+    const uint64_t x = lowest_bit(free_squares);
+    const uint64_t f = first_free & ~(x | x << gap | x >> gap);
+    const uint64_t l = second_free & ~(x | x << reach | x >> reach);
+    const uint64_t pairs = (uint64_t)bit_count(f) * (uint64_t)bit_count(l) -
+                           (uint64_t)bit_count(f & l) - (uint64_t)bit_count(f << gap_next & l) -
+                           (uint64_t)bit_count(f >> gap_next & l);
+    *overflow |= __builtin_add_overflow(total, pairs, &total);
+    ++*nodes;
+  }
+  return total;
+}
+
 /* The hot loop: depth-first with an explicit stack over the walked rows
- * from index `first` to walk_rows - 3, whose squares are tried in a tight
- * loop that counts the last two walked rows in closed form.  `start` holds
- * the attacks on walked row `first`. */
+ * from index `first` to walk_rows - 4; the squares of walked row
+ * walk_rows - 3 are tried by count_under_row.  Plain scalars and one array
+ * per quantity keep every value in a register (a struct of attacks made
+ * GCC shuffle them through vector registers: 55 instructions a node). */
 static int count_completions(nq_unit_result_t *result, const nq_search_t *search, int first,
                              attacks_t start) {
   const int last = search->walk_rows - 1, walk_end = last - 2;
   const uint64_t *mask = search->walk_mask;
   const int *gap = search->walk_gap;
-  uint64_t stack_free[NQ_MAX_N];
-  attacks_t stack_attacks[NQ_MAX_N];
+  uint64_t stack_free[NQ_MAX_N], stack_cols[NQ_MAX_N], stack_left[NQ_MAX_N],
+      stack_right[NQ_MAX_N];
+  uint64_t cols = start.cols, diag_left = start.diag_left, diag_right = start.diag_right;
   uint64_t solutions = 0, nodes = 0;
-  int i = first;
-  attacks_t a = start;
+  int overflow = 0, i = first;
   if (first > walk_end) {
     if (first > last)
       result->solutions = 1; /* only frame rows are left, and they fit */
@@ -180,33 +220,38 @@ static int count_completions(nq_unit_result_t *result, const nq_search_t *search
       result->solutions = count_last_two_rows(mask[last - 1], mask[last], start, gap[last - 1]);
     return NQ_OK;
   }
-  uint64_t free_squares = mask[i] & ~attacked(a);
+  const last_rows_t rows = {mask[last - 1], mask[last], gap[walk_end], gap[last - 1]};
+  uint64_t free_squares = mask[i] & ~(cols | diag_left | diag_right);
   for (;;) {
     if (i == walk_end) {
-      for (; free_squares; free_squares = drop_lowest_bit(free_squares)) {
-        attacks_t child = place_and_skip(a, lowest_bit(free_squares), gap[i]);
-        nodes++;
-        if (__builtin_add_overflow(
-                solutions, count_last_two_rows(mask[last - 1], mask[last], child, gap[last - 1]),
-                &solutions))
-          return NQ_EOVERFLOW;
-      }
+      uint64_t under = count_under_row(&rows, free_squares, cols, diag_left, diag_right, &nodes,
+                                       &overflow);
+      overflow |= __builtin_add_overflow(solutions, under, &solutions);
     } else if (free_squares) {
-      uint64_t bit = lowest_bit(free_squares);
+      const uint64_t bit = lowest_bit(free_squares);
+      const int shift = gap[i];
       stack_free[i] = drop_lowest_bit(free_squares);
-      stack_attacks[i] = a;
-      a = place_and_skip(a, bit, gap[i]);
+      stack_cols[i] = cols;
+      stack_left[i] = diag_left;
+      stack_right[i] = diag_right;
+      cols |= bit;
+      diag_left = (diag_left | bit) << shift;
+      diag_right = (diag_right | bit) >> shift;
       i++;
       nodes++;
-      free_squares = mask[i] & ~attacked(a);
+      free_squares = mask[i] & ~(cols | diag_left | diag_right);
       continue;
     }
     if (i == first)
       break;
     i--;
     free_squares = stack_free[i];
-    a = stack_attacks[i];
+    cols = stack_cols[i];
+    diag_left = stack_left[i];
+    diag_right = stack_right[i];
   }
+  if (overflow)
+    return NQ_EOVERFLOW;
   result->solutions = solutions;
   result->nodes = nodes;
   return NQ_OK;

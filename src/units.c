@@ -13,6 +13,8 @@ struct nq_unit_gen {
   int depth;
   uint64_t next_id;
   uint64_t next_frame_code; /* see frame_at() */
+  uint64_t classified_triple; /* the (top, left, right) the two masks below describe */
+  uint64_t asymmetric_bottoms, symmetric_bottoms;
   int in_frame;             /* a frame is chosen and its prefixes are being listed */
   nq_search_t search;
   int first_row;            /* first row the prefix enumeration fills */
@@ -93,19 +95,30 @@ int nq_frame_is_valid(int n, const nq_frame_t *frame) {
   return 0;
 }
 
-uint64_t nq_frame_sides_bottoms(int n, const nq_frame_t *sides) {
-  uint64_t bottoms = 0;
-  if (n < NQ_FRAME_MIN_N || n > NQ_MAX_N)
-    return 0;
+/* Sorts the bottom columns that complete (top, left, right) into a valid
+ * canonical frame: without symmetry (`asymmetric`) or with (`symmetric`). */
+static void classify_bottoms(int n, const nq_frame_t *sides, uint64_t *asymmetric,
+                             uint64_t *symmetric) {
+  *asymmetric = *symmetric = 0;
   for (int bottom = 0; bottom < n; bottom++) {
     nq_frame_t border = *sides;
     border.kind = NQ_FRAME_BORDER;
     border.bottom = (uint8_t)bottom;
-    if (border_is_valid(n, &border) && nq_frame_classify(n, &border) &&
-        border.stabilizer == 1u << NQ_SYM_IDENTITY)
-      bottoms |= column_bit(bottom);
+    if (!border_is_valid(n, &border) || !nq_frame_classify(n, &border))
+      continue;
+    if (border.stabilizer == 1u << NQ_SYM_IDENTITY)
+      *asymmetric |= column_bit(bottom);
+    else
+      *symmetric |= column_bit(bottom);
   }
-  return bottoms;
+}
+
+uint64_t nq_frame_sides_bottoms(int n, const nq_frame_t *sides) {
+  uint64_t asymmetric, symmetric;
+  if (n < NQ_FRAME_MIN_N || n > NQ_MAX_N)
+    return 0;
+  classify_bottoms(n, sides, &asymmetric, &symmetric);
+  return asymmetric;
 }
 
 static nq_frame_t frame_image(int n, const nq_frame_t *frame, nq_symmetry_t sym) {
@@ -169,16 +182,24 @@ static nq_frame_t frame_at(int n, uint64_t cursor) {
   return f;
 }
 
-static int frame_is_listed(int n, nq_frame_t *f) {
+/* Whether the frame at the cursor is searched, and its weight: the bottoms
+ * of each (top, left, right) are classified once, when its first slot is
+ * reached (each frame's canonical test costs 8 images). */
+static int frame_is_listed(nq_unit_gen_t *gen, uint64_t cursor, nq_frame_t *f) {
+  uint64_t triple = cursor / ((uint64_t)gen->n + 1);
+  if (triple != gen->classified_triple) {
+    classify_bottoms(gen->n, f, &gen->asymmetric_bottoms, &gen->symmetric_bottoms);
+    gen->classified_triple = triple;
+  }
   if (f->kind == NQ_FRAME_SIDES) {
-    if (!nq_frame_is_valid(n, f))
-      return 0;
     f->weight = NQ_SYM_COUNT;
     f->stabilizer = 1u << NQ_SYM_IDENTITY;
-    return 1;
+    return gen->asymmetric_bottoms != 0;
   }
-  return border_is_valid(n, f) && nq_frame_classify(n, f) &&
-         f->stabilizer != 1u << NQ_SYM_IDENTITY;
+  if (!(gen->symmetric_bottoms >> f->bottom & 1))
+    return 0;
+  nq_frame_classify(gen->n, f);
+  return 1;
 }
 
 /* Moves to the next frame to search; 0 when there is none left. */
@@ -191,8 +212,9 @@ static int next_frame(nq_unit_gen_t *gen, nq_frame_t *out) {
   }
   uint64_t side = (uint64_t)gen->n, slots = side * side * side * (side + 1);
   while (gen->next_frame_code < slots) {
-    nq_frame_t f = frame_at(gen->n, gen->next_frame_code++);
-    if (frame_is_listed(gen->n, &f)) {
+    uint64_t cursor = gen->next_frame_code++;
+    nq_frame_t f = frame_at(gen->n, cursor);
+    if (frame_is_listed(gen, cursor, &f)) {
       *out = f;
       return 1;
     }
@@ -301,6 +323,7 @@ int nq_unit_gen_create(nq_unit_gen_t **out_gen, int n, int depth) {
     return NQ_ENOMEM;
   gen->n = n;
   gen->depth = depth;
+  gen->classified_triple = UINT64_MAX;
   *out_gen = gen;
   return NQ_OK;
 }
