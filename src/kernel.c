@@ -6,6 +6,16 @@
 #include "nqueens/error.h"
 #include "nqueens/symmetry.h"
 
+/* The walk gets a second copy built for x86-64-v3 processors (BMI1/2: one
+ * instruction for the lowest bit, for clearing it, for variable shifts),
+ * chosen when the program loads: Q(16) 0.988 s against 1.045 s, hyperfine
+ * 5 runs.  Builds that already target such a processor need no copy. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__BMI2__)
+#define NQ_HOT_CLONES __attribute__((target_clones("default", "arch=x86-64-v3")))
+#else
+#define NQ_HOT_CLONES
+#endif
+
 /* Squares of the next row attacked by the queens placed so far. */
 typedef struct attacks {
   uint64_t cols;
@@ -201,6 +211,7 @@ static inline uint64_t count_under_row(const last_rows_t *rows, uint64_t free_sq
  * walk_rows - 3 are tried by count_under_row.  Plain scalars and one array
  * per quantity keep every value in a register (a struct of attacks made
  * GCC shuffle them through vector registers: 55 instructions a node). */
+NQ_HOT_CLONES
 static int count_completions(nq_unit_result_t *result, const nq_search_t *search, int first,
                              attacks_t start) {
   const int last = search->walk_rows - 1, walk_end = last - 2;
