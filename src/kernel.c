@@ -185,9 +185,10 @@ typedef struct last_rows {
   int gap_next; /* between the two */
 } last_rows_t;
 
+/* At most 64 squares, each with at most 64 x 64 pairs under it: the total
+ * stays below 2^18, so only the caller's running sum needs a carry check. */
 static inline uint64_t count_under_row(const last_rows_t *rows, uint64_t free_squares,
-                                       uint64_t cols, uint64_t diag_left, uint64_t diag_right,
-                                       uint64_t *nodes, int *overflow) {
+                                       uint64_t cols, uint64_t diag_left, uint64_t diag_right) {
   const int gap = rows->gap, reach = rows->gap + rows->gap_next, gap_next = rows->gap_next;
   const uint64_t first_free = rows->first_mask & ~(cols | diag_left << gap | diag_right >> gap);
   const uint64_t second_free =
@@ -197,11 +198,8 @@ static inline uint64_t count_under_row(const last_rows_t *rows, uint64_t free_sq
     const uint64_t x = lowest_bit(free_squares);
     const uint64_t f = first_free & ~(x | x << gap | x >> gap);
     const uint64_t l = second_free & ~(x | x << reach | x >> reach);
-    const uint64_t pairs = (uint64_t)bit_count(f) * (uint64_t)bit_count(l) -
-                           (uint64_t)bit_count(f & l) - (uint64_t)bit_count(f << gap_next & l) -
-                           (uint64_t)bit_count(f >> gap_next & l);
-    *overflow |= __builtin_add_overflow(total, pairs, &total);
-    ++*nodes;
+    total += (uint64_t)bit_count(f) * (uint64_t)bit_count(l) - (uint64_t)bit_count(f & l) -
+             (uint64_t)bit_count(f << gap_next & l) - (uint64_t)bit_count(f >> gap_next & l);
   }
   return total;
 }
@@ -235,9 +233,9 @@ static int count_completions(nq_unit_result_t *result, const nq_search_t *search
   uint64_t free_squares = mask[i] & ~(cols | diag_left | diag_right);
   for (;;) {
     if (i == walk_end) {
-      uint64_t under = count_under_row(&rows, free_squares, cols, diag_left, diag_right, &nodes,
-                                       &overflow);
-      overflow |= __builtin_add_overflow(solutions, under, &solutions);
+      nodes += (uint64_t)bit_count(free_squares);
+      overflow |= __builtin_add_overflow(
+          solutions, count_under_row(&rows, free_squares, cols, diag_left, diag_right), &solutions);
     } else if (free_squares) {
       const uint64_t bit = lowest_bit(free_squares);
       const int shift = gap[i];
