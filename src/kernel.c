@@ -151,13 +151,6 @@ static inline uint64_t attacked_below(attacks_t a, int gap) {
   return a.cols | a.diag_left << gap | a.diag_right >> gap;
 }
 
-/* Moves the attacks from one walked row to the next, `gap` rows down
- * (frame rows in between are skipped: their queens always fit). */
-static inline attacks_t place_and_skip(attacks_t a, uint64_t bit, int gap) {
-  attacks_t next = {a.cols | bit, (a.diag_left | bit) << gap, (a.diag_right | bit) >> gap};
-  return next;
-}
-
 /* Ways to fill the last two walked rows, `gap` rows apart, given the
  * attacks `a` on the first of them, without visiting either: the legal
  * pairs (x, y) are a free square x of the first row and a free square y of
