@@ -26,8 +26,8 @@ static void count_as_text(FILE *out, int n, int unique, const nq_count_result_t 
     print_mpz(out, r->unique);
     fputs(" up to rotation and reflection\n", out);
   }
-  fprintf(out, "%.3f s on %d rank%s, %llu work units, %.3g nodes/s\n", r->seconds, r->ranks,
-          r->ranks == 1 ? "" : "s", (unsigned long long)r->units,
+  fprintf(out, "%.3f s on %d rank%s, %llu work unit%s, %.3g nodes/s\n", r->seconds, r->ranks,
+          r->ranks == 1 ? "" : "s", (unsigned long long)r->units, r->units == 1 ? "" : "s",
           per_second(r->nodes, r->seconds));
 }
 
