@@ -44,12 +44,11 @@ static int run_on(nq_count_result_t *result, const nq_count_options_t *options, 
   if (rank != 0)
     return nq__worker_run(options, comm);
   nq__totals_t totals;
-  mpz_inits(totals.solutions, totals.unique_times_8, totals.nodes, NULL);
-  totals.units = 0;
+  nq__totals_init(&totals);
   rc = nq__master_run(&totals, &result->failed_rank, options, comm);
   if (rc == NQ_OK)
     rc = finish_totals(result, &totals, options->unique);
-  mpz_clears(totals.solutions, totals.unique_times_8, totals.nodes, NULL);
+  nq__totals_clear(&totals);
   result->ranks = size;
   result->depth = options->depth > 0 ? options->depth : nq_units_depth(options->n);
   result->seconds = MPI_Wtime() - started;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bits.h"
+#include "frame.h"
 #include "nqueens/error.h"
 #include "nqueens/symmetry.h"
 
@@ -30,21 +31,8 @@ static inline attacks_t place(attacks_t a, uint64_t bit) {
   return next;
 }
 
-typedef struct fixed_queen {
-  int row, col;
-} fixed_queen_t;
-
-/* The frame's fixed queens; a SIDES frame has no bottom queen. */
-static int frame_queens(int n, const nq_frame_t *frame, fixed_queen_t queens[4]) {
-  queens[0] = (fixed_queen_t){0, frame->top};
-  queens[1] = (fixed_queen_t){frame->left, 0};
-  queens[2] = (fixed_queen_t){frame->right, n - 1};
-  queens[3] = (fixed_queen_t){n - 1, frame->bottom};
-  return frame->kind == NQ_FRAME_BORDER ? 4 : 3;
-}
-
 /* Columns of `row` a fixed queen attacks along its diagonals. */
-static uint64_t diagonal_shadow(int n, fixed_queen_t queen, int row) {
+static uint64_t diagonal_shadow(int n, nq__square_t queen, int row) {
   int distance = row > queen.row ? row - queen.row : queen.row - row;
   uint64_t shadow = 0;
   if (distance == 0)
@@ -62,8 +50,8 @@ static uint64_t diagonal_shadow(int n, fixed_queen_t queen, int row) {
 static void init_frame_masks(nq_search_t *search, const nq_frame_t *frame, uint64_t bottoms,
                              uint64_t *fixed_rows) {
   int n = search->n;
-  fixed_queen_t queens[4];
-  int fixed = frame_queens(n, frame, queens);
+  nq__square_t queens[4];
+  int fixed = nq__frame_squares(n, frame, queens);
   uint64_t owned_columns = 0;
   for (int q = 0; q < fixed; q++)
     owned_columns |= column_bit(queens[q].col);
@@ -151,48 +139,42 @@ static inline uint64_t attacked_below(attacks_t a, int gap) {
   return a.cols | a.diag_left << gap | a.diag_right >> gap;
 }
 
-/* Ways to fill the last two walked rows, `gap` rows apart, given the
- * attacks `a` on the first of them, without visiting either: the legal
- * pairs (x, y) are a free square x of the first row and a free square y of
- * the second that x does not attack, and x attacks exactly the squares x,
- * x << gap and x >> gap there.  So the pairs number |F| |L| less those. */
-static inline uint64_t count_last_two_rows(uint64_t first_mask, uint64_t second_mask,
-                                           attacks_t a, int gap) {
-  const uint64_t first_free = first_mask & ~attacked(a);
-  const uint64_t second_free = second_mask & ~attacked_below(a, gap);
-  const uint64_t pairs = (uint64_t)bit_count(first_free) * (uint64_t)bit_count(second_free);
-  return pairs - (uint64_t)bit_count(first_free & second_free) -
+/* Ways to fill two walked rows `gap` apart, given their free squares
+ * (attacked by the queens above, not yet by each other), without visiting
+ * either: a queen x of the first attacks exactly x, x << gap and x >> gap of
+ * the second, so the legal pairs number |F| |L| less the attacked ones.
+ * Below 64 x 64, so a few of them added together cannot wrap. */
+static inline uint64_t legal_pairs(uint64_t first_free, uint64_t second_free, int gap) {
+  return (uint64_t)bit_count(first_free) * (uint64_t)bit_count(second_free) -
+         (uint64_t)bit_count(first_free & second_free) -
          (uint64_t)bit_count(first_free << gap & second_free) -
          (uint64_t)bit_count(first_free >> gap & second_free);
 }
 
-/* The squares of the third-to-last walked row, `free_squares`, each tried
- * with the two rows below it counted in closed form.  `cols`, `near` and
- * `far` are the attacks on the two rows before this row's queen is placed
- * (`near` on the first, `far` on the second); a queen x adds x, x << gap and
- * x >> gap on the first and x, x << reach and x >> reach on the second,
- * `reach` rows down. */
+/* The last two walked rows, seen from the row above them. */
 typedef struct last_rows {
   uint64_t first_mask, second_mask;
-  int gap;      /* from this row to the first of the two */
+  int gap;      /* from the row above to the first of the two */
   int gap_next; /* between the two */
 } last_rows_t;
 
-/* At most 64 squares, each with at most 64 x 64 pairs under it: the total
- * stays below 2^18, so only the caller's running sum needs a carry check. */
+/* Tries each of `free_squares`, the third-to-last walked row's squares,
+ * with the two rows under it counted by legal_pairs.  (cols, diag_left,
+ * diag_right) are the attacks on that row; what they leave free below is
+ * computed once, and each square x then takes away x, x << gap, x >> gap
+ * from the first row and x, x << reach, x >> reach from the second.  At most
+ * 64 squares of below 2^12 pairs each: only the caller's sum can wrap. */
 static inline uint64_t count_under_row(const last_rows_t *rows, uint64_t free_squares,
                                        uint64_t cols, uint64_t diag_left, uint64_t diag_right) {
-  const int gap = rows->gap, reach = rows->gap + rows->gap_next, gap_next = rows->gap_next;
+  const int gap = rows->gap, reach = rows->gap + rows->gap_next;
   const uint64_t first_free = rows->first_mask & ~(cols | diag_left << gap | diag_right >> gap);
   const uint64_t second_free =
       rows->second_mask & ~(cols | diag_left << reach | diag_right >> reach);
   uint64_t total = 0;
   for (; free_squares; free_squares = drop_lowest_bit(free_squares)) {
     const uint64_t x = lowest_bit(free_squares);
-    const uint64_t f = first_free & ~(x | x << gap | x >> gap);
-    const uint64_t l = second_free & ~(x | x << reach | x >> reach);
-    total += (uint64_t)bit_count(f) * (uint64_t)bit_count(l) - (uint64_t)bit_count(f & l) -
-             (uint64_t)bit_count(f << gap_next & l) - (uint64_t)bit_count(f >> gap_next & l);
+    total += legal_pairs(first_free & ~(x | x << gap | x >> gap),
+                         second_free & ~(x | x << reach | x >> reach), rows->gap_next);
   }
   return total;
 }
@@ -219,7 +201,9 @@ static int count_completions(nq_unit_result_t *result, const nq_search_t *search
     else if (first == last)
       result->solutions = (uint64_t)bit_count(mask[last] & ~attacked(start));
     else
-      result->solutions = count_last_two_rows(mask[last - 1], mask[last], start, gap[last - 1]);
+      result->solutions = legal_pairs(mask[last - 1] & ~attacked(start),
+                                      mask[last] & ~attacked_below(start, gap[last - 1]),
+                                      gap[last - 1]);
     return NQ_OK;
   }
   const last_rows_t rows = {mask[last - 1], mask[last], gap[walk_end], gap[last - 1]};

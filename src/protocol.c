@@ -52,16 +52,21 @@ void nq__result_unpack(nq_unit_result_t *result, const uint64_t *words) {
   result->weight = (uint32_t)words[4];
 }
 
+void nq__totals_init(nq__totals_t *totals) {
+  mpz_inits(totals->solutions, totals->unique_times_8, totals->nodes, totals->term, NULL);
+  totals->units = 0;
+}
+
+void nq__totals_clear(nq__totals_t *totals) {
+  mpz_clears(totals->solutions, totals->unique_times_8, totals->nodes, totals->term, NULL);
+}
+
 void nq__totals_add(nq__totals_t *totals, const nq_unit_result_t *result) {
-  mpz_t term;
-  mpz_init(term);
-  mpz_set_ui(term, result->solutions);
-  mpz_addmul_ui(totals->solutions, term, result->weight);
-  mpz_set_ui(term, result->stabilizer_sum);
-  mpz_addmul_ui(totals->unique_times_8, term, result->weight);
-  mpz_set_ui(term, result->nodes);
-  mpz_add(totals->nodes, totals->nodes, term);
-  mpz_clear(term);
+  mpz_set_ui(totals->term, result->solutions);
+  mpz_addmul_ui(totals->solutions, totals->term, result->weight);
+  mpz_set_ui(totals->term, result->stabilizer_sum);
+  mpz_addmul_ui(totals->unique_times_8, totals->term, result->weight);
+  mpz_add_ui(totals->nodes, totals->nodes, result->nodes);
   totals->units++;
 }
 

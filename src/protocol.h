@@ -34,9 +34,12 @@ typedef struct nq__totals {
   mpz_t solutions;
   mpz_t unique_times_8; /* sum of weight x stabilizer_sum: 8 U(n) */
   mpz_t nodes;
+  mpz_t term; /* scratch for weight x count, kept to spare an allocation a unit */
   uint64_t units;
 } nq__totals_t;
 
+void nq__totals_init(nq__totals_t *totals);
+void nq__totals_clear(nq__totals_t *totals);
 void nq__totals_add(nq__totals_t *totals, const nq_unit_result_t *result);
 
 int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq_count_options_t *options,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bits.h"
+#include "frame.h"
 #include "nqueens/error.h"
 #include "nqueens/kernel.h"
 #include "nqueens/symmetry.h"
@@ -44,18 +45,7 @@ int nq_units_depth(int n) {
   return depth < n - 1 ? depth : n - 1;
 }
 
-typedef struct square {
-  int row, col;
-} square_t;
-
-static void frame_squares(int n, const nq_frame_t *frame, square_t squares[4]) {
-  squares[0] = (square_t){0, frame->top};
-  squares[1] = (square_t){n - 1, frame->bottom};
-  squares[2] = (square_t){frame->left, 0};
-  squares[3] = (square_t){frame->right, n - 1};
-}
-
-static int attack(square_t a, square_t b) {
+static int attack(nq__square_t a, nq__square_t b) {
   if (a.row == b.row && a.col == b.col)
     return 0; /* one corner queen listed for two lines */
   return a.row == b.row || a.col == b.col || a.row - a.col == b.row - b.col ||
@@ -69,7 +59,7 @@ static int corners_consistent(int n, const nq_frame_t *f) {
          (f->bottom == 0) == (f->left == last) && (f->bottom == last) == (f->right == last);
 }
 
-static int squares_at_peace(const square_t *squares, int count) {
+static int squares_at_peace(const nq__square_t *squares, int count) {
   for (int i = 0; i < count; i++)
     for (int j = i + 1; j < count; j++)
       if (attack(squares[i], squares[j]))
@@ -80,9 +70,9 @@ static int squares_at_peace(const square_t *squares, int count) {
 static int border_is_valid(int n, const nq_frame_t *frame) {
   if (frame->top >= n || frame->bottom >= n || frame->left >= n || frame->right >= n)
     return 0;
-  square_t squares[4];
-  frame_squares(n, frame, squares);
-  return corners_consistent(n, frame) && squares_at_peace(squares, 4);
+  nq__square_t squares[4];
+  int count = nq__frame_squares(n, frame, squares);
+  return corners_consistent(n, frame) && squares_at_peace(squares, count);
 }
 
 int nq_frame_is_valid(int n, const nq_frame_t *frame) {
@@ -122,10 +112,10 @@ uint64_t nq_frame_sides_bottoms(int n, const nq_frame_t *sides) {
 }
 
 static nq_frame_t frame_image(int n, const nq_frame_t *frame, nq_symmetry_t sym) {
-  square_t squares[4];
+  nq__square_t squares[4];
   nq_frame_t image = *frame;
-  frame_squares(n, frame, squares);
-  for (int i = 0; i < 4; i++) {
+  int count = nq__frame_squares(n, frame, squares);
+  for (int i = 0; i < count; i++) {
     int row, col;
     nq_symmetry_apply(sym, n, squares[i].row, squares[i].col, &row, &col);
     if (row == 0)

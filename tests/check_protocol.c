@@ -44,8 +44,7 @@ END_TEST
 /* Totals stay exact past 2^64: weight x count goes into GMP. */
 START_TEST(test_totals_add_past_64_bits) {
   nq__totals_t totals;
-  mpz_inits(totals.solutions, totals.unique_times_8, totals.nodes, NULL);
-  totals.units = 0;
+  nq__totals_init(&totals);
   nq_unit_result_t result = {.solutions = UINT64_MAX, .stabilizer_sum = UINT64_MAX,
                              .nodes = UINT64_MAX, .weight = 8};
   nq__totals_add(&totals, &result);
@@ -59,7 +58,8 @@ START_TEST(test_totals_add_past_64_bits) {
   mpz_mul_ui(expected, expected, 2);
   ck_assert_int_eq(mpz_cmp(totals.nodes, expected), 0);
   ck_assert_uint_eq(totals.units, 2);
-  mpz_clears(totals.solutions, totals.unique_times_8, totals.nodes, expected, NULL);
+  nq__totals_clear(&totals);
+  mpz_clear(expected);
 }
 END_TEST
 
