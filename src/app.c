@@ -53,17 +53,29 @@ static int count_failure(FILE *err, int rank, int code, const nq_count_result_t 
 }
 
 static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
-  nq_count_options_t options = {.n = cli->n, .unique = cli->unique};
+  nq_count_options_t options = {.n = cli->n, .unique = cli->unique, .walk = cli->walk};
   nq_count_result_t result;
   nq_count_result_init(&result);
   int rc = nq_count_run(&result, &options, comm), status = NQ_EXIT_OK;
-  if (rc != NQ_OK)
+  if (rc == NQ_EINVAL && cli->walk != NQ_WALK_AUTO) {
+    /* The command line passed here, so some other rank's CPU said no. */
+    if (rank == 0)
+      fprintf(err, "nqueens-mpi: --walk %s cannot run on every rank's CPU (see --help)\n",
+              nq_walk_name(cli->walk));
+    status = NQ_EXIT_USAGE;
+  } else if (rc != NQ_OK)
     status = count_failure(err, rank, rc, &result);
   else if (rank == 0 && (nq_output_count(out, cli->format, cli->n, cli->unique, &result) != NQ_OK ||
                          flushed(out) != NQ_OK))
     status = runtime_failure(err, "writing the count failed", NQ_EIO);
   nq_count_result_clear(&result);
   return status;
+}
+
+/* One line: the version and the walks this CPU can run. */
+static void print_version(FILE *out) {
+  fprintf(out, "nqueens-mpi %s (walks: scalar%s)\n", NQ_VERSION,
+          nq_walk_supported(NQ_WALK_AVX512, 1) ? ", avx512" : "");
 }
 
 static int write_board(const uint8_t *columns, int n, void *writer) {
@@ -120,7 +132,7 @@ int nq_app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
     return NQ_EXIT_OK;
   switch (cli.mode) {
   case NQ_MODE_HELP: nq_cli_print_help(out); break;
-  case NQ_MODE_VERSION: fprintf(out, "nqueens-mpi %s\n", NQ_VERSION); break;
+  case NQ_MODE_VERSION: print_version(out); break;
   case NQ_MODE_LIST: return run_list(&cli, out, err);
   default: return run_first(&cli, out, err);
   }

@@ -9,13 +9,14 @@
 #include "nqueens/error.h"
 #include "nqueens/units.h"
 
-enum { OPT_LIMIT = 256, OPT_FORMAT };
+enum { OPT_LIMIT = 256, OPT_FORMAT, OPT_WALK };
 
 static const struct option long_options[] = {
     {"size", required_argument, NULL, 'n'},   {"list", no_argument, NULL, 'l'},
     {"first", no_argument, NULL, 'f'},        {"unique", no_argument, NULL, 'u'},
     {"limit", required_argument, NULL, OPT_LIMIT},
     {"format", required_argument, NULL, OPT_FORMAT},
+    {"walk", required_argument, NULL, OPT_WALK},
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
 
@@ -27,7 +28,7 @@ typedef struct parser {
   nq_cli_t *cli;
   char *message;
   size_t message_size;
-  int seen[OPT_FORMAT + 1];
+  int seen[OPT_WALK + 1];
   int have_n;
 } parser_t;
 
@@ -89,6 +90,15 @@ static int parse_format(parser_t *p, const char *text) {
   return NQ_OK;
 }
 
+static int parse_walk(parser_t *p, const char *text) {
+  for (nq_walk_t walk = NQ_WALK_AUTO; walk <= NQ_WALK_AVX512; walk++)
+    if (strcmp(text, nq_walk_name(walk)) == 0) {
+      p->cli->walk = walk;
+      return NQ_OK;
+    }
+  return fail(p, "unknown --walk '%s' (use auto, scalar or avx512)", text);
+}
+
 static int set_mode(parser_t *p, nq_mode_t mode, const char *name) {
   if (p->cli->mode != NQ_MODE_COUNT && p->cli->mode != mode) {
     static const char *const names[] = {"", "--list", "--first", "--help", "--version"};
@@ -108,6 +118,7 @@ static int take_option(parser_t *p, int option, const char *value) {
   case 'u': p->cli->unique = 1; return NQ_OK;
   case OPT_LIMIT: return parse_limit(p, value);
   case OPT_FORMAT: return parse_format(p, value);
+  case OPT_WALK: return parse_walk(p, value);
   default: return NQ_EINVAL;
   }
 }
@@ -124,6 +135,12 @@ static int check_combination(parser_t *p) {
   if (cli->unique && cli->mode != NQ_MODE_COUNT)
     return fail(p, "--unique only applies to counting, not to %s",
                 cli->mode == NQ_MODE_LIST ? "--list" : "--first");
+  if (p->seen[OPT_WALK] && cli->mode != NQ_MODE_COUNT)
+    return fail(p, "--walk only applies to counting");
+  if (cli->walk == NQ_WALK_AVX512 && cli->n > NQ_WALK_AVX512_MAX_N)
+    return fail(p, "--walk avx512 counts boards up to %d, not %d", NQ_WALK_AVX512_MAX_N, cli->n);
+  if (!nq_walk_supported(cli->walk, cli->n))
+    return fail(p, "--walk avx512 needs a CPU with AVX-512 F, CD and VPOPCNTDQ");
   return NQ_OK;
 }
 
@@ -165,6 +182,7 @@ int nq_cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, ch
 void nq_cli_print_help(FILE *out) {
   fputs(
       "Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
+      "                        [--walk auto|scalar|avx512]\n"
       "       mpirun -np P nqueens-mpi -n N ...\n"
       "\n"
       "Counts the solutions of the N-Queens problem exactly, spread over MPI ranks:\n"
@@ -180,6 +198,9 @@ void nq_cli_print_help(FILE *out) {
       "  -f, --first        print one solution: the lexicographically first for N <= 32,\n"
       "                     a constructed one for larger N\n"
       "      --format F     text (default) or json: one JSON value on one line\n"
+      "      --walk W       how to count: avx512 (eight searches at once in AVX-512\n"
+      "                     registers, N <= 32), scalar, or auto (default: avx512\n"
+      "                     where the CPU has it); --version lists those it has\n"
       "  -h, --help         show this help\n"
       "  -V, --version      show the version\n"
       "\n"

@@ -11,6 +11,7 @@ void nq_count_result_init(nq_count_result_t *result) {
   result->units = 0;
   result->ranks = 0;
   result->depth = 0;
+  result->walk = NQ_WALK_AUTO;
   result->failed_rank = -1;
   result->seconds = 0.0;
 }
@@ -51,6 +52,7 @@ static int run_on(nq_count_result_t *result, const nq_count_options_t *options, 
   nq__totals_clear(&totals);
   result->ranks = size;
   result->depth = options->depth > 0 ? options->depth : nq_units_depth(options->n);
+  result->walk = nq_walk_resolve(options->walk, options->n);
   result->seconds = MPI_Wtime() - started;
   return rc;
 }
@@ -65,7 +67,16 @@ int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, M
   MPI_Comm own;
   NQ_MPI_CHECK(comm, MPI_Comm_dup(comm, &own));
   NQ_MPI_CHECK(own, MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN));
-  int rc = run_on(result, options, own);
+  int rc = NQ_OK;
+  /* CPUs can differ between nodes: an explicit walk must run everywhere. */
+  if (options->walk != NQ_WALK_AUTO) {
+    int everywhere = nq_walk_supported(options->walk, options->n);
+    NQ_MPI_CHECK(own, MPI_Allreduce(MPI_IN_PLACE, &everywhere, 1, MPI_INT, MPI_MIN, own));
+    if (!everywhere)
+      rc = NQ_EINVAL;
+  }
+  if (rc == NQ_OK)
+    rc = run_on(result, options, own);
   if (rc != NQ_EMPI)
     NQ_MPI_CHECK(comm, MPI_Comm_free(&own));
   return rc;

@@ -4,6 +4,8 @@
 
 #include "bits.h"
 #include "frame.h"
+#include "lanes.h"
+#include "walk.h"
 #include "nqueens/error.h"
 #include "nqueens/symmetry.h"
 
@@ -88,6 +90,37 @@ static void init_walk(nq_search_t *search, uint64_t fixed_rows) {
   search->walk_rows = count;
 }
 
+int nq_walk_supported(nq_walk_t walk, int n) {
+  switch (walk) {
+  case NQ_WALK_AUTO:
+  case NQ_WALK_SCALAR: return 1;
+  case NQ_WALK_AVX512: return n <= NQ_LANES_MAX_N && nq__lanes_supported();
+  }
+  return 0;
+}
+
+nq_walk_t nq_walk_resolve(nq_walk_t walk, int n) {
+  if (walk != NQ_WALK_AUTO)
+    return walk;
+  return nq_walk_supported(NQ_WALK_AVX512, n) ? NQ_WALK_AVX512 : NQ_WALK_SCALAR;
+}
+
+const char *nq_walk_name(nq_walk_t walk) {
+  switch (walk) {
+  case NQ_WALK_AUTO: return "auto";
+  case NQ_WALK_SCALAR: return "scalar";
+  case NQ_WALK_AVX512: return "avx512";
+  }
+  return NULL;
+}
+
+int nq_kernel_set_walk(nq_search_t *search, nq_walk_t walk) {
+  if (!nq_walk_supported(walk, search->n))
+    return NQ_EINVAL;
+  search->walk = nq_walk_resolve(walk, search->n);
+  return NQ_OK;
+}
+
 int nq_kernel_prepare(nq_search_t *search, int n, const nq_frame_t *frame) {
   if (n < 0 || n > NQ_MAX_N || frame == NULL)
     return NQ_EINVAL;
@@ -111,6 +144,7 @@ int nq_kernel_prepare(nq_search_t *search, int n, const nq_frame_t *frame) {
     return NQ_EINVAL;
   }
   init_walk(search, fixed_rows);
+  search->walk = nq_walk_resolve(NQ_WALK_AUTO, n);
   return NQ_OK;
 }
 
@@ -139,18 +173,6 @@ static inline uint64_t attacked_below(attacks_t a, int gap) {
   return a.cols | a.diag_left << gap | a.diag_right >> gap;
 }
 
-/* Ways to fill two walked rows `gap` apart, given their free squares
- * (attacked by the queens above, not yet by each other), without visiting
- * either: a queen x of the first attacks exactly x, x << gap and x >> gap of
- * the second, so the legal pairs number |F| |L| less the attacked ones.
- * Below 64 x 64, so a few of them added together cannot wrap. */
-static inline uint64_t legal_pairs(uint64_t first_free, uint64_t second_free, int gap) {
-  return (uint64_t)bit_count(first_free) * (uint64_t)bit_count(second_free) -
-         (uint64_t)bit_count(first_free & second_free) -
-         (uint64_t)bit_count(first_free << gap & second_free) -
-         (uint64_t)bit_count(first_free >> gap & second_free);
-}
-
 /* The last two walked rows, seen from the row above them. */
 typedef struct last_rows {
   uint64_t first_mask, second_mask;
@@ -173,8 +195,8 @@ static inline uint64_t count_under_row(const last_rows_t *rows, uint64_t free_sq
   uint64_t total = 0;
   for (; free_squares; free_squares = drop_lowest_bit(free_squares)) {
     const uint64_t x = lowest_bit(free_squares);
-    total += legal_pairs(first_free & ~(x | x << gap | x >> gap),
-                         second_free & ~(x | x << reach | x >> reach), rows->gap_next);
+    total += legal_pairs(first_free & ~queen_shadow(x, gap), second_free & ~queen_shadow(x, reach),
+                         rows->gap_next);
   }
   return total;
 }
@@ -333,7 +355,11 @@ int nq_kernel_solve(nq_unit_result_t *result, const nq_search_t *search,
   if (classify && search->frame.stabilizer != 1u << NQ_SYM_IDENTITY)
     return classify_completions(result, search, unit->depth, start, columns);
   int first = walk_start(search, unit->depth, &start);
-  rc = count_completions(result, search, first, start);
+  if (search->walk == NQ_WALK_AVX512 && search->walk_rows - first >= NQ_LANES_MIN_ROWS &&
+      nq__lanes_fit(search, first))
+    rc = nq__lanes_count(result, search, first, start.cols, start.diag_left, start.diag_right);
+  else
+    rc = count_completions(result, search, first, start);
   if (classify)
     result->stabilizer_sum = result->solutions;
   return rc;

@@ -26,9 +26,9 @@ static void count_as_text(FILE *out, int n, int unique, const nq_count_result_t 
     print_mpz(out, r->unique);
     fputs(" up to rotation and reflection\n", out);
   }
-  fprintf(out, "%.3f s on %d rank%s, %llu work unit%s, %.3g nodes/s\n", r->seconds, r->ranks,
-          r->ranks == 1 ? "" : "s", (unsigned long long)r->units, r->units == 1 ? "" : "s",
-          per_second(r->nodes, r->seconds));
+  fprintf(out, "%.3f s on %d rank%s, %llu work unit%s, %.3g nodes/s, %s walk\n", r->seconds,
+          r->ranks, r->ranks == 1 ? "" : "s", (unsigned long long)r->units,
+          r->units == 1 ? "" : "s", per_second(r->nodes, r->seconds), nq_walk_name(r->walk));
 }
 
 /* Big counts are JSON strings: parsers round numbers beyond 2^53. */
@@ -44,8 +44,8 @@ static void count_as_json(FILE *out, int n, int unique, const nq_count_result_t 
   fprintf(out, ",\"seconds\":%.6f,\"ranks\":%d,\"units\":%llu,\"depth\":%d,\"nodes\":\"",
           r->seconds, r->ranks, (unsigned long long)r->units, r->depth);
   print_mpz(out, r->nodes);
-  fprintf(out, "\",\"nodes_per_second\":%.0f,\"version\":\"%s\"}\n",
-          per_second(r->nodes, r->seconds), NQ_VERSION);
+  fprintf(out, "\",\"nodes_per_second\":%.0f,\"walk\":\"%s\",\"version\":\"%s\"}\n",
+          per_second(r->nodes, r->seconds), nq_walk_name(r->walk), NQ_VERSION);
 }
 
 int nq_output_count(FILE *out, nq_format_t format, int n, int unique,

@@ -79,6 +79,9 @@ int nq__solve_unit(nq_unit_result_t *result, nq_search_t *search,
     int rc = nq_kernel_prepare(search, n, &unit->frame);
     if (rc != NQ_OK)
       return NQ_EUNIT;
+    rc = nq_kernel_set_walk(search, options->walk);
+    if (rc != NQ_OK)
+      return rc;
   }
   return nq_kernel_solve(result, search, unit, options->unique);
 }

@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "nqueens/kernel.h"
+
 typedef enum nq_mode {
   NQ_MODE_COUNT = 0,
   NQ_MODE_LIST,
@@ -21,6 +23,7 @@ typedef struct nq_cli {
   nq_format_t format;
   uint64_t limit; /* --list only; 0 = no limit */
   int unique;
+  nq_walk_t walk; /* --walk: counting only; AUTO unless given */
 } nq_cli_t;
 
 /* Exit statuses of the command line.  NQ_EXIT_ABORT is never an exit

@@ -5,12 +5,15 @@
 #include <mpi.h>
 #include <stdint.h>
 
+#include "nqueens/kernel.h"
+
 /* How to count: the board and how the work is cut. */
 typedef struct nq_count_options {
   int n;
   int unique;          /* also count solutions up to rotation and reflection */
   int depth;           /* rows pre-placed per unit; 0 = nq_units_depth(n) */
   int batch_units;     /* units per message; 0 = default */
+  nq_walk_t walk;      /* how units are counted; AUTO = the fastest here */
   /* Testing only: with fault_injection set, solving the unit whose id is
    * fault_unit fails with NQ_EUNIT, wherever it runs. */
   int fault_injection;
@@ -25,6 +28,7 @@ typedef struct nq_count_result {
   uint64_t units;      /* work units solved */
   int ranks;
   int depth;           /* rows pre-placed per unit: unit ids depend on it */
+  nq_walk_t walk;      /* the walk rank 0 counted with (resolved) */
   int failed_rank;     /* after a unit failed: the rank that ran it, else -1 */
   double seconds;
 } nq_count_result_t;
@@ -35,7 +39,7 @@ void nq_count_result_clear(nq_count_result_t *result);
 /* Collective over `comm`: rank 0 generates units and sums results while
  * computing units itself between messages; every other rank is a worker.
  * Returns 0, or a negative NQ_E* code: NQ_EINVAL on every rank for options
- * no rank can run; a unit's failure on rank 0 (with result->failed_rank)
+ * no rank can run, or for a walk some rank's CPU cannot run; a unit's failure on rank 0 (with result->failed_rank)
  * and on the rank that ran it, after every rank has stopped cleanly;
  * NQ_EMPI on the rank whose MPI call failed, which must then abort. */
 int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, MPI_Comm comm);
