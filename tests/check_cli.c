@@ -67,6 +67,9 @@ static const good_case_t good_cases[] = {
     {{"--help", NULL}, {.mode = NQ_MODE_HELP}},
     {{"-V", NULL}, {.mode = NQ_MODE_VERSION}},
     {{"--version", NULL}, {.mode = NQ_MODE_VERSION}},
+    {{"-n", "16", "--walk", "scalar", NULL}, {.n = 16, .walk = NQ_WALK_SCALAR}},
+    {{"-n", "40", "--walk=scalar", NULL}, {.n = 40, .walk = NQ_WALK_SCALAR}},
+    {{"-n", "40", "--walk", "auto", NULL}, {.n = 40, .walk = NQ_WALK_AUTO}},
 };
 
 START_TEST(test_parse_accepts_good_command_lines) {
@@ -81,6 +84,7 @@ START_TEST(test_parse_accepts_good_command_lines) {
   ck_assert_int_eq(cli.format, good->expected.format);
   ck_assert_uint_eq(cli.limit, good->expected.limit);
   ck_assert_int_eq(cli.unique, good->expected.unique);
+  ck_assert_int_eq(cli.walk, good->expected.walk);
 }
 END_TEST
 
@@ -121,7 +125,29 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--format", NULL}, "--format"},
     {{"-n", "8", "--format", "json", "--format", "text", NULL}, "--format"},
     {{"-n", "8", "--li", NULL}, "ambiguous"},
+    {{"-n", "8", "--walk", "simd", NULL}, "simd"},
+    {{"-n", "8", "--walk", NULL}, "--walk"},
+    {{"-n", "8", "--walk", "scalar", "--walk", "auto", NULL}, "--walk"},
+    {{"-n", "8", "--list", "--walk", "scalar", NULL}, "--walk"},
+    {{"-n", "8", "--first", "--walk", "scalar", NULL}, "--walk"},
+    {{"-n", "33", "--walk", "avx512", NULL}, "33"},
 };
+
+/* --walk avx512 is accepted exactly where this CPU runs it. */
+START_TEST(test_parse_walk_avx512_follows_the_cpu) {
+  static const char *const words[] = {"-n", "16", "--walk", "avx512", NULL};
+  nq_cli_t cli;
+  char message[MESSAGE_SIZE];
+  int rc = parse(&cli, message, words);
+  if (nq_walk_supported(NQ_WALK_AVX512, 16)) {
+    ck_assert_int_eq(rc, NQ_OK);
+    ck_assert_int_eq(cli.walk, NQ_WALK_AVX512);
+  } else {
+    ck_assert_int_eq(rc, NQ_EINVAL);
+    ck_assert_ptr_nonnull(strstr(message, "AVX-512"));
+  }
+}
+END_TEST
 
 START_TEST(test_parse_rejects_bad_command_lines) {
   const bad_case_t *bad = &bad_cases[_i];
@@ -171,7 +197,8 @@ END_TEST
 START_TEST(test_print_help_mentions_every_option) {
   static const char *const options[] = {"-n", "--size", "-u", "--unique", "-l", "--list",
                                         "--limit", "-f", "--first", "--format", "-h",
-                                        "--help", "-V", "--version", "json", "text"};
+                                        "--help", "-V", "--version", "json", "text",
+                                        "--walk", "scalar", "avx512", "auto"};
   char *text = NULL;
   size_t size = 0;
   FILE *out = open_memstream(&text, &size);
@@ -194,6 +221,7 @@ static Suite *cli_suite(int argc, char **argv) {
   tcase_add_loop_test(parse_case, test_parse_rejects_bad_command_lines, 0,
                       (int)(sizeof bad_cases / sizeof bad_cases[0]));
   tcase_add_test(parse_case, test_parse_runs_repeatedly);
+  tcase_add_test(parse_case, test_parse_walk_avx512_follows_the_cpu);
   tcase_add_test(parse_case, test_parse_truncates_message_to_buffer);
   suite_add_tcase(suite, parse_case);
   TCase *help = tcase_create("help");

@@ -162,6 +162,49 @@ START_TEST(test_count_reports_failed_unit_without_hanging) {
 }
 END_TEST
 
+/* Each walk this CPU runs gives the known count and the same nodes. */
+static void count_with_each_walk(int n) {
+  static const nq_walk_t walks[] = {NQ_WALK_SCALAR, NQ_WALK_AVX512};
+  mpz_t scalar_nodes;
+  mpz_init(scalar_nodes);
+  for (int w = 0; w < 2; w++) {
+    if (!nq_walk_supported(walks[w], n))
+      continue;
+    nq_count_options_t options = {.n = n, .walk = walks[w]};
+    nq_count_result_t result;
+    nq_count_result_init(&result);
+    ck_assert_int_eq(nq_count_run(&result, &options, MPI_COMM_WORLD), NQ_OK);
+    if (support_rank() == 0) {
+      assert_count(result.solutions, known_all[n], "Q", n);
+      ck_assert_int_eq(result.walk, walks[w]);
+      if (w == 0)
+        mpz_set(scalar_nodes, result.nodes);
+      else
+        ck_assert_msg(mpz_cmp(result.nodes, scalar_nodes) == 0, "n %d: nodes differ by walk", n);
+    }
+    nq_count_result_clear(&result);
+  }
+  mpz_clear(scalar_nodes);
+}
+
+START_TEST(test_count_same_with_each_walk) { count_with_each_walk(_i); }
+END_TEST
+
+/* A walk some rank cannot run is refused on every rank, before any work. */
+START_TEST(test_count_rejects_walk_it_cannot_run) {
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  nq_count_options_t too_wide = {.n = 33, .walk = NQ_WALK_AVX512};
+  nq_count_options_t unknown = {.n = 8, .walk = (nq_walk_t)9};
+  ck_assert_int_eq(nq_count_run(&result, &too_wide, MPI_COMM_WORLD), NQ_EINVAL);
+  ck_assert_int_eq(nq_count_run(&result, &unknown, MPI_COMM_WORLD), NQ_EINVAL);
+  nq_count_options_t lanes = {.n = 12, .walk = NQ_WALK_AVX512};
+  int rc = nq_count_run(&result, &lanes, MPI_COMM_WORLD);
+  ck_assert_int_eq(rc, nq_walk_supported(NQ_WALK_AVX512, 12) ? NQ_OK : NQ_EINVAL);
+  nq_count_result_clear(&result);
+}
+END_TEST
+
 START_TEST(test_count_counts_large_boards) {
   nq_count_options_t options = {.n = _i, .unique = 1};
   count_and_check(MPI_COMM_WORLD, &options);
@@ -176,12 +219,14 @@ static Suite *run_suite(int argc, char **argv) {
   if (long_only) {
     TCase *large = tcase_create("long");
     tcase_add_loop_test(large, test_count_counts_large_boards, 17, KNOWN_MAX_N + 1);
+    tcase_add_loop_test(large, test_count_same_with_each_walk, 17, 18);
     suite_add_tcase(suite, large);
     return suite;
   }
   TCase *counts = tcase_create("counts");
   tcase_add_loop_test(counts, test_count_counts_all_solutions, 0, 17);
   tcase_add_loop_test(counts, test_count_counts_unique_solutions, 1, 17);
+  tcase_add_loop_test(counts, test_count_same_with_each_walk, 14, 17);
   suite_add_tcase(suite, counts);
   TCase *cutting = tcase_create("cutting");
   tcase_add_loop_test(cutting, test_count_one_unit_batches_at_other_depths, 0, 4);
@@ -194,6 +239,7 @@ static Suite *run_suite(int argc, char **argv) {
   TCase *invalid = tcase_create("invalid");
   tcase_add_test(invalid, test_count_rejects_invalid_size);
   tcase_add_test(invalid, test_count_rejects_invalid_depth);
+  tcase_add_test(invalid, test_count_rejects_walk_it_cannot_run);
   tcase_add_loop_test(invalid, test_count_reports_failed_unit_without_hanging, 0, 3);
   suite_add_tcase(suite, invalid);
   return suite;

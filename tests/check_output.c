@@ -147,6 +147,7 @@ static char *count_output(nq_format_t format, int unique) {
   result.units = 17;
   result.ranks = 3;
   result.seconds = 1.25;
+  result.walk = NQ_WALK_AVX512;
   memory_t m;
   memory_open(&m);
   ck_assert_int_eq(nq_output_count(m.out, format, 27, unique, &result), NQ_OK);
@@ -168,6 +169,7 @@ START_TEST(test_count_json_has_exact_strings_and_keys) {
   assert_contains(text, "\"seconds\":");
   assert_contains(text, "\"ranks\":3");
   assert_contains(text, "\"units\":17");
+  assert_contains(text, "\"walk\":\"avx512\"");
   assert_contains(text, "\"version\":\"");
   ck_assert_ptr_null(strstr(text, "\"unique\""));
   /* One JSON object on one line. */
@@ -193,6 +195,7 @@ START_TEST(test_count_text_shows_the_counts) {
   assert_contains(text, big_solutions);
   assert_contains(text, big_unique);
   assert_contains(text, "27");
+  assert_contains(text, "avx512 walk");
   ck_assert_int_eq(text[strlen(text) - 1], '\n');
   free(text);
 }

@@ -96,6 +96,33 @@ done
 run -n 8
 check "text count names Q(8) = 92" grep -q "92" "$out"
 
+# ---- walks ------------------------------------------------------------------
+# Each walk this CPU runs (as --version lists them) gives the same count and
+# the same node count, and the output names it.
+
+json_nodes() { sed -n 's/.*"nodes":"\([0-9]*\)".*/\1/p' "$out"; }
+run --version
+walks=(scalar)
+if grep -q 'avx512' "$out"; then walks+=(avx512); fi
+for n in 15 16; do
+  nodes_seen=""
+  for walk in "${walks[@]}"; do
+    run_ranks 2 -n "$n" --walk "$walk" --format json
+    count_ok "2 ranks, --walk $walk" "$n"
+    check "-n $n --walk $walk: JSON does not name the walk" grep -qF "\"walk\":\"$walk\"" "$out"
+    if [ -z "$nodes_seen" ]; then nodes_seen=$(json_nodes); fi
+    check "-n $n --walk $walk: nodes $(json_nodes), scalar walk $nodes_seen" \
+      [ "$(json_nodes)" = "$nodes_seen" ]
+  done
+done
+run -n 10 --walk scalar
+check "--walk scalar: the text does not name the walk" grep -q "scalar walk" "$out"
+if [ "${#walks[@]}" -eq 1 ]; then
+  # This CPU cannot run the lanes: asking for them is a usage error.
+  run -n 10 --walk avx512
+  check "--walk avx512 on a CPU without it: status $status, not 2" [ "$status" -eq 2 ]
+fi
+
 # ---- listing --------------------------------------------------------------
 
 run -n 4 --list
@@ -154,7 +181,7 @@ run --help
 check "--help: status $status" [ "$status" -eq 0 ]
 check "--help wrote to stderr" is_empty "$err"
 for option in -n --size -u --unique -l --list --limit -f --first --format -h --help \
-  -V --version; do
+  -V --version --walk; do
   check "--help does not mention $option" grep -qF -e "$option" "$out"
 done
 
@@ -190,6 +217,10 @@ bad_lines=(
   "-n 8 --format json --format text"
   "-n 8 --first --limit 2"
   "-n 8 --first --list"
+  "-n 8 --walk simd"
+  "-n 8 --walk"
+  "-n 40 --walk avx512"
+  "-n 8 --list --walk scalar"
 )
 
 usage_error_ok() { # LABEL LINE
