@@ -2,18 +2,22 @@
 # Benchmark: counts Q(n) for each n and prints one table row per n.
 #   scripts/bench.sh                  n = 12..17 on 1 rank
 #   scripts/bench.sh -np 2 16 17      n = 16, 17 on 2 ranks
+#   scripts/bench.sh --walk scalar 16 count with the scalar walk (default: auto)
 #   scripts/bench.sh --native 16      build-native/ (-DNQ_NATIVE=ON, -march=native)
 # Builds first (build/ or build-native/, log in DIR/build.log).  Columns: total
-# solutions, wall seconds, queens placed per second, work units per second.
+# solutions, wall seconds, queens placed per second, work units per second,
+# the walk that counted.
 set -euo pipefail
 # shellcheck source=scripts/setup.sh
 . "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 usage() {
-  echo "usage: scripts/bench.sh [-np RANKS] [--native] [N...]   (default: -np 1, N = 12..17)"
+  echo "usage: scripts/bench.sh [-np RANKS] [--walk auto|scalar|avx512] [--native] [N...]"
+  echo "       (default: -np 1, --walk auto, N = 12..17)"
 }
 
 ranks=1
+walk=auto
 native=OFF
 sizes=()
 while [ "$#" -gt 0 ]; do
@@ -24,6 +28,14 @@ while [ "$#" -gt 0 ]; do
         exit 2
       fi
       ranks=$2
+      shift 2
+      ;;
+    --walk)
+      if [ "$#" -lt 2 ]; then
+        usage >&2
+        exit 2
+      fi
+      walk=$2
       shift 2
       ;;
     --native) native=ON; shift ;;
@@ -54,12 +66,13 @@ nq_install_deps
 NQ_BUILD_TARGET=nqueens-mpi nq_build "$build_dir" -DNQ_NATIVE="$native"
 nq_mpirun_flags "$ranks"
 
-echo "# ${build_dir#"$NQ_ROOT"/}/nqueens-mpi, $ranks rank(s), NQ_NATIVE=$native, $(nproc) logical CPUs"
-printf '%4s %22s %10s %12s %12s\n' n total seconds nodes/s units/s
+echo "# ${build_dir#"$NQ_ROOT"/}/nqueens-mpi, $ranks rank(s), --walk $walk, NQ_NATIVE=$native," \
+  "$(nproc) logical CPUs"
+printf '%4s %22s %10s %12s %12s %7s\n' n total seconds nodes/s units/s walk
 for n in "${sizes[@]}"; do
   status=0
-  json=$(mpirun "${NQ_MPIRUN_FLAGS[@]}" -np "$ranks" "$build_dir/nqueens-mpi" -n "$n" --format json) ||
-    status=$?
+  json=$(mpirun "${NQ_MPIRUN_FLAGS[@]}" -np "$ranks" "$build_dir/nqueens-mpi" -n "$n" \
+    --walk "$walk" --format json) || status=$?
   if [ "$status" -ne 0 ] || [ -z "$json" ]; then
     echo "bench.sh: n = $n failed (mpirun exit status $status)" >&2
     exit 1
@@ -81,7 +94,10 @@ for n in "${sizes[@]}"; do
         nodes_rate = sprintf("%.3e", field("nodes") / seconds)
         units_rate = sprintf("%.0f", field("units") / seconds)
       }
-      printf "%4s %22s %10.3f %12s %12s\n", field("n"), field("solutions"), seconds,
-             nodes_rate, units_rate
+      walk = "-"
+      if (match($0, /"walk":"[a-z0-9]*"/))
+        walk = substr($0, RSTART + 8, RLENGTH - 9)
+      printf "%4s %22s %10.3f %12s %12s %7s\n", field("n"), field("solutions"), seconds,
+             nodes_rate, units_rate, walk
     }'
 done
