@@ -57,10 +57,12 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
   nq_count_result_t result;
   nq_count_result_init(&result);
   int rc = nq_count_run(&result, &options, comm), status = NQ_EXIT_OK;
-  if (rc == NQ_EINVAL && cli->walk != NQ_WALK_AUTO) {
-    /* The command line passed here, so some other rank's CPU said no. */
+  if (rc == NQ_ENOTSUP) {
+    /* Refused on every rank at once, before any work: a usage error. */
     if (rank == 0)
-      fprintf(err, "nqueens-mpi: --walk %s cannot run on every rank's CPU (see --help)\n",
+      fprintf(err,
+              "nqueens-mpi: --walk %s needs AVX-512 F, CD and VPOPCNTDQ on every rank's CPU "
+              "(see --help)\n",
               nq_walk_name(cli->walk));
     status = NQ_EXIT_USAGE;
   } else if (rc != NQ_OK)

@@ -57,24 +57,33 @@ static int run_on(nq_count_result_t *result, const nq_count_options_t *options, 
   return rc;
 }
 
+/* CPUs can differ between nodes: an explicit walk must run on every rank,
+ * and every rank must learn it before any work starts. */
+static int walk_runs_everywhere(const nq_count_options_t *options, MPI_Comm comm) {
+  if (options->walk == NQ_WALK_AUTO)
+    return NQ_OK;
+  int rank = 0;
+  NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
+  int here = nq_walk_supported(options->walk, options->n);
+  if (options->fault_injection && rank == options->fault_walk_rank)
+    here = 0;
+  int everywhere = here;
+  NQ_MPI_CHECK(comm, MPI_Allreduce(&here, &everywhere, 1, MPI_INT, MPI_MIN, comm));
+  return everywhere ? NQ_OK : NQ_ENOTSUP;
+}
+
 int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, MPI_Comm comm) {
   /* Every rank checks the same options and agrees without a message, so a
    * bad request never leaves workers waiting for a master that gave up. */
-  if (nq_units_check(options->n, options->depth) != NQ_OK || options->batch_units < 0)
+  if (nq_units_check(options->n, options->depth) != NQ_OK || options->batch_units < 0 ||
+      nq_walk_name(options->walk) == NULL)
     return NQ_EINVAL;
   /* A private communicator: our tags never meet the caller's messages, and
    * errors come back as codes instead of killing the job. */
   MPI_Comm own;
   NQ_MPI_CHECK(comm, MPI_Comm_dup(comm, &own));
   NQ_MPI_CHECK(own, MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN));
-  int rc = NQ_OK;
-  /* CPUs can differ between nodes: an explicit walk must run everywhere. */
-  if (options->walk != NQ_WALK_AUTO) {
-    int everywhere = nq_walk_supported(options->walk, options->n);
-    NQ_MPI_CHECK(own, MPI_Allreduce(MPI_IN_PLACE, &everywhere, 1, MPI_INT, MPI_MIN, own));
-    if (!everywhere)
-      rc = NQ_EINVAL;
-  }
+  int rc = walk_runs_everywhere(options, own);
   if (rc == NQ_OK)
     rc = run_on(result, options, own);
   if (rc != NQ_EMPI)

@@ -10,6 +10,7 @@ const char *nq_strerror(int code) {
   case NQ_EIO: return "write to output failed";
   case NQ_EUNIT: return "work unit is not a valid placement";
   case NQ_EPROTO: return "master/worker protocol violated";
+  case NQ_ENOTSUP: return "not supported by this CPU";
   default: return "unknown error";
   }
 }

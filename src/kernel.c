@@ -116,7 +116,7 @@ const char *nq_walk_name(nq_walk_t walk) {
 
 int nq_kernel_set_walk(nq_search_t *search, nq_walk_t walk) {
   if (!nq_walk_supported(walk, search->n))
-    return NQ_EINVAL;
+    return NQ_ENOTSUP;
   search->walk = nq_walk_resolve(walk, search->n);
   return NQ_OK;
 }

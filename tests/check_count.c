@@ -137,7 +137,7 @@ START_TEST(test_count_reports_failed_unit_without_hanging) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   for (int b = 0; b < 3; b++) {
     nq_count_options_t options = {.n = 12, .batch_units = batches[b], .fault_injection = 1,
-                                  .fault_unit = failing_units[_i]};
+                                  .fault_unit = failing_units[_i], .fault_walk_rank = -1};
     nq_count_result_t result;
     nq_count_result_init(&result);
     int rc = nq_count_run(&result, &options, MPI_COMM_WORLD);
@@ -190,18 +190,37 @@ static void count_with_each_walk(int n) {
 START_TEST(test_count_same_with_each_walk) { count_with_each_walk(_i); }
 END_TEST
 
-/* A walk some rank cannot run is refused on every rank, before any work. */
+/* A walk some rank cannot run is refused on every rank, before any work;
+ * an unknown walk is a bad option. */
 START_TEST(test_count_rejects_walk_it_cannot_run) {
   nq_count_result_t result;
   nq_count_result_init(&result);
   nq_count_options_t too_wide = {.n = 33, .walk = NQ_WALK_AVX512};
   nq_count_options_t unknown = {.n = 8, .walk = (nq_walk_t)9};
-  ck_assert_int_eq(nq_count_run(&result, &too_wide, MPI_COMM_WORLD), NQ_EINVAL);
+  ck_assert_int_eq(nq_count_run(&result, &too_wide, MPI_COMM_WORLD), NQ_ENOTSUP);
   ck_assert_int_eq(nq_count_run(&result, &unknown, MPI_COMM_WORLD), NQ_EINVAL);
   nq_count_options_t lanes = {.n = 12, .walk = NQ_WALK_AVX512};
   int rc = nq_count_run(&result, &lanes, MPI_COMM_WORLD);
-  ck_assert_int_eq(rc, nq_walk_supported(NQ_WALK_AVX512, 12) ? NQ_OK : NQ_EINVAL);
+  ck_assert_int_eq(rc, nq_walk_supported(NQ_WALK_AVX512, 12) ? NQ_OK : NQ_ENOTSUP);
   nq_count_result_clear(&result);
+}
+END_TEST
+
+/* One rank (the last) acts as if its CPU could not run the walk: every
+ * rank, that one included, returns NQ_ENOTSUP and none waits for the
+ * others; the same run with no refusing rank counts. */
+START_TEST(test_count_refuses_walk_one_rank_lacks) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  nq_count_options_t refused = {.n = 10, .walk = NQ_WALK_SCALAR, .fault_injection = 1,
+                                .fault_unit = UINT64_MAX, .fault_walk_rank = size - 1};
+  ck_assert_int_eq(nq_count_run(&result, &refused, MPI_COMM_WORLD), NQ_ENOTSUP);
+  nq_count_result_clear(&result);
+  nq_count_options_t clean = {.n = 10, .walk = NQ_WALK_SCALAR, .fault_injection = 1,
+                              .fault_unit = UINT64_MAX, .fault_walk_rank = -1};
+  count_and_check(MPI_COMM_WORLD, &clean);
 }
 END_TEST
 
@@ -240,6 +259,7 @@ static Suite *run_suite(int argc, char **argv) {
   tcase_add_test(invalid, test_count_rejects_invalid_size);
   tcase_add_test(invalid, test_count_rejects_invalid_depth);
   tcase_add_test(invalid, test_count_rejects_walk_it_cannot_run);
+  tcase_add_test(invalid, test_count_refuses_walk_one_rank_lacks);
   tcase_add_loop_test(invalid, test_count_reports_failed_unit_without_hanging, 0, 3);
   suite_add_tcase(suite, invalid);
   return suite;

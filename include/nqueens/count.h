@@ -15,9 +15,12 @@ typedef struct nq_count_options {
   int batch_units;     /* units per message; 0 = default */
   nq_walk_t walk;      /* how units are counted; AUTO = the fastest here */
   /* Testing only: with fault_injection set, solving the unit whose id is
-   * fault_unit fails with NQ_EUNIT, wherever it runs. */
+   * fault_unit fails with NQ_EUNIT, wherever it runs, and rank
+   * fault_walk_rank (if >= 0) acts as if its CPU could not run an explicit
+   * walk. */
   int fault_injection;
   uint64_t fault_unit;
+  int fault_walk_rank;
 } nq_count_options_t;
 
 /* Totals of a run, valid on rank 0 of the communicator. */
@@ -39,7 +42,8 @@ void nq_count_result_clear(nq_count_result_t *result);
 /* Collective over `comm`: rank 0 generates units and sums results while
  * computing units itself between messages; every other rank is a worker.
  * Returns 0, or a negative NQ_E* code: NQ_EINVAL on every rank for options
- * no rank can run, or for a walk some rank's CPU cannot run; a unit's failure on rank 0 (with result->failed_rank)
+ * no rank can run; NQ_ENOTSUP on every rank when options.walk is explicit
+ * and some rank's CPU cannot run it; a unit's failure on rank 0 (with result->failed_rank)
  * and on the rank that ran it, after every rank has stopped cleanly;
  * NQ_EMPI on the rank whose MPI call failed, which must then abort. */
 int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, MPI_Comm comm);

@@ -55,7 +55,7 @@ typedef struct nq_unit_result {
 /* Sets up `search` for `frame`, with the walk nq_walk_resolve(AUTO, n). */
 int nq_kernel_prepare(nq_search_t *search, int n, const nq_frame_t *frame);
 
-/* Makes a prepared search count with `walk` (resolved); NQ_EINVAL where
+/* Makes a prepared search count with `walk` (resolved); NQ_ENOTSUP where
  * nq_walk_supported(walk, search->n) is 0. */
 int nq_kernel_set_walk(nq_search_t *search, nq_walk_t walk);
 
