@@ -141,6 +141,7 @@ typedef struct pending {
   uint64_t first_mask, second_mask; /* the last two walked rows */
   int gap, gap_next;                /* third to first, first to second */
   uint64_t solutions;
+  uint64_t third_squares; /* nodes: the free squares of the third rows */
   int overflow;
 } pending_t;
 
@@ -182,7 +183,7 @@ static uint64_t count_extra_squares(const pending_t *pending, const uint64_t *fi
 /* Counts entries [start, start + 8) (those below `valid`); each lane's sum
  * is below 64 * 2^12, so the caller's sum of a full buffer cannot wrap. */
 LANE_STEP __m512i settle_eight(const pending_t *pending, int start, __mmask8 valid,
-                               uint64_t *extra_total) {
+                               __m512i *third_squares, uint64_t *extra_total) {
   const __m512i gap = _mm512_set1_epi64(pending->gap),
                 reach = _mm512_set1_epi64(pending->gap + pending->gap_next),
                 gap_next = _mm512_set1_epi64(pending->gap_next);
@@ -198,6 +199,7 @@ LANE_STEP __m512i settle_eight(const pending_t *pending, int start, __mmask8 val
       _mm512_or_si512(cols, _mm512_or_si512(_mm512_sllv_epi64(left, reach),
                                             _mm512_srlv_epi64(right, reach))),
       _mm512_set1_epi64((long long)pending->second_mask));
+  *third_squares = _mm512_add_epi64(*third_squares, _mm512_popcnt_epi64(third));
   __m512i x = lane_lowest_bit(third);
   __m512i sum = lane_legal_pairs(_mm512_andnot_si512(lane_shadow(x, gap), first_free),
                                  _mm512_andnot_si512(lane_shadow(x, reach), second_free), gap_next);
@@ -222,13 +224,14 @@ LANE_STEP __m512i settle_eight(const pending_t *pending, int start, __mmask8 val
 }
 
 LANE_TARGET static void settle_pending(pending_t *pending) {
-  __m512i sum = _mm512_setzero_si512();
+  __m512i sum = _mm512_setzero_si512(), third_squares = _mm512_setzero_si512();
   uint64_t extra = 0;
   for (int start = 0; start < pending->count; start += 8) {
     int left = pending->count - start;
     __mmask8 valid = left >= 8 ? (__mmask8)0xff : (__mmask8)((1u << left) - 1);
-    sum = _mm512_add_epi64(sum, settle_eight(pending, start, valid, &extra));
+    sum = _mm512_add_epi64(sum, settle_eight(pending, start, valid, &third_squares, &extra));
   }
+  pending->third_squares += (uint64_t)_mm512_reduce_add_epi64(third_squares);
   uint64_t settled = (uint64_t)_mm512_reduce_add_epi64(sum) + extra;
   pending->overflow |= __builtin_add_overflow(pending->solutions, settled, &pending->solutions);
   pending->count = 0;
@@ -244,8 +247,9 @@ typedef struct lane_tables {
 } lane_tables_t;
 
 typedef struct lanes {
-  __m512i level, cols, diag_left, diag_right, free_squares, history, nodes;
+  __m512i level, cols, diag_left, diag_right, free_squares, history;
   __mmask8 active;
+  uint64_t nodes;
 } lanes_t;
 
 LANE_TARGET static void lane_tables_init(lane_tables_t *tables, pending_t *pending,
@@ -268,6 +272,7 @@ LANE_TARGET static void lane_tables_init(lane_tables_t *tables, pending_t *pendi
   pending->gap = search->walk_gap[third];
   pending->gap_next = search->walk_gap[third + 1];
   pending->solutions = 0;
+  pending->third_squares = 0;
   pending->overflow = 0;
 }
 
@@ -316,10 +321,9 @@ LANE_STEP void hand_over(lanes_t *lanes, pending_t *pending, const lane_tables_t
       tables->third_gap_right);
   __m512i third_free = _mm512_andnot_si512(
       _mm512_or_si512(cols, _mm512_or_si512(diag_left, diag_right)), tables->third_mask);
-  /* The queen itself and each free square of the third-to-last row. */
-  lanes->nodes = _mm512_mask_add_epi64(
-      lanes->nodes, placing, lanes->nodes,
-      _mm512_add_epi64(_mm512_popcnt_epi64(third_free), _mm512_set1_epi64(1)));
+  /* The queen itself; the third-to-last row's squares are counted when
+   * the buffer is settled (rows without one add nothing). */
+  lanes->nodes += (uint64_t)__builtin_popcount(placing);
   __mmask8 worth = _mm512_mask_test_epi64_mask(placing, third_free, third_free);
   if (worth) {
     int at = pending->count;
@@ -377,7 +381,7 @@ LANE_STEP void lanes_step(lanes_t *lanes, pending_t *pending, const lane_tables_
                                           backing, history, COLUMN_BITS);
   lanes->level = _mm512_mask_sub_epi64(_mm512_mask_add_epi64(level, pushing, level, one), backing,
                                        level, one);
-  lanes->nodes = _mm512_mask_add_epi64(lanes->nodes, pushing, lanes->nodes, one);
+  lanes->nodes += (uint64_t)__builtin_popcount(pushing);
 
   /* The new row's free squares; a lane back up keeps those after its queen. */
   __m512i free_squares = _mm512_andnot_si512(
@@ -393,7 +397,7 @@ LANE_STEP void lanes_step(lanes_t *lanes, pending_t *pending, const lane_tables_
 LANE_TARGET static uint64_t run_lanes(root_walk_t *roots, pending_t *pending,
                                       const lane_tables_t *tables) {
   const __m512i zero = _mm512_setzero_si512();
-  lanes_t a = {zero, zero, zero, zero, zero, zero, zero, 0}, b = a;
+  lanes_t a = {zero, zero, zero, zero, zero, zero, 0, 0}, b = a;
   for (;;) {
     int a_busy = lanes_refill(&a, roots, tables);
     int b_busy = lanes_refill(&b, roots, tables);
@@ -403,7 +407,7 @@ LANE_TARGET static uint64_t run_lanes(root_walk_t *roots, pending_t *pending,
     lanes_step(&b, pending, tables);
   }
   settle_pending(pending);
-  return (uint64_t)_mm512_reduce_add_epi64(_mm512_add_epi64(a.nodes, b.nodes));
+  return a.nodes + b.nodes;
 }
 
 int nq__lanes_count(nq_unit_result_t *result, const nq_search_t *search, int first, uint64_t cols,
@@ -419,7 +423,7 @@ int nq__lanes_count(nq_unit_result_t *result, const nq_search_t *search, int fir
   if (pending.overflow)
     return NQ_EOVERFLOW;
   result->solutions = pending.solutions;
-  result->nodes = roots.nodes + lane_nodes;
+  result->nodes = roots.nodes + lane_nodes + pending.third_squares;
   return NQ_OK;
 }
 
