@@ -62,7 +62,7 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
     if (rank == 0)
       fprintf(err,
               "nqueens-mpi: --walk %s needs AVX-512 F, CD and VPOPCNTDQ on every rank's CPU "
-              "(see --help)\n",
+              "and a build with the lane walk (see --version)\n",
               nq_walk_name(cli->walk));
     status = NQ_EXIT_USAGE;
   } else if (rc != NQ_OK)

@@ -49,7 +49,7 @@ int nq__lanes_fit(const nq_search_t *search, int first) {
   return span <= RIGHT_OFFSET;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(NQ_NO_LANES)
 
 #include <immintrin.h>
 
