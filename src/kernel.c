@@ -181,24 +181,15 @@ typedef struct last_rows {
 } last_rows_t;
 
 /* Tries each of `free_squares`, the third-to-last walked row's squares,
- * with the two rows under it counted by legal_pairs.  (cols, diag_left,
- * diag_right) are the attacks on that row; what they leave free below is
- * computed once, and each square x then takes away x, x << gap, x >> gap
- * from the first row and x, x << reach, x >> reach from the second.  At most
- * 64 squares of below 2^12 pairs each: only the caller's sum can wrap. */
+ * whose attacks are (cols, diag_left, diag_right): what those leave free
+ * in the last two rows is computed once for all of them. */
 static inline uint64_t count_under_row(const last_rows_t *rows, uint64_t free_squares,
                                        uint64_t cols, uint64_t diag_left, uint64_t diag_right) {
   const int gap = rows->gap, reach = rows->gap + rows->gap_next;
   const uint64_t first_free = rows->first_mask & ~(cols | diag_left << gap | diag_right >> gap);
   const uint64_t second_free =
       rows->second_mask & ~(cols | diag_left << reach | diag_right >> reach);
-  uint64_t total = 0;
-  for (; free_squares; free_squares = drop_lowest_bit(free_squares)) {
-    const uint64_t x = lowest_bit(free_squares);
-    total += legal_pairs(first_free & ~queen_shadow(x, gap), second_free & ~queen_shadow(x, reach),
-                         rows->gap_next);
-  }
-  return total;
+  return pairs_under_squares(free_squares, first_free, second_free, gap, rows->gap_next);
 }
 
 /* The hot loop: depth-first with an explicit stack over the walked rows

@@ -166,18 +166,25 @@ LANE_STEP __m512i lane_legal_pairs(__m512i first_free, __m512i second_free, __m5
 }
 
 /* Third-row squares past the first two: rare (under 1% of hand-overs at
- * n = 16), counted one by one. */
-static uint64_t count_extra_squares(const pending_t *pending, const uint64_t *first_free,
-                                    const uint64_t *second_free, const uint64_t *extra) {
-  const int reach = pending->gap + pending->gap_next;
-  uint64_t total = 0;
+ * n = 16), counted one by one as the scalar walk does. */
+LANE_TARGET static uint64_t count_extra_squares(const pending_t *pending, __m512i first_free,
+                                                __m512i second_free, __m512i extra) {
+  uint64_t first_lanes[8], second_lanes[8], extra_lanes[8], total = 0;
+  _mm512_storeu_si512(first_lanes, first_free);
+  _mm512_storeu_si512(second_lanes, second_free);
+  _mm512_storeu_si512(extra_lanes, extra);
   for (int lane = 0; lane < 8; lane++)
-    for (uint64_t left = extra[lane]; left; left = drop_lowest_bit(left)) {
-      uint64_t x = lowest_bit(left);
-      total += legal_pairs(first_free[lane] & ~queen_shadow(x, pending->gap),
-                           second_free[lane] & ~queen_shadow(x, reach), pending->gap_next);
-    }
+    total += pairs_under_squares(extra_lanes[lane], first_lanes[lane], second_lanes[lane],
+                                 pending->gap, pending->gap_next);
   return total;
+}
+
+/* lane_legal_pairs once a queen x of the third-to-last row has taken its
+ * squares from the last two rows. */
+LANE_STEP __m512i lane_pairs_under(__m512i x, __m512i first_free, __m512i second_free,
+                                   __m512i gap, __m512i reach, __m512i gap_next) {
+  return lane_legal_pairs(_mm512_andnot_si512(lane_shadow(x, gap), first_free),
+                          _mm512_andnot_si512(lane_shadow(x, reach), second_free), gap_next);
 }
 
 /* Counts entries [start, start + 8) (those below `valid`); each lane's sum
@@ -201,24 +208,16 @@ LANE_STEP __m512i settle_eight(const pending_t *pending, int start, __mmask8 val
       _mm512_set1_epi64((long long)pending->second_mask));
   *third_squares = _mm512_add_epi64(*third_squares, _mm512_popcnt_epi64(third));
   __m512i x = lane_lowest_bit(third);
-  __m512i sum = lane_legal_pairs(_mm512_andnot_si512(lane_shadow(x, gap), first_free),
-                                 _mm512_andnot_si512(lane_shadow(x, reach), second_free), gap_next);
+  __m512i sum = lane_pairs_under(x, first_free, second_free, gap, reach, gap_next);
   __m512i rest = _mm512_xor_si512(third, x);
   __mmask8 has_second = _mm512_test_epi64_mask(rest, rest);
   if (has_second) {
     x = lane_lowest_bit(rest);
-    sum = _mm512_mask_add_epi64(
-        sum, has_second, sum,
-        lane_legal_pairs(_mm512_andnot_si512(lane_shadow(x, gap), first_free),
-                         _mm512_andnot_si512(lane_shadow(x, reach), second_free), gap_next));
+    sum = _mm512_mask_add_epi64(sum, has_second, sum,
+                                lane_pairs_under(x, first_free, second_free, gap, reach, gap_next));
     rest = _mm512_xor_si512(rest, x);
-    if (_mm512_test_epi64_mask(rest, rest)) {
-      uint64_t first_lanes[8], second_lanes[8], extra_lanes[8];
-      _mm512_storeu_si512(first_lanes, first_free);
-      _mm512_storeu_si512(second_lanes, second_free);
-      _mm512_storeu_si512(extra_lanes, rest);
-      *extra_total += count_extra_squares(pending, first_lanes, second_lanes, extra_lanes);
-    }
+    if (_mm512_test_epi64_mask(rest, rest))
+      *extra_total += count_extra_squares(pending, first_free, second_free, rest);
   }
   return _mm512_maskz_mov_epi64(valid, sum);
 }
