@@ -1,12 +1,12 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
-#include "nqueens/app.h"
+#include "app.h"
 
 #include <stdlib.h>
 
-#include "nqueens/cli.h"
+#include "cli.h"
 #include "nqueens/error.h"
-#include "nqueens/output.h"
+#include "output.h"
 #include "nqueens/count.h"
 #include "nqueens/solutions.h"
 
@@ -23,7 +23,7 @@ static int started_by_launcher(void) {
   return 0;
 }
 
-void nq_app_tune_singleton(void) {
+void nq__app_tune_singleton(void) {
   if (started_by_launcher())
     return;
   setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
@@ -67,7 +67,7 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
     status = NQ_EXIT_USAGE;
   } else if (rc != NQ_OK)
     status = count_failure(err, rank, rc, &result);
-  else if (rank == 0 && (nq_output_count(out, cli->format, cli->n, cli->unique, &result) != NQ_OK ||
+  else if (rank == 0 && (nq__output_count(out, cli->format, cli->n, cli->unique, &result) != NQ_OK ||
                          flushed(out) != NQ_OK))
     status = runtime_failure(err, "writing the count failed", NQ_EIO);
   nq_count_result_clear(&result);
@@ -81,18 +81,18 @@ static void print_version(FILE *out) {
 }
 
 static int write_board(const uint8_t *columns, int n, void *writer) {
-  return nq_output_board(writer, columns, n);
+  return nq__output_board(writer, columns, n);
 }
 
 /* Printing a board costs more than finding it, so listing is rank 0's
  * alone: more ranks would only wait on the output stream. */
 static int run_list(const nq_cli_t *cli, FILE *out, FILE *err) {
   nq_board_writer_t writer;
-  int rc = nq_output_boards_begin(&writer, out, cli->format, cli->n);
+  int rc = nq__output_boards_begin(&writer, out, cli->format, cli->n);
   if (rc == NQ_OK)
     rc = nq_solutions_each(cli->n, cli->limit, write_board, &writer);
   if (rc == NQ_OK)
-    rc = nq_output_boards_end(&writer);
+    rc = nq__output_boards_end(&writer);
   if (rc == NQ_OK)
     rc = flushed(out);
   return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, "listing failed", rc);
@@ -104,13 +104,13 @@ static int run_first(const nq_cli_t *cli, FILE *out, FILE *err) {
   double started = MPI_Wtime();
   int rc = nq_solutions_first(columns, &kind, cli->n);
   if (rc == NQ_OK)
-    rc = nq_output_first(out, cli->format, cli->n, columns, kind, MPI_Wtime() - started);
+    rc = nq__output_first(out, cli->format, cli->n, columns, kind, MPI_Wtime() - started);
   if (rc == NQ_OK)
     rc = flushed(out);
   return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, "--first failed", rc);
 }
 
-int nq_app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
+int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
   nq_cli_t cli;
   char message[256];
   int rank = 0;
@@ -123,7 +123,7 @@ int nq_app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
   }
   /* Every rank parses the same argv and reaches the same verdict, so bad
    * input ends all ranks quietly with one message from rank 0. */
-  if (nq_cli_parse(&cli, message, sizeof message, argc, argv) != NQ_OK) {
+  if (nq__cli_parse(&cli, message, sizeof message, argc, argv) != NQ_OK) {
     if (rank == 0)
       fprintf(err, "nqueens-mpi: %s (see --help)\n", message);
     return NQ_EXIT_USAGE;
@@ -133,7 +133,7 @@ int nq_app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
   if (rank != 0)
     return NQ_EXIT_OK;
   switch (cli.mode) {
-  case NQ_MODE_HELP: nq_cli_print_help(out); break;
+  case NQ_MODE_HELP: nq__cli_print_help(out); break;
   case NQ_MODE_VERSION: print_version(out); break;
   case NQ_MODE_LIST: return run_list(&cli, out, err);
   default: return run_first(&cli, out, err);

@@ -1,4 +1,4 @@
-#include "nqueens/cli.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -155,7 +155,7 @@ static int reject_bad_option(parser_t *p, int option, char **argv) {
   return fail(p, "unknown option '-%c'", optopt);
 }
 
-int nq_cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, char **argv) {
+int nq__cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, char **argv) {
   parser_t p = {.cli = cli, .message = message, .message_size = message_size};
   memset(cli, 0, sizeof *cli);
   message[0] = '\0';
@@ -179,7 +179,7 @@ int nq_cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, ch
   return check_combination(&p);
 }
 
-void nq_cli_print_help(FILE *out) {
+void nq__cli_print_help(FILE *out) {
   fputs(
       "Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
       "                        [--walk auto|scalar|avx512]\n"

@@ -1,15 +1,15 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#include "nqueens/app.h"
+#include "app.h"
 
 int main(int argc, char **argv) {
-  nq_app_tune_singleton();
+  nq__app_tune_singleton();
   if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
     fprintf(stderr, "nqueens-mpi: MPI_Init failed\n");
     return NQ_EXIT_FAILURE;
   }
-  int status = nq_app_main(argc, argv, MPI_COMM_WORLD, stdout, stderr);
+  int status = nq__app_main(argc, argv, MPI_COMM_WORLD, stdout, stderr);
   if (status == NQ_EXIT_ABORT)
     MPI_Abort(MPI_COMM_WORLD, NQ_EXIT_FAILURE);
   if (MPI_Finalize() != MPI_SUCCESS && status == NQ_EXIT_OK) {

@@ -1,4 +1,4 @@
-#include "nqueens/output.h"
+#include "output.h"
 
 #include <stdlib.h>
 
@@ -48,7 +48,7 @@ static void count_as_json(FILE *out, int n, int unique, const nq_count_result_t 
           per_second(r->nodes, r->seconds), nq_walk_name(r->walk), NQ_VERSION);
 }
 
-int nq_output_count(FILE *out, nq_format_t format, int n, int unique,
+int nq__output_count(FILE *out, nq_format_t format, int n, int unique,
                     const nq_count_result_t *result) {
   if (format == NQ_FORMAT_JSON)
     count_as_json(out, n, unique, result);
@@ -73,7 +73,7 @@ static void board_as_json(FILE *out, const uint8_t *columns, int n) {
   fputc(']', out);
 }
 
-int nq_output_boards_begin(nq_board_writer_t *writer, FILE *out, nq_format_t format, int n) {
+int nq__output_boards_begin(nq_board_writer_t *writer, FILE *out, nq_format_t format, int n) {
   writer->out = out;
   writer->format = format;
   writer->n = n;
@@ -83,7 +83,7 @@ int nq_output_boards_begin(nq_board_writer_t *writer, FILE *out, nq_format_t for
   return stream_status(out);
 }
 
-int nq_output_board(nq_board_writer_t *writer, const uint8_t *columns, int n) {
+int nq__output_board(nq_board_writer_t *writer, const uint8_t *columns, int n) {
   FILE *out = writer->out;
   if (writer->format == NQ_FORMAT_JSON) {
     if (writer->boards)
@@ -103,7 +103,7 @@ int nq_output_board(nq_board_writer_t *writer, const uint8_t *columns, int n) {
   return stream_status(out);
 }
 
-int nq_output_boards_end(nq_board_writer_t *writer) {
+int nq__output_boards_end(nq_board_writer_t *writer) {
   if (writer->format == NQ_FORMAT_JSON)
     fputs("]\n", writer->out);
   else if (writer->boards == 0)
@@ -154,7 +154,7 @@ static void first_as_text(FILE *out, int n, const uint8_t *columns, nq_first_kin
   fputc('\n', out);
 }
 
-int nq_output_first(FILE *out, nq_format_t format, int n, const uint8_t *columns,
+int nq__output_first(FILE *out, nq_format_t format, int n, const uint8_t *columns,
                     nq_first_kind_t kind, double seconds) {
   if (format == NQ_FORMAT_JSON)
     first_as_json(out, n, columns, kind, seconds);

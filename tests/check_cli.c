@@ -1,13 +1,13 @@
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 
-/* The cli module: nq_cli_parse accepts the documented command lines and
+/* The cli module: nq__cli_parse accepts the documented command lines and
  * rejects bad ones with a one-line message that names the problem. */
 
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "nqueens/cli.h"
+#include "cli.h"
 #include "nqueens/error.h"
 #include "support.h"
 
@@ -38,7 +38,7 @@ static void make_command_line(command_line_t *line, const char *const *words) {
 static int parse(nq_cli_t *cli, char *message, const char *const *words) {
   command_line_t line;
   make_command_line(&line, words);
-  return nq_cli_parse(cli, message, MESSAGE_SIZE, line.argc, line.argv);
+  return nq__cli_parse(cli, message, MESSAGE_SIZE, line.argc, line.argv);
 }
 
 typedef struct good_case {
@@ -177,7 +177,7 @@ START_TEST(test_parse_truncates_message_to_buffer) {
   char message[16];
   memset(message, 'Z', sizeof message);
   make_command_line(&line, words);
-  ck_assert_int_eq(nq_cli_parse(&cli, message, sizeof message, line.argc, line.argv),
+  ck_assert_int_eq(nq__cli_parse(&cli, message, sizeof message, line.argc, line.argv),
                    NQ_EINVAL);
   ck_assert_uint_eq(strlen(message), sizeof message - 1);
 }
@@ -192,7 +192,7 @@ START_TEST(test_print_help_mentions_every_option) {
   size_t size = 0;
   FILE *out = open_memstream(&text, &size);
   ck_assert_ptr_nonnull(out);
-  nq_cli_print_help(out);
+  nq__cli_print_help(out);
   ck_assert_int_eq(fclose(out), 0);
   for (size_t i = 0; i < sizeof options / sizeof options[0]; i++)
     ck_assert_msg(strstr(text, options[i]) != NULL, "help does not mention %s", options[i]);

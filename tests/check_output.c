@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "nqueens/error.h"
-#include "nqueens/output.h"
+#include "output.h"
 #include "support.h"
 
 /* A stream into memory; `text` is valid after memory_close. */
@@ -35,10 +35,10 @@ static char *list_boards(int n, nq_format_t format, uint64_t *boards) {
   memory_t m;
   nq_board_writer_t writer;
   memory_open(&m);
-  ck_assert_int_eq(nq_output_boards_begin(&writer, m.out, format, n), NQ_OK);
+  ck_assert_int_eq(nq__output_boards_begin(&writer, m.out, format, n), NQ_OK);
   for (size_t i = 0; i < solutions->count; i++)
-    ck_assert_int_eq(nq_output_board(&writer, brute_solution(solutions, i), n), NQ_OK);
-  ck_assert_int_eq(nq_output_boards_end(&writer), NQ_OK);
+    ck_assert_int_eq(nq__output_board(&writer, brute_solution(solutions, i), n), NQ_OK);
+  ck_assert_int_eq(nq__output_boards_end(&writer), NQ_OK);
   *boards = writer.boards;
   memory_close(&m);
   return m.text;
@@ -150,7 +150,7 @@ static char *count_output(nq_format_t format, int unique) {
   result.walk = NQ_WALK_AVX512;
   memory_t m;
   memory_open(&m);
-  ck_assert_int_eq(nq_output_count(m.out, format, 27, unique, &result), NQ_OK);
+  ck_assert_int_eq(nq__output_count(m.out, format, 27, unique, &result), NQ_OK);
   memory_close(&m);
   nq_count_result_clear(&result);
   return m.text;
@@ -206,7 +206,7 @@ START_TEST(test_first_json_has_the_columns) {
   memory_t m;
   memory_open(&m);
   ck_assert_int_eq(
-      nq_output_first(m.out, NQ_FORMAT_JSON, 8, columns, NQ_FIRST_LEXICOGRAPHIC, 0.5), NQ_OK);
+      nq__output_first(m.out, NQ_FORMAT_JSON, 8, columns, NQ_FIRST_LEXICOGRAPHIC, 0.5), NQ_OK);
   memory_close(&m);
   assert_contains(m.text, "\"columns\":[0,4,7,5,2,6,1,3]");
   assert_contains(m.text, "\"n\":8");
@@ -220,7 +220,7 @@ START_TEST(test_first_text_draws_the_board) {
   static const uint8_t columns[4] = {1, 3, 0, 2};
   memory_t m;
   memory_open(&m);
-  ck_assert_int_eq(nq_output_first(m.out, NQ_FORMAT_TEXT, 4, columns, NQ_FIRST_LEXICOGRAPHIC, 0),
+  ck_assert_int_eq(nq__output_first(m.out, NQ_FORMAT_TEXT, 4, columns, NQ_FIRST_LEXICOGRAPHIC, 0),
                    NQ_OK);
   memory_close(&m);
   assert_contains(m.text, ".Q..\n...Q\nQ...\n..Q.\n");
@@ -232,7 +232,7 @@ START_TEST(test_first_without_solution) {
   uint8_t columns[3] = {0};
   memory_t m;
   memory_open(&m);
-  ck_assert_int_eq(nq_output_first(m.out, NQ_FORMAT_JSON, 3, columns, NQ_FIRST_NONE, 0), NQ_OK);
+  ck_assert_int_eq(nq__output_first(m.out, NQ_FORMAT_JSON, 3, columns, NQ_FIRST_NONE, 0), NQ_OK);
   memory_close(&m);
   assert_contains(m.text, "\"n\":3");
   assert_contains(m.text, "\"columns\":null");
@@ -250,17 +250,17 @@ START_TEST(test_writers_report_write_errors) {
   nq_count_result_t result;
   nq_count_result_init(&result);
   mpz_set_ui(result.solutions, 2);
-  ck_assert_int_eq(nq_output_count(read_only, (nq_format_t)format, 4, 1, &result), NQ_EIO);
+  ck_assert_int_eq(nq__output_count(read_only, (nq_format_t)format, 4, 1, &result), NQ_EIO);
   nq_count_result_clear(&result);
   clearerr(read_only);
   nq_board_writer_t writer;
-  int rc = nq_output_boards_begin(&writer, read_only, (nq_format_t)format, 4);
+  int rc = nq__output_boards_begin(&writer, read_only, (nq_format_t)format, 4);
   if (rc == NQ_OK)
-    rc = nq_output_board(&writer, columns, 4);
+    rc = nq__output_board(&writer, columns, 4);
   ck_assert_int_eq(rc, NQ_EIO);
   clearerr(read_only);
   ck_assert_int_eq(
-      nq_output_first(read_only, (nq_format_t)format, 4, columns, NQ_FIRST_LEXICOGRAPHIC, 0),
+      nq__output_first(read_only, (nq_format_t)format, 4, columns, NQ_FIRST_LEXICOGRAPHIC, 0),
       NQ_EIO);
   fclose(read_only);
 }

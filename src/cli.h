@@ -1,5 +1,5 @@
-#ifndef NQUEENS_CLI_H
-#define NQUEENS_CLI_H
+#ifndef NQ_SRC_CLI_H
+#define NQ_SRC_CLI_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -33,8 +33,8 @@ enum { NQ_EXIT_OK = 0, NQ_EXIT_FAILURE = 1, NQ_EXIT_USAGE = 2, NQ_EXIT_ABORT = 3
 
 /* Parses argv.  On a usage error returns NQ_EINVAL and writes one line
  * (without newline) naming the problem into `message`. */
-int nq_cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, char **argv);
+int nq__cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, char **argv);
 
-void nq_cli_print_help(FILE *out);
+void nq__cli_print_help(FILE *out);
 
 #endif
