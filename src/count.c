@@ -1,8 +1,10 @@
 #include "nqueens/count.h"
 
+#include "mpi_check.h"
 #include "nqueens/error.h"
 #include "nqueens/units.h"
-#include "protocol.h"
+#include "run.h"
+#include "totals.h"
 
 void nq_count_result_init(nq_count_result_t *result) {
   mpz_init(result->solutions);
@@ -26,27 +28,21 @@ static int finish_totals(nq_count_result_t *result, nq__totals_t *totals, int un
   mpz_set(result->solutions, totals->solutions);
   mpz_set(result->nodes, totals->nodes);
   result->units = totals->units;
-  if (!unique)
-    return NQ_OK;
-  /* Burnside: each frame's classified sum is |stabilizer| times its number
-   * of orbits, so the weighted sum is exactly 8 U(n). */
-  if (!mpz_divisible_ui_p(totals->unique_times_8, 8))
-    return NQ_EPROTO;
-  mpz_divexact_ui(result->unique, totals->unique_times_8, 8);
-  return NQ_OK;
+  return unique ? nq__totals_unique(result->unique, totals) : NQ_OK;
 }
 
-static int run_on(nq_count_result_t *result, const nq_count_options_t *options, MPI_Comm comm) {
+static int run_on(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm) {
+  const nq_count_options_t *options = run->options;
   int rank = 0, size = 1, rc;
   NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
   NQ_MPI_CHECK(comm, MPI_Barrier(comm));
   double started = MPI_Wtime();
   if (rank != 0)
-    return nq__worker_run(options, comm);
+    return nq__worker_run(run, comm);
   nq__totals_t totals;
   nq__totals_init(&totals);
-  rc = nq__master_run(&totals, &result->failed_rank, options, comm);
+  rc = nq__master_run(&totals, &result->failed_rank, run, comm);
   if (rc == NQ_OK)
     rc = finish_totals(result, &totals, options->unique);
   nq__totals_clear(&totals);
@@ -59,20 +55,23 @@ static int run_on(nq_count_result_t *result, const nq_count_options_t *options, 
 
 /* CPUs can differ between nodes: an explicit walk must run on every rank,
  * and every rank must learn it before any work starts. */
-static int walk_runs_everywhere(const nq_count_options_t *options, MPI_Comm comm) {
+static int walk_runs_everywhere(const nq__run_t *run, MPI_Comm comm) {
+  const nq_count_options_t *options = run->options;
   if (options->walk == NQ_WALK_AUTO)
     return NQ_OK;
   int rank = 0;
   NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
   int here = nq_walk_supported(options->walk, options->n);
-  if (options->fault_injection && rank == options->fault_walk_rank)
+  if (rank == run->faults.walk_refusing_rank)
     here = 0;
   int everywhere = here;
   NQ_MPI_CHECK(comm, MPI_Allreduce(&here, &everywhere, 1, MPI_INT, MPI_MIN, comm));
   return everywhere ? NQ_OK : NQ_ENOTSUP;
 }
 
-int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, MPI_Comm comm) {
+int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_t *options,
+                              nq__faults_t faults, MPI_Comm comm) {
+  const nq__run_t run = {options, faults};
   /* Every rank checks the same options and agrees without a message, so a
    * bad request never leaves workers waiting for a master that gave up. */
   if (nq_units_check(options->n, options->depth) != NQ_OK || options->batch_units < 0 ||
@@ -83,10 +82,21 @@ int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, M
   MPI_Comm own;
   NQ_MPI_CHECK(comm, MPI_Comm_dup(comm, &own));
   NQ_MPI_CHECK(own, MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN));
-  int rc = walk_runs_everywhere(options, own);
+  int rc = walk_runs_everywhere(&run, own);
   if (rc == NQ_OK)
-    rc = run_on(result, options, own);
+    rc = run_on(result, &run, own);
   if (rc != NQ_EMPI)
     NQ_MPI_CHECK(comm, MPI_Comm_free(&own));
   return rc;
+}
+
+int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, MPI_Comm comm) {
+  return nq__count_run_with_faults(result, options, NQ_NO_FAULTS, comm);
+}
+
+int nq__run_solve(nq_unit_result_t *result, nq_search_t *search, const nq__run_t *run,
+                  const nq_unit_t *unit) {
+  if (unit->id == run->faults.failing_unit)
+    return NQ_EUNIT;
+  return nq_kernel_solve(result, search, unit, run->options->unique);
 }

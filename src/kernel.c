@@ -1,18 +1,20 @@
 #include "nqueens/kernel.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "bits.h"
-#include "frame.h"
+#include "frame_rows.h"
 #include "lanes.h"
-#include "walk.h"
 #include "nqueens/error.h"
 #include "nqueens/symmetry.h"
+#include "search.h"
+#include "walk.h"
 
 /* The walk gets a second copy built for x86-64-v3 processors (BMI1/2: one
  * instruction for the lowest bit, for clearing it, for variable shifts),
- * chosen when the program loads: Q(16) 0.988 s against 1.045 s, hyperfine
- * 5 runs.  Builds that already target such a processor need no copy. */
+ * chosen when the program loads (docs/performance.md has the gain).  Builds
+ * that already target such a processor need no copy. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__BMI2__)
 #define NQ_HOT_CLONES __attribute__((target_clones("default", "arch=x86-64-v3")))
 #else
@@ -31,49 +33,6 @@ static inline uint64_t attacked(attacks_t a) { return a.cols | a.diag_left | a.d
 static inline attacks_t place(attacks_t a, uint64_t bit) {
   attacks_t next = {a.cols | bit, (a.diag_left | bit) << 1, (a.diag_right | bit) >> 1};
   return next;
-}
-
-/* Columns of `row` a fixed queen attacks along its diagonals. */
-static uint64_t diagonal_shadow(int n, nq__square_t queen, int row) {
-  int distance = row > queen.row ? row - queen.row : queen.row - row;
-  uint64_t shadow = 0;
-  if (distance == 0)
-    return 0;
-  if (queen.col + distance < n)
-    shadow |= column_bit(queen.col + distance);
-  if (queen.col - distance >= 0)
-    shadow |= column_bit(queen.col - distance);
-  return shadow;
-}
-
-/* Free rows lose the fixed queens' columns and diagonals up front, so the
- * search never places a queen a fixed one attacks: the fixed queens then
- * always fit in their own rows. */
-static void init_frame_masks(nq_search_t *search, const nq_frame_t *frame, uint64_t bottoms,
-                             uint64_t *fixed_rows) {
-  int n = search->n;
-  nq__square_t queens[4];
-  int fixed = nq__frame_squares(n, frame, queens);
-  uint64_t owned_columns = 0;
-  for (int q = 0; q < fixed; q++)
-    owned_columns |= column_bit(queens[q].col);
-  for (int row = 0; row < n; row++) {
-    uint64_t mask = board_columns(n) & ~owned_columns;
-    for (int q = 0; q < fixed; q++)
-      mask &= ~diagonal_shadow(n, queens[q], row);
-    search->row_mask[row] = mask;
-  }
-  /* A corner queen appears twice in `queens`, on the same square. */
-  for (int q = 0; q < fixed; q++)
-    search->row_mask[queens[q].row] = column_bit(queens[q].col);
-  for (int q = 0; q < fixed; q++)
-    *fixed_rows |= column_bit(queens[q].row);
-  if (frame->kind == NQ_FRAME_SIDES) {
-    search->row_mask[n - 1] &= bottoms;
-    search->last_row = n - 1;
-  } else {
-    search->last_row = n - 2; /* the bottom queen always fits */
-  }
 }
 
 static void init_walk(nq_search_t *search, uint64_t fixed_rows) {
@@ -114,38 +73,43 @@ const char *nq_walk_name(nq_walk_t walk) {
   return NULL;
 }
 
-int nq_kernel_set_walk(nq_search_t *search, nq_walk_t walk) {
-  if (!nq_walk_supported(walk, search->n))
+int nq_kernel_create(nq_search_t **out_search, int n, nq_walk_t walk) {
+  if (n < 0 || n > NQ_MAX_N || nq_walk_name(walk) == NULL)
+    return NQ_EINVAL;
+  if (!nq_walk_supported(walk, n))
     return NQ_ENOTSUP;
-  search->walk = nq_walk_resolve(walk, search->n);
+  nq_search_t *search = calloc(1, sizeof *search);
+  if (search == NULL)
+    return NQ_ENOMEM;
+  search->n = n;
+  search->walk = nq_walk_resolve(walk, n);
+  search->lanes_min_rows = NQ_LANES_MIN_ROWS;
+  *out_search = search;
   return NQ_OK;
 }
 
-int nq_kernel_prepare(nq_search_t *search, int n, const nq_frame_t *frame) {
-  if (n < 0 || n > NQ_MAX_N || frame == NULL)
-    return NQ_EINVAL;
-  memset(search, 0, sizeof *search);
-  search->n = n;
+void nq_kernel_destroy(nq_search_t *search) { free(search); }
+
+nq_walk_t nq_kernel_walk(const nq_search_t *search) { return search->walk; }
+
+/* Takes the tables of `frame`, checked first: its weight multiplies every
+ * count, and it may come from another process. */
+static int prepare_frame(nq_search_t *search, const nq_frame_t *frame) {
+  nq__frame_rows_t rows;
+  search->has_frame = 0;
+  int rc = nq__frame_rows_checked(&rows, search->n, frame);
+  if (rc != NQ_OK)
+    return rc;
+  memcpy(search->row_mask, rows.mask, sizeof search->row_mask);
+  search->last_row = rows.last_row;
   search->frame = *frame;
-  uint64_t fixed_rows = 0;
-  if (frame->kind == NQ_FRAME_OPEN) {
-    for (int row = 0; row < n; row++)
-      search->row_mask[row] = board_columns(n);
-    search->last_row = n - 1;
-  } else if (frame->kind == NQ_FRAME_SIDES) {
-    /* The same test as nq_frame_is_valid, done once: the set is needed. */
-    uint64_t bottoms = nq_frame_sides_bottoms(n, frame);
-    if (frame->bottom != 0 || bottoms == 0)
-      return NQ_EINVAL;
-    init_frame_masks(search, frame, bottoms, &fixed_rows);
-  } else if (nq_frame_is_valid(n, frame)) {
-    init_frame_masks(search, frame, 0, &fixed_rows);
-  } else {
-    return NQ_EINVAL;
-  }
-  init_walk(search, fixed_rows);
-  search->walk = nq_walk_resolve(NQ_WALK_AUTO, n);
+  init_walk(search, rows.fixed_rows);
+  search->has_frame = 1;
   return NQ_OK;
+}
+
+static int same_frame(const nq_frame_t *a, const nq_frame_t *b) {
+  return memcmp(a, b, sizeof *a) == 0;
 }
 
 /* Attacks after the unit's pre-placed rows, checking each is legal. */
@@ -173,33 +137,47 @@ static inline uint64_t attacked_below(attacks_t a, int gap) {
   return a.cols | a.diag_left << gap | a.diag_right >> gap;
 }
 
-/* The last two walked rows, seen from the row above them. */
+/* The last two steps of the walk (the upper and the lower row), seen from
+ * the step above them. */
 typedef struct last_rows {
-  uint64_t first_mask, second_mask;
-  int gap;      /* from the row above to the first of the two */
-  int gap_next; /* between the two */
+  uint64_t upper_mask, lower_mask;
+  int gap;       /* from the step above to the upper row */
+  int lower_gap; /* from the upper row to the lower */
 } last_rows_t;
 
-/* Tries each of `free_squares`, the third-to-last walked row's squares,
- * whose attacks are (cols, diag_left, diag_right): what those leave free
- * in the last two rows is computed once for all of them. */
+/* Tries each of `free_squares`, the third-to-last step's squares, whose
+ * attacks are (cols, diag_left, diag_right): what those leave free in the
+ * last two rows is computed once for all of them. */
 static inline uint64_t count_under_row(const last_rows_t *rows, uint64_t free_squares,
                                        uint64_t cols, uint64_t diag_left, uint64_t diag_right) {
-  const int gap = rows->gap, reach = rows->gap + rows->gap_next;
-  const uint64_t first_free = rows->first_mask & ~(cols | diag_left << gap | diag_right >> gap);
-  const uint64_t second_free =
-      rows->second_mask & ~(cols | diag_left << reach | diag_right >> reach);
-  return pairs_under_squares(free_squares, first_free, second_free, gap, rows->gap_next);
+  const int gap = rows->gap, reach = rows->gap + rows->lower_gap;
+  const uint64_t upper_free = rows->upper_mask & ~(cols | diag_left << gap | diag_right >> gap);
+  const uint64_t lower_free =
+      rows->lower_mask & ~(cols | diag_left << reach | diag_right >> reach);
+  return pairs_under_squares(free_squares, upper_free, lower_free, gap, rows->lower_gap);
 }
 
-/* The hot loop: depth-first with an explicit stack over the walked rows
- * from index `first` to walk_rows - 4; the squares of walked row
- * walk_rows - 3 are tried by count_under_row.  Plain scalars and one array
- * per quantity keep every value in a register (a struct of attacks made
- * GCC shuffle them through vector registers: 55 instructions a node). */
+/* Fewer than three steps left: closed forms, no walk. */
+static uint64_t count_short_walk(const nq_search_t *search, int start_step, attacks_t start) {
+  const int last = search->walk_rows - 1;
+  const uint64_t *mask = search->walk_mask;
+  if (start_step > last)
+    return 1; /* only frame rows are left, and they fit */
+  if (start_step == last)
+    return (uint64_t)bit_count(mask[last] & ~attacked(start));
+  const int gap = search->walk_gap[last - 1];
+  return legal_pairs(mask[last - 1] & ~attacked(start), mask[last] & ~attacked_below(start, gap),
+                     gap);
+}
+
+/* The hot loop: depth-first with an explicit stack over the steps from
+ * `start_step` to walk_rows - 4; the squares of step walk_rows - 3 are
+ * tried by count_under_row.  Plain scalars and one array per quantity keep
+ * every value in a register (a struct of attacks made GCC shuffle them
+ * through vector registers). */
 NQ_HOT_CLONES
-static int count_completions(nq_unit_result_t *result, const nq_search_t *search, int first,
-                             attacks_t start) {
+static int count_completions(nq_unit_result_t *result, const nq_search_t *search,
+                             int start_step, attacks_t start) {
   const int last = search->walk_rows - 1, walk_end = last - 2;
   const uint64_t *mask = search->walk_mask;
   const int *gap = search->walk_gap;
@@ -207,16 +185,9 @@ static int count_completions(nq_unit_result_t *result, const nq_search_t *search
       stack_right[NQ_MAX_N];
   uint64_t cols = start.cols, diag_left = start.diag_left, diag_right = start.diag_right;
   uint64_t solutions = 0, nodes = 0;
-  int overflow = 0, i = first;
-  if (first > walk_end) {
-    if (first > last)
-      result->solutions = 1; /* only frame rows are left, and they fit */
-    else if (first == last)
-      result->solutions = (uint64_t)bit_count(mask[last] & ~attacked(start));
-    else
-      result->solutions = legal_pairs(mask[last - 1] & ~attacked(start),
-                                      mask[last] & ~attacked_below(start, gap[last - 1]),
-                                      gap[last - 1]);
+  int overflow = 0, i = start_step;
+  if (start_step > walk_end) {
+    result->solutions = count_short_walk(search, start_step, start);
     return NQ_OK;
   }
   const last_rows_t rows = {mask[last - 1], mask[last], gap[walk_end], gap[last - 1]};
@@ -241,7 +212,7 @@ static int count_completions(nq_unit_result_t *result, const nq_search_t *search
       free_squares = mask[i] & ~(cols | diag_left | diag_right);
       continue;
     }
-    if (i == first)
+    if (i == start_step)
       break;
     i--;
     free_squares = stack_free[i];
@@ -256,28 +227,29 @@ static int count_completions(nq_unit_result_t *result, const nq_search_t *search
   return NQ_OK;
 }
 
-/* The first walked row at or below `row`, with the attacks moved there. */
-static int walk_start(const nq_search_t *search, int row, attacks_t *a) {
-  int first = 0;
-  while (first < search->walk_rows && search->walk_row[first] < row)
-    first++;
-  if (first < search->walk_rows) {
-    int skip = search->walk_row[first] - row;
+/* The first step at or below `row`, with the attacks moved to its row. */
+static int step_at_or_below(const nq_search_t *search, int row, attacks_t *a) {
+  int step = 0;
+  while (step < search->walk_rows && search->walk_row[step] < row)
+    step++;
+  if (step < search->walk_rows) {
+    int skip = search->walk_row[step] - row;
     a->diag_left <<= skip;
     a->diag_right >>= skip;
   }
-  return first;
+  return step;
 }
 
-/* As count_completions, but builds every completion to test it against
- * the frame's symmetries.  Only frames with symmetries need it. */
+/* As count_completions, but row by row over every row from `start_row`,
+ * building each completion to test it against the frame's symmetries.
+ * Only frames with symmetries need it. */
 static int classify_completions(nq_unit_result_t *result, const nq_search_t *search,
-                                int first_row, attacks_t start, uint8_t *columns) {
+                                int start_row, attacks_t start, uint8_t *columns) {
   const int n = search->n, last_row = search->last_row;
   uint64_t stack_free[NQ_MAX_N];
   attacks_t stack_attacks[NQ_MAX_N];
   uint64_t solutions = 0, stabilizer_sum = 0, nodes = 0;
-  int row = first_row;
+  int row = start_row;
   attacks_t a = start;
   uint64_t free_squares = search->row_mask[row] & ~attacked(a);
   if (search->frame.kind == NQ_FRAME_BORDER)
@@ -302,7 +274,7 @@ static int classify_completions(nq_unit_result_t *result, const nq_search_t *sea
       free_squares = search->row_mask[row] & ~attacked(a);
       continue;
     }
-    if (row == first_row)
+    if (row == start_row)
       break;
     row--;
     free_squares = stack_free[row];
@@ -327,15 +299,28 @@ static int solve_complete(nq_unit_result_t *result, const nq_search_t *search,
   return NQ_OK;
 }
 
-int nq_kernel_solve(nq_unit_result_t *result, const nq_search_t *search,
-                    const nq_unit_t *unit, int classify) {
+static int count_unit(nq_unit_result_t *result, const nq_search_t *search, int start_row,
+                      attacks_t start) {
+  int start_step = step_at_or_below(search, start_row, &start);
+  if (search->walk == NQ_WALK_AVX512 && search->walk_rows - start_step >= search->lanes_min_rows &&
+      nq__lanes_fit(search, start_step))
+    return nq__lanes_count(result, search, start_step, start.cols, start.diag_left,
+                           start.diag_right);
+  return count_completions(result, search, start_step, start);
+}
+
+int nq_kernel_solve(nq_unit_result_t *result, nq_search_t *search, const nq_unit_t *unit,
+                    int classify) {
   uint8_t columns[NQ_MAX_N];
   attacks_t start;
   memset(result, 0, sizeof *result);
   result->id = unit->id;
   result->weight = unit->frame.weight;
-  if (memcmp(&unit->frame, &search->frame, sizeof unit->frame) != 0)
-    return NQ_EINVAL;
+  if (!search->has_frame || !same_frame(&search->frame, &unit->frame)) {
+    int rc = prepare_frame(search, &unit->frame);
+    if (rc != NQ_OK)
+      return rc;
+  }
   int rc = place_prefix(&start, columns, search, unit);
   if (rc != NQ_OK)
     return rc;
@@ -345,12 +330,7 @@ int nq_kernel_solve(nq_unit_result_t *result, const nq_search_t *search,
    * completion is fixed by exactly one symmetry. */
   if (classify && search->frame.stabilizer != 1u << NQ_SYM_IDENTITY)
     return classify_completions(result, search, unit->depth, start, columns);
-  int first = walk_start(search, unit->depth, &start);
-  if (search->walk == NQ_WALK_AVX512 && search->walk_rows - first >= NQ_LANES_MIN_ROWS &&
-      nq__lanes_fit(search, first))
-    rc = nq__lanes_count(result, search, first, start.cols, start.diag_left, start.diag_right);
-  else
-    rc = count_completions(result, search, first, start);
+  rc = count_unit(result, search, unit->depth, start);
   if (classify)
     result->stabilizer_sum = result->solutions;
   return rc;

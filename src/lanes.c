@@ -28,24 +28,24 @@
 #include "nqueens/error.h"
 
 enum {
-  LANE_LEVELS = 5,  /* rows walked in lanes above the hand-over row;
-                       Q(16) 0.633 / 0.617 / 0.700 s for 4 / 5 / 6 */
+  LANE_LEVELS = 5,  /* rows walked in lanes above the hand-over row: the
+                       fastest of 4, 5 and 6 (docs/performance.md) */
   RIGHT_OFFSET = 32 /* right diagonals are held this many bits up */
 };
 
-/* The row the lanes start on: LANE_LEVELS above the hand-over row, the row
+/* The step the lanes start on: LANE_LEVELS above the hand-over row, the row
  * above the last three walked rows. */
-static int lanes_first_row(const nq_search_t *search, int first) {
-  int hand_over = search->walk_rows - 4;
-  return hand_over - LANE_LEVELS > first ? hand_over - LANE_LEVELS : first;
+static int lanes_start_step(const nq_search_t *search, int start_step) {
+  int handover_step = search->walk_rows - 4;
+  return handover_step - LANE_LEVELS > start_step ? handover_step - LANE_LEVELS : start_step;
 }
 
-int nq__lanes_fit(const nq_search_t *search, int first) {
-  if (search->n > NQ_LANES_MAX_N || first < 0 || first + 4 > search->walk_rows)
+int nq__lanes_fit(const nq_search_t *search, int start_step) {
+  if (search->n > NQ_LANES_MAX_N || start_step < 0 || start_step + 4 > search->walk_rows)
     return 0;
   /* Exact undoing needs the lanes' rows to span at most 32 board rows. */
-  int hand_over = search->walk_rows - 4;
-  int span = search->walk_row[hand_over] - search->walk_row[lanes_first_row(search, first)];
+  int handover_step = search->walk_rows - 4;
+  int span = search->walk_row[handover_step] - search->walk_row[lanes_start_step(search, start_step)];
   return span <= RIGHT_OFFSET;
 }
 
@@ -73,7 +73,7 @@ int nq__lanes_supported(void) {
          __builtin_cpu_supports("avx512vpopcntdq");
 }
 
-/* ---- roots: the plain walk from the unit's first row to the lanes' ---- */
+/* ---- roots: the plain walk from the unit's start step to the lanes' ---- */
 
 typedef struct root {
   uint64_t cols, diag_left, diag_right; /* attacks on the lanes' first row */
@@ -81,23 +81,23 @@ typedef struct root {
 
 typedef struct root_walk {
   const nq_search_t *search;
-  int first, lanes_row, level; /* level < first: every root handed out */
+  int start_step, lanes_step, level; /* level < start_step: every root handed out */
   uint64_t nodes;
   uint64_t free_squares[NQ_MAX_N], cols[NQ_MAX_N], diag_left[NQ_MAX_N], diag_right[NQ_MAX_N];
   root_t chunk[ROOT_CHUNK];
   int chunk_size, chunk_next;
 } root_walk_t;
 
-static void root_walk_start(root_walk_t *walk, const nq_search_t *search, int first,
+static void root_walk_start(root_walk_t *walk, const nq_search_t *search, int start_step,
                             uint64_t cols, uint64_t diag_left, uint64_t diag_right) {
   walk->search = search;
-  walk->first = walk->level = first;
-  walk->lanes_row = lanes_first_row(search, first);
+  walk->start_step = walk->level = start_step;
+  walk->lanes_step = lanes_start_step(search, start_step);
   walk->nodes = 0;
-  walk->cols[first] = cols;
-  walk->diag_left[first] = diag_left;
-  walk->diag_right[first] = diag_right;
-  walk->free_squares[first] = search->walk_mask[first] & ~(cols | diag_left | diag_right);
+  walk->cols[start_step] = cols;
+  walk->diag_left[start_step] = diag_left;
+  walk->diag_right[start_step] = diag_right;
+  walk->free_squares[start_step] = search->walk_mask[start_step] & ~(cols | diag_left | diag_right);
   walk->chunk_size = walk->chunk_next = 0;
 }
 
@@ -106,8 +106,8 @@ static int root_walk_next_chunk(root_walk_t *walk) {
   const uint64_t *mask = walk->search->walk_mask;
   const int *gap = walk->search->walk_gap;
   int count = 0, i = walk->level;
-  while (count < ROOT_CHUNK && i >= walk->first) {
-    if (i == walk->lanes_row) {
+  while (count < ROOT_CHUNK && i >= walk->start_step) {
+    if (i == walk->lanes_step) {
       walk->chunk[count++] = (root_t){walk->cols[i], walk->diag_left[i], walk->diag_right[i]};
       i--;
     } else if (walk->free_squares[i]) {
@@ -138,8 +138,8 @@ typedef struct pending {
   uint64_t cols[PENDING_CAPACITY + 8], diag_left[PENDING_CAPACITY + 8],
       diag_right[PENDING_CAPACITY + 8], third_free[PENDING_CAPACITY + 8];
   int count;
-  uint64_t first_mask, second_mask; /* the last two walked rows */
-  int gap, gap_next;                /* third to first, first to second */
+  uint64_t upper_mask, lower_mask; /* the last two walked rows */
+  int gap, lower_gap;               /* third-to-last to upper, upper to lower */
   uint64_t solutions;
   uint64_t third_squares; /* nodes: the free squares of the third rows */
   int overflow;
@@ -154,37 +154,37 @@ LANE_STEP __m512i lane_shadow(__m512i queen, __m512i gap) {
                                                 _mm512_srlv_epi64(queen, gap)));
 }
 
-LANE_STEP __m512i lane_legal_pairs(__m512i first_free, __m512i second_free, __m512i gap) {
-  __m512i product = _mm512_mul_epu32(_mm512_popcnt_epi64(first_free),
-                                     _mm512_popcnt_epi64(second_free));
-  __m512i attacked = _mm512_popcnt_epi64(_mm512_and_si512(first_free, second_free));
+LANE_STEP __m512i lane_legal_pairs(__m512i upper_free, __m512i lower_free, __m512i gap) {
+  __m512i product = _mm512_mul_epu32(_mm512_popcnt_epi64(upper_free),
+                                     _mm512_popcnt_epi64(lower_free));
+  __m512i attacked = _mm512_popcnt_epi64(_mm512_and_si512(upper_free, lower_free));
   attacked = _mm512_add_epi64(attacked, _mm512_popcnt_epi64(_mm512_and_si512(
-                                            _mm512_sllv_epi64(first_free, gap), second_free)));
+                                            _mm512_sllv_epi64(upper_free, gap), lower_free)));
   attacked = _mm512_add_epi64(attacked, _mm512_popcnt_epi64(_mm512_and_si512(
-                                            _mm512_srlv_epi64(first_free, gap), second_free)));
+                                            _mm512_srlv_epi64(upper_free, gap), lower_free)));
   return _mm512_sub_epi64(product, attacked);
 }
 
 /* Third-row squares past the first two: rare (under 1% of hand-overs at
  * n = 16), counted one by one as the scalar walk does. */
-LANE_TARGET static uint64_t count_extra_squares(const pending_t *pending, __m512i first_free,
-                                                __m512i second_free, __m512i extra) {
-  uint64_t first_lanes[8], second_lanes[8], extra_lanes[8], total = 0;
-  _mm512_storeu_si512(first_lanes, first_free);
-  _mm512_storeu_si512(second_lanes, second_free);
+LANE_TARGET static uint64_t count_extra_squares(const pending_t *pending, __m512i upper_free,
+                                                __m512i lower_free, __m512i extra) {
+  uint64_t upper_lanes[8], lower_lanes[8], extra_lanes[8], total = 0;
+  _mm512_storeu_si512(upper_lanes, upper_free);
+  _mm512_storeu_si512(lower_lanes, lower_free);
   _mm512_storeu_si512(extra_lanes, extra);
   for (int lane = 0; lane < 8; lane++)
-    total += pairs_under_squares(extra_lanes[lane], first_lanes[lane], second_lanes[lane],
-                                 pending->gap, pending->gap_next);
+    total += pairs_under_squares(extra_lanes[lane], upper_lanes[lane], lower_lanes[lane],
+                                 pending->gap, pending->lower_gap);
   return total;
 }
 
 /* lane_legal_pairs once a queen x of the third-to-last row has taken its
  * squares from the last two rows. */
-LANE_STEP __m512i lane_pairs_under(__m512i x, __m512i first_free, __m512i second_free,
-                                   __m512i gap, __m512i reach, __m512i gap_next) {
-  return lane_legal_pairs(_mm512_andnot_si512(lane_shadow(x, gap), first_free),
-                          _mm512_andnot_si512(lane_shadow(x, reach), second_free), gap_next);
+LANE_STEP __m512i lane_pairs_under(__m512i x, __m512i upper_free, __m512i lower_free,
+                                   __m512i gap, __m512i reach, __m512i lower_gap) {
+  return lane_legal_pairs(_mm512_andnot_si512(lane_shadow(x, gap), upper_free),
+                          _mm512_andnot_si512(lane_shadow(x, reach), lower_free), lower_gap);
 }
 
 /* Counts entries [start, start + 8) (those below `valid`); each lane's sum
@@ -192,32 +192,32 @@ LANE_STEP __m512i lane_pairs_under(__m512i x, __m512i first_free, __m512i second
 LANE_STEP __m512i settle_eight(const pending_t *pending, int start, __mmask8 valid,
                                __m512i *third_squares, uint64_t *extra_total) {
   const __m512i gap = _mm512_set1_epi64(pending->gap),
-                reach = _mm512_set1_epi64(pending->gap + pending->gap_next),
-                gap_next = _mm512_set1_epi64(pending->gap_next);
+                reach = _mm512_set1_epi64(pending->gap + pending->lower_gap),
+                lower_gap = _mm512_set1_epi64(pending->lower_gap);
   __m512i cols = _mm512_maskz_loadu_epi64(valid, pending->cols + start);
   __m512i left = _mm512_maskz_loadu_epi64(valid, pending->diag_left + start);
   __m512i right = _mm512_maskz_loadu_epi64(valid, pending->diag_right + start);
   __m512i third = _mm512_maskz_loadu_epi64(valid, pending->third_free + start);
-  __m512i first_free = _mm512_andnot_si512(
+  __m512i upper_free = _mm512_andnot_si512(
       _mm512_or_si512(cols, _mm512_or_si512(_mm512_sllv_epi64(left, gap),
                                             _mm512_srlv_epi64(right, gap))),
-      _mm512_set1_epi64((long long)pending->first_mask));
-  __m512i second_free = _mm512_andnot_si512(
+      _mm512_set1_epi64((long long)pending->upper_mask));
+  __m512i lower_free = _mm512_andnot_si512(
       _mm512_or_si512(cols, _mm512_or_si512(_mm512_sllv_epi64(left, reach),
                                             _mm512_srlv_epi64(right, reach))),
-      _mm512_set1_epi64((long long)pending->second_mask));
+      _mm512_set1_epi64((long long)pending->lower_mask));
   *third_squares = _mm512_add_epi64(*third_squares, _mm512_popcnt_epi64(third));
   __m512i x = lane_lowest_bit(third);
-  __m512i sum = lane_pairs_under(x, first_free, second_free, gap, reach, gap_next);
+  __m512i sum = lane_pairs_under(x, upper_free, lower_free, gap, reach, lower_gap);
   __m512i rest = _mm512_xor_si512(third, x);
   __mmask8 has_second = _mm512_test_epi64_mask(rest, rest);
   if (has_second) {
     x = lane_lowest_bit(rest);
     sum = _mm512_mask_add_epi64(sum, has_second, sum,
-                                lane_pairs_under(x, first_free, second_free, gap, reach, gap_next));
+                                lane_pairs_under(x, upper_free, lower_free, gap, reach, lower_gap));
     rest = _mm512_xor_si512(rest, x);
     if (_mm512_test_epi64_mask(rest, rest))
-      *extra_total += count_extra_squares(pending, first_free, second_free, rest);
+      *extra_total += count_extra_squares(pending, upper_free, lower_free, rest);
   }
   return _mm512_maskz_mov_epi64(valid, sum);
 }
@@ -239,8 +239,8 @@ LANE_TARGET static void settle_pending(pending_t *pending) {
 /* ---- the lanes ---- */
 
 typedef struct lane_tables {
-  __m512i level_mask, level_gap; /* per lane level 0..hand_over: the row's mask, gap below */
-  __m512i hand_over;             /* the level of the hand-over row */
+  __m512i level_mask, level_gap; /* per lane level up to the hand-over row: mask, gap below */
+  __m512i handover_level;        /* the lane level of the hand-over row */
   __m512i third_gap, third_gap_right; /* hand-over row to third-to-last row */
   __m512i third_mask;
 } lane_tables_t;
@@ -252,24 +252,24 @@ typedef struct lanes {
 } lanes_t;
 
 LANE_TARGET static void lane_tables_init(lane_tables_t *tables, pending_t *pending,
-                                         const nq_search_t *search, int lanes_row) {
-  const int hand_over = search->walk_rows - 4, third = hand_over + 1;
+                                         const nq_search_t *search, int lanes_step) {
+  const int handover_step = search->walk_rows - 4, third = handover_step + 1;
   uint64_t mask[8] = {0}, gap[8] = {0};
-  for (int level = 0; level <= hand_over - lanes_row; level++) {
-    mask[level] = search->walk_mask[lanes_row + level];
-    gap[level] = (uint64_t)search->walk_gap[lanes_row + level];
+  for (int level = 0; level <= handover_step - lanes_step; level++) {
+    mask[level] = search->walk_mask[lanes_step + level];
+    gap[level] = (uint64_t)search->walk_gap[lanes_step + level];
   }
   tables->level_mask = _mm512_loadu_si512(mask);
   tables->level_gap = _mm512_loadu_si512(gap);
-  tables->hand_over = _mm512_set1_epi64(hand_over - lanes_row);
-  tables->third_gap = _mm512_set1_epi64(search->walk_gap[hand_over]);
-  tables->third_gap_right = _mm512_set1_epi64(search->walk_gap[hand_over] + RIGHT_OFFSET);
+  tables->handover_level = _mm512_set1_epi64(handover_step - lanes_step);
+  tables->third_gap = _mm512_set1_epi64(search->walk_gap[handover_step]);
+  tables->third_gap_right = _mm512_set1_epi64(search->walk_gap[handover_step] + RIGHT_OFFSET);
   tables->third_mask = _mm512_set1_epi64((long long)search->walk_mask[third]);
   pending->count = 0;
-  pending->first_mask = search->walk_mask[third + 1];
-  pending->second_mask = search->walk_mask[third + 2];
+  pending->upper_mask = search->walk_mask[third + 1];
+  pending->lower_mask = search->walk_mask[third + 2];
   pending->gap = search->walk_gap[third];
-  pending->gap_next = search->walk_gap[third + 1];
+  pending->lower_gap = search->walk_gap[third + 1];
   pending->solutions = 0;
   pending->third_squares = 0;
   pending->overflow = 0;
@@ -311,7 +311,7 @@ LANE_STEP int lanes_refill(lanes_t *lanes, root_walk_t *roots, const lane_tables
 
 /* Lanes in `placing` put `bit` on the hand-over row: the nodes it adds,
  * and the attacks on the third-to-last row go to the buffer. */
-LANE_STEP void hand_over(lanes_t *lanes, pending_t *pending, const lane_tables_t *tables,
+LANE_STEP void buffer_handovers(lanes_t *lanes, pending_t *pending, const lane_tables_t *tables,
                          __m512i bit, __mmask8 placing) {
   __m512i cols = _mm512_or_si512(lanes->cols, bit);
   __m512i diag_left = _mm512_sllv_epi64(_mm512_or_si512(lanes->diag_left, bit), tables->third_gap);
@@ -345,7 +345,7 @@ LANE_STEP void lanes_step(lanes_t *lanes, pending_t *pending, const lane_tables_
                 diag_right = lanes->diag_right, history = lanes->history;
   __mmask8 has_square = _mm512_mask_test_epi64_mask(lanes->active, lanes->free_squares,
                                                     lanes->free_squares);
-  __mmask8 at_hand_over = _mm512_cmpeq_epi64_mask(level, tables->hand_over);
+  __mmask8 at_hand_over = _mm512_cmpeq_epi64_mask(level, tables->handover_level);
   __m512i bit = lane_lowest_bit(lanes->free_squares);
   __mmask8 placing = has_square & at_hand_over;
   __mmask8 pushing = has_square & (__mmask8)~at_hand_over;
@@ -353,7 +353,7 @@ LANE_STEP void lanes_step(lanes_t *lanes, pending_t *pending, const lane_tables_
   __mmask8 finished = popping & _mm512_cmpeq_epi64_mask(level, zero);
   __mmask8 backing = popping & (__mmask8)~finished;
   if (placing)
-    hand_over(lanes, pending, tables, bit, placing);
+    buffer_handovers(lanes, pending, tables, bit, placing);
 
   /* Push: the lowest free square, one row down. */
   __m512i gap = _mm512_permutexvar_epi64(level, tables->level_gap);
@@ -409,15 +409,15 @@ LANE_TARGET static uint64_t run_lanes(root_walk_t *roots, pending_t *pending,
   return a.nodes + b.nodes;
 }
 
-int nq__lanes_count(nq_unit_result_t *result, const nq_search_t *search, int first, uint64_t cols,
+int nq__lanes_count(nq_unit_result_t *result, const nq_search_t *search, int start_step, uint64_t cols,
                     uint64_t diag_left, uint64_t diag_right) {
-  if (!nq__lanes_fit(search, first))
+  if (!nq__lanes_fit(search, start_step))
     return NQ_EINVAL;
   root_walk_t roots;
   pending_t pending;
   lane_tables_t tables;
-  root_walk_start(&roots, search, first, cols, diag_left, diag_right);
-  lane_tables_init(&tables, &pending, search, roots.lanes_row);
+  root_walk_start(&roots, search, start_step, cols, diag_left, diag_right);
+  lane_tables_init(&tables, &pending, search, roots.lanes_step);
   uint64_t lane_nodes = run_lanes(&roots, &pending, &tables);
   if (pending.overflow)
     return NQ_EOVERFLOW;
@@ -430,9 +430,9 @@ int nq__lanes_count(nq_unit_result_t *result, const nq_search_t *search, int fir
 
 int nq__lanes_supported(void) { return 0; }
 
-int nq__lanes_count(nq_unit_result_t *result, const nq_search_t *search, int first, uint64_t cols,
+int nq__lanes_count(nq_unit_result_t *result, const nq_search_t *search, int start_step, uint64_t cols,
                     uint64_t diag_left, uint64_t diag_right) {
-  (void)result, (void)search, (void)first, (void)cols, (void)diag_left, (void)diag_right;
+  (void)result, (void)search, (void)start_step, (void)cols, (void)diag_left, (void)diag_right;
   return NQ_EINVAL;
 }
 

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "nqueens/kernel.h"
+#include "search.h"
 
 /* Lanes keep the right diagonals 32 bits up, so boards stop at 32. */
 #define NQ_LANES_MAX_N NQ_WALK_AVX512_MAX_N
@@ -16,20 +16,20 @@
 int nq__lanes_supported(void);
 
 /* Below this many walked rows left, a unit has too few subtrees to fill
- * the lanes and the scalar walk is faster: Q(14), whose units have 10 rows
- * left, took 0.042 s in lanes against 0.029 s. */
+ * the lanes and the scalar walk is faster (docs/performance.md). */
 #define NQ_LANES_MIN_ROWS 11
 
-/* 1 when the lane walk can count the completions below walked row `first`
- * of `search`: n <= NQ_LANES_MAX_N, at least four walked rows left, and
+/* 1 when the lane walk can count the completions from step `start_step`
+ * of `search`'s walk: n <= NQ_LANES_MAX_N, at least four steps left, and
  * the lanes' rows span at most 32 board rows. */
-int nq__lanes_fit(const nq_search_t *search, int first);
+int nq__lanes_fit(const nq_search_t *search, int start_step);
 
 /* As the scalar walk: fills result->solutions and result->nodes (the same
- * node count) for the completions below walked row `first`, whose attacks
- * are (cols, diag_left, diag_right).  Only where nq__lanes_supported() and
- * nq__lanes_fit(); NQ_EOVERFLOW if the count passes 2^64 - 1. */
-int nq__lanes_count(nq_unit_result_t *result, const nq_search_t *search, int first, uint64_t cols,
-                    uint64_t diag_left, uint64_t diag_right);
+ * node count) for the completions from step `start_step`, whose row's
+ * attacks are (cols, diag_left, diag_right).  Only where
+ * nq__lanes_supported() and nq__lanes_fit(); NQ_EOVERFLOW if the count
+ * passes 2^64 - 1. */
+int nq__lanes_count(nq_unit_result_t *result, const nq_search_t *search, int start_step,
+                    uint64_t cols, uint64_t diag_left, uint64_t diag_right);
 
 #endif

@@ -1,21 +1,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "messages.h"
+#include "mpi_check.h"
 #include "nqueens/error.h"
-#include "protocol.h"
+#include "run.h"
 
 /* Each worker holds up to two batches: the one it solves and the next one,
  * so it never waits for a round trip to the master. */
 enum { BATCHES_IN_FLIGHT = 2 };
 
 typedef struct peer {
-  uint64_t slots[BATCHES_IN_FLIGHT][1 + NQ_BATCH_MAX * NQ_UNIT_WORDS];
+  uint64_t slots[BATCHES_IN_FLIGHT][NQ_WORK_MAX_WORDS];
   MPI_Request sends[BATCHES_IN_FLIGHT];
   unsigned batches_sent;
 } peer_t;
 
 typedef struct master {
-  const nq_count_options_t *options;
+  const nq__run_t *run;
   MPI_Comm comm;
   nq__totals_t *totals;
   nq_unit_gen_t *gen;
@@ -26,8 +28,8 @@ typedef struct master {
   int peer_count;
   peer_t *peers; /* peers[i] is rank i + 1 */
   int batches_out;
-  nq_search_t search;
-  uint64_t inbox[2 + NQ_BATCH_MAX * NQ_RESULT_WORDS];
+  nq_search_t *search;
+  uint64_t inbox[NQ_RESULT_MAX_WORDS];
 } master_t;
 
 static void note_failure(master_t *m, int code, int rank) {
@@ -117,7 +119,7 @@ static int serve_workers(master_t *m, int wait) {
 
 static void solve_locally(master_t *m, const nq_unit_t *unit) {
   nq_unit_result_t result;
-  int rc = nq__solve_unit(&result, &m->search, m->options, unit);
+  int rc = nq__run_solve(&result, m->search, m->run, unit);
   if (rc == NQ_OK)
     nq__totals_add(m->totals, &result);
   else
@@ -158,8 +160,8 @@ static int distribute(master_t *m) {
   return rc;
 }
 
-int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq_count_options_t *options,
-                   MPI_Comm comm) {
+int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq__run_t *run, MPI_Comm comm) {
+  const nq_count_options_t *options = run->options;
   int size = 1;
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
   master_t *m = calloc(1, sizeof *m);
@@ -169,10 +171,9 @@ int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq_count_option
     free(peers);
     return NQ_ENOMEM;
   }
-  m->options = options;
+  m->run = run;
   m->comm = comm;
   m->totals = totals;
-  m->search.n = -1;
   m->batch_units = options->batch_units > 0 ? options->batch_units : NQ_BATCH_DEFAULT;
   if (m->batch_units > NQ_BATCH_MAX)
     m->batch_units = NQ_BATCH_MAX;
@@ -182,6 +183,8 @@ int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq_count_option
     for (int slot = 0; slot < BATCHES_IN_FLIGHT; slot++)
       m->peers[i].sends[slot] = MPI_REQUEST_NULL;
   int rc = nq_unit_gen_create(&m->gen, options->n, options->depth);
+  if (rc == NQ_OK)
+    rc = nq_kernel_create(&m->search, options->n, options->walk);
   if (rc != NQ_OK)
     note_failure(m, rc, 0);
   rc = distribute(m);
@@ -189,6 +192,7 @@ int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq_count_option
     rc = m->failure;
   *failed_rank = m->failure != NQ_OK ? m->failed_rank : -1;
   nq_unit_gen_destroy(m->gen);
+  nq_kernel_destroy(m->search);
   free(m->peers);
   free(m);
   return rc;

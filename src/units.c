@@ -4,22 +4,22 @@
 #include <string.h>
 
 #include "bits.h"
-#include "frame.h"
+#include "frame_rows.h"
 #include "nqueens/error.h"
-#include "nqueens/kernel.h"
 #include "nqueens/symmetry.h"
 
 struct nq_unit_gen {
   int n;
   int depth;
   uint64_t next_id;
-  uint64_t next_frame_code; /* see frame_at() */
-  uint64_t classified_triple; /* the (top, left, right) the two masks below describe */
+  uint64_t next_slot;         /* see frame_at() */
+  uint64_t classified_triple; /* the (top, left, right) the two sets below describe */
   uint64_t asymmetric_bottoms, symmetric_bottoms;
-  int in_frame;             /* a frame is chosen and its prefixes are being listed */
-  nq_search_t search;
-  int first_row;            /* first row the prefix enumeration fills */
-  int row;                  /* row being filled */
+  int in_frame; /* a frame is chosen and its prefixes are being listed */
+  nq_frame_t frame;
+  uint64_t row_mask[NQ_UNIT_MAX_DEPTH]; /* what the frame leaves in the prefix rows */
+  int prefix_start_row; /* the first row the prefix enumeration fills */
+  int row;              /* row being filled */
   uint64_t free_squares[NQ_UNIT_MAX_DEPTH + 1];
   uint64_t cols[NQ_UNIT_MAX_DEPTH + 1], diag_left[NQ_UNIT_MAX_DEPTH + 1],
       diag_right[NQ_UNIT_MAX_DEPTH + 1];
@@ -31,8 +31,7 @@ int nq_units_depth(int n) {
     return 0;
   /* Frames alone give a few hundred units (n = 16: 504); each extra row
    * multiplies that by about n/2 (n = 16: 4567 units at depth 2, n = 24:
-   * 5.7 million at depth 4).  Enough units to balance thousands of ranks,
-   * each long enough that messages cost nothing. */
+   * 5.7 million at depth 4).  docs/design.md says how far that balances. */
   int depth = 1;
   if (n >= 14)
     depth = 2;
@@ -45,140 +44,28 @@ int nq_units_depth(int n) {
   return depth < n - 1 ? depth : n - 1;
 }
 
-static int attack(nq__square_t a, nq__square_t b) {
-  if (a.row == b.row && a.col == b.col)
-    return 0; /* one corner queen listed for two lines */
-  return a.row == b.row || a.col == b.col || a.row - a.col == b.row - b.col ||
-         a.row + a.col == b.row + b.col;
-}
-
-/* A corner queen lies on two border lines: both must name it. */
-static int corners_consistent(int n, const nq_frame_t *f) {
-  int last = n - 1;
-  return (f->top == 0) == (f->left == 0) && (f->top == last) == (f->right == 0) &&
-         (f->bottom == 0) == (f->left == last) && (f->bottom == last) == (f->right == last);
-}
-
-static int squares_at_peace(const nq__square_t *squares, int count) {
-  for (int i = 0; i < count; i++)
-    for (int j = i + 1; j < count; j++)
-      if (attack(squares[i], squares[j]))
-        return 0;
-  return 1;
-}
-
-static int border_is_valid(int n, const nq_frame_t *frame) {
-  if (frame->top >= n || frame->bottom >= n || frame->left >= n || frame->right >= n)
-    return 0;
-  nq__square_t squares[4];
-  int count = nq__frame_squares(n, frame, squares);
-  return corners_consistent(n, frame) && squares_at_peace(squares, count);
-}
-
-int nq_frame_is_valid(int n, const nq_frame_t *frame) {
-  if (n < NQ_FRAME_MIN_N || n > NQ_MAX_N)
-    return 0;
-  if (frame->kind == NQ_FRAME_BORDER)
-    return border_is_valid(n, frame);
-  if (frame->kind == NQ_FRAME_SIDES)
-    return frame->bottom == 0 && nq_frame_sides_bottoms(n, frame) != 0;
-  return 0;
-}
-
-/* Sorts the bottom columns that complete (top, left, right) into a valid
- * canonical frame: without symmetry (`asymmetric`) or with (`symmetric`). */
-static void classify_bottoms(int n, const nq_frame_t *sides, uint64_t *asymmetric,
-                             uint64_t *symmetric) {
-  *asymmetric = *symmetric = 0;
-  for (int bottom = 0; bottom < n; bottom++) {
-    nq_frame_t border = *sides;
-    border.kind = NQ_FRAME_BORDER;
-    border.bottom = (uint8_t)bottom;
-    if (!border_is_valid(n, &border) || !nq_frame_classify(n, &border))
-      continue;
-    if (border.stabilizer == 1u << NQ_SYM_IDENTITY)
-      *asymmetric |= column_bit(bottom);
-    else
-      *symmetric |= column_bit(bottom);
-  }
-}
-
-uint64_t nq_frame_sides_bottoms(int n, const nq_frame_t *sides) {
-  uint64_t asymmetric, symmetric;
-  if (n < NQ_FRAME_MIN_N || n > NQ_MAX_N)
-    return 0;
-  classify_bottoms(n, sides, &asymmetric, &symmetric);
-  return asymmetric;
-}
-
-static nq_frame_t frame_image(int n, const nq_frame_t *frame, nq_symmetry_t sym) {
-  nq__square_t squares[4];
-  nq_frame_t image = *frame;
-  int count = nq__frame_squares(n, frame, squares);
-  for (int i = 0; i < count; i++) {
-    int row, col;
-    nq_symmetry_apply(sym, n, squares[i].row, squares[i].col, &row, &col);
-    if (row == 0)
-      image.top = (uint8_t)col;
-    if (row == n - 1)
-      image.bottom = (uint8_t)col;
-    if (col == 0)
-      image.left = (uint8_t)row;
-    if (col == n - 1)
-      image.right = (uint8_t)row;
-  }
-  return image;
-}
-
-/* Orders the frames of an orbit; the smallest is the one searched.  Any
- * order is correct, but not equally fast: putting the left column's queen
- * as low as possible (then the top queen as far right as possible) lets the
- * frame queens' diagonals prune the widest rows of the tree, the ones just
- * above the bottom.  n = 16: 166.6M nodes against 235.4M for the plain
- * (top, bottom, left, right) order; the best of all 384 orders of the four
- * fields, each taken rising or falling, measured on n = 14. */
-static uint64_t frame_code(int n, const nq_frame_t *f) {
-  uint64_t side = (uint64_t)n, last = side - 1;
-  return (((last - f->left) * side + (last - f->top)) * side + f->bottom) * side + f->right;
-}
-
-int nq_frame_classify(int n, nq_frame_t *frame) {
-  uint64_t code = frame_code(n, frame);
-  int canonical = 1;
-  uint32_t stabilizer = 0;
-  for (int sym = 0; sym < NQ_SYM_COUNT; sym++) {
-    nq_frame_t image = frame_image(n, frame, (nq_symmetry_t)sym);
-    uint64_t image_code = frame_code(n, &image);
-    if (image_code == code)
-      stabilizer |= 1u << sym;
-    else if (image_code < code)
-      canonical = 0;
-  }
-  frame->stabilizer = (uint8_t)stabilizer;
-  frame->weight = (uint8_t)(NQ_SYM_COUNT / nq_symmetry_set_size(stabilizer));
-  return canonical;
-}
+/* ---- frames in id order ---- */
 
 /* Frames are listed by (top, left, right); each such triple yields its
  * SIDES frame first, then its symmetric BORDER frames by bottom column.
- * The cursor counts slots: triple * (n + 1) + (0 for SIDES, 1 + bottom). */
-static nq_frame_t frame_at(int n, uint64_t cursor) {
-  uint64_t side = (uint64_t)n, slot = cursor % (side + 1), triple = cursor / (side + 1);
-  nq_frame_t f = {.kind = slot == 0 ? NQ_FRAME_SIDES : NQ_FRAME_BORDER};
-  f.bottom = (uint8_t)(slot == 0 ? 0 : slot - 1);
+ * The slot counts: triple * (n + 1) + (0 for SIDES, 1 + bottom). */
+static nq_frame_t frame_at(int n, uint64_t slot) {
+  uint64_t side = (uint64_t)n, place = slot % (side + 1), triple = slot / (side + 1);
+  nq_frame_t f = {.kind = place == 0 ? NQ_FRAME_SIDES : NQ_FRAME_BORDER};
+  f.bottom = (uint8_t)(place == 0 ? 0 : place - 1);
   f.right = (uint8_t)(triple % side);
   f.left = (uint8_t)(triple / side % side);
   f.top = (uint8_t)(triple / side / side);
   return f;
 }
 
-/* Whether the frame at the cursor is searched, and its weight: the bottoms
+/* Whether the frame in `slot` is searched, with its weight: the bottoms
  * of each (top, left, right) are classified once, when its first slot is
  * reached (each frame's canonical test costs 8 images). */
-static int frame_is_listed(nq_unit_gen_t *gen, uint64_t cursor, nq_frame_t *f) {
-  uint64_t triple = cursor / ((uint64_t)gen->n + 1);
+static int frame_is_listed(nq_unit_gen_t *gen, uint64_t slot, nq_frame_t *f) {
+  uint64_t triple = slot / ((uint64_t)gen->n + 1);
   if (triple != gen->classified_triple) {
-    classify_bottoms(gen->n, f, &gen->asymmetric_bottoms, &gen->symmetric_bottoms);
+    nq__frame_bottoms(gen->n, f, &gen->asymmetric_bottoms, &gen->symmetric_bottoms);
     gen->classified_triple = triple;
   }
   if (f->kind == NQ_FRAME_SIDES) {
@@ -195,16 +82,16 @@ static int frame_is_listed(nq_unit_gen_t *gen, uint64_t cursor, nq_frame_t *f) {
 /* Moves to the next frame to search; 0 when there is none left. */
 static int next_frame(nq_unit_gen_t *gen, nq_frame_t *out) {
   if (gen->n < NQ_FRAME_MIN_N) {
-    if (gen->next_frame_code++ > 0)
+    if (gen->next_slot++ > 0)
       return 0;
     *out = (nq_frame_t){.kind = NQ_FRAME_OPEN, .weight = 1, .stabilizer = NQ_SYM_ALL};
     return 1;
   }
   uint64_t side = (uint64_t)gen->n, slots = side * side * side * (side + 1);
-  while (gen->next_frame_code < slots) {
-    uint64_t cursor = gen->next_frame_code++;
-    nq_frame_t f = frame_at(gen->n, cursor);
-    if (frame_is_listed(gen, cursor, &f)) {
+  while (gen->next_slot < slots) {
+    uint64_t slot = gen->next_slot++;
+    nq_frame_t f = frame_at(gen->n, slot);
+    if (frame_is_listed(gen, slot, &f)) {
       *out = f;
       return 1;
     }
@@ -212,9 +99,11 @@ static int next_frame(nq_unit_gen_t *gen, nq_frame_t *out) {
   return 0;
 }
 
+/* ---- prefixes of a frame ---- */
+
 static void load_row(nq_unit_gen_t *gen, int row) {
   uint64_t attacked = gen->cols[row] | gen->diag_left[row] | gen->diag_right[row];
-  gen->free_squares[row] = gen->search.row_mask[row] & ~attacked;
+  gen->free_squares[row] = gen->row_mask[row] & ~attacked;
 }
 
 static void place_in_row(nq_unit_gen_t *gen, int row, uint64_t bit) {
@@ -224,21 +113,26 @@ static void place_in_row(nq_unit_gen_t *gen, int row, uint64_t bit) {
   gen->diag_right[row + 1] = (gen->diag_right[row] | bit) >> 1;
 }
 
-/* 1 when a frame was started, 0 when none is left, or an NQ_E* code. */
+/* The prefix rows' masks: the SIDES set is the one just classified. */
+static void load_frame_rows(nq_unit_gen_t *gen) {
+  nq__frame_rows_t rows;
+  nq__frame_rows(&rows, gen->n, &gen->frame, gen->asymmetric_bottoms);
+  for (int row = 0; row < gen->depth; row++)
+    gen->row_mask[row] = rows.mask[row];
+}
+
+/* 1 when a frame was started, 0 when none is left. */
 static int start_frame(nq_unit_gen_t *gen) {
-  nq_frame_t frame;
-  if (!next_frame(gen, &frame))
+  if (!next_frame(gen, &gen->frame))
     return 0;
-  int rc = nq_kernel_prepare(&gen->search, gen->n, &frame);
-  if (rc != NQ_OK)
-    return rc;
+  load_frame_rows(gen);
   gen->cols[0] = gen->diag_left[0] = gen->diag_right[0] = 0;
-  gen->first_row = 0;
-  if (frame.kind != NQ_FRAME_OPEN) {
-    place_in_row(gen, 0, column_bit(frame.top));
-    gen->first_row = 1;
+  gen->prefix_start_row = 0;
+  if (gen->frame.kind != NQ_FRAME_OPEN) {
+    place_in_row(gen, 0, column_bit(gen->frame.top));
+    gen->prefix_start_row = 1;
   }
-  gen->row = gen->first_row;
+  gen->row = gen->prefix_start_row;
   if (gen->row < gen->depth)
     load_row(gen, gen->row);
   gen->in_frame = 1;
@@ -248,19 +142,20 @@ static int start_frame(nq_unit_gen_t *gen) {
 static void emit(nq_unit_gen_t *gen, nq_unit_t *unit) {
   memset(unit, 0, sizeof *unit);
   unit->id = gen->next_id++;
-  unit->frame = gen->search.frame;
+  unit->frame = gen->frame;
   unit->depth = (uint8_t)gen->depth;
   memcpy(unit->prefix, gen->prefix, (size_t)gen->depth);
 }
 
-/* Depth-first over rows first_row..depth-1, resumable: yields each prefix. */
+/* Depth-first over rows prefix_start_row..depth-1, resumable: yields each
+ * prefix. */
 static int next_prefix(nq_unit_gen_t *gen, nq_unit_t *unit) {
-  if (gen->first_row == gen->depth) {
+  if (gen->prefix_start_row == gen->depth) {
     gen->in_frame = 0;
     emit(gen, unit);
     return 1;
   }
-  while (gen->row >= gen->first_row) {
+  while (gen->row >= gen->prefix_start_row) {
     int row = gen->row;
     if (!gen->free_squares[row]) {
       gen->row--;
@@ -282,11 +177,8 @@ static int next_prefix(nq_unit_gen_t *gen, nq_unit_t *unit) {
 
 int nq_unit_gen_next(nq_unit_gen_t *gen, nq_unit_t *out_unit) {
   for (;;) {
-    if (!gen->in_frame) {
-      int started = start_frame(gen);
-      if (started <= 0)
-        return started;
-    }
+    if (!gen->in_frame && !start_frame(gen))
+      return 0;
     if (next_prefix(gen, out_unit))
       return 1;
   }

@@ -1,16 +1,18 @@
-#include <string.h>
+#include <stdlib.h>
 
+#include "messages.h"
+#include "mpi_check.h"
 #include "nqueens/error.h"
-#include "protocol.h"
+#include "run.h"
 
 enum { MASTER = 0 };
 
 typedef struct worker {
-  const nq_count_options_t *options;
+  const nq__run_t *run;
   MPI_Comm comm;
-  nq_search_t search;
-  uint64_t inbox[2][1 + NQ_BATCH_MAX * NQ_UNIT_WORDS];
-  uint64_t outbox[2 + NQ_BATCH_MAX * NQ_RESULT_WORDS];
+  nq_search_t *search;
+  uint64_t inbox[2][NQ_WORK_MAX_WORDS];
+  uint64_t outbox[NQ_RESULT_MAX_WORDS];
 } worker_t;
 
 /* The outbox's header: the batch's status and how many results follow. */
@@ -33,7 +35,7 @@ static int solve_batch(worker_t *w, const uint64_t *batch, int words, int *out_w
     nq_unit_t unit;
     nq_unit_result_t result;
     nq__unit_unpack(&unit, batch + 1 + done * NQ_UNIT_WORDS);
-    int rc = nq__solve_unit(&result, &w->search, w->options, &unit);
+    int rc = nq__run_solve(&result, w->search, w->run, &unit);
     if (rc != NQ_OK) {
       *out_words = close_outbox(w, rc, 0);
       return rc;
@@ -44,37 +46,58 @@ static int solve_batch(worker_t *w, const uint64_t *batch, int words, int *out_w
   return NQ_OK;
 }
 
+/* The answer to one message that is not a stop: its results, or, once
+ * anything failed (this batch, an earlier one, a message of no known
+ * kind), the failure. */
+static int answer(worker_t *w, const MPI_Status *status, const uint64_t *message, int *failure) {
+  int words = 0, out_words = 0;
+  if (status->MPI_TAG != NQ_TAG_WORK && *failure == NQ_OK)
+    *failure = NQ_EPROTO;
+  if (*failure == NQ_OK) {
+    NQ_MPI_CHECK(w->comm, MPI_Get_count(status, MPI_UINT64_T, &words));
+    *failure = solve_batch(w, message, words, &out_words);
+  } else {
+    out_words = close_outbox(w, *failure, 0);
+  }
+  NQ_MPI_CHECK(w->comm,
+               MPI_Send(w->outbox, out_words, MPI_UINT64_T, MASTER, NQ_TAG_RESULT, w->comm));
+  return NQ_OK;
+}
+
 /* Keeps the next batch's receive posted while solving the current one, so
  * the master's reply to the previous result is already here when needed.
- * After a failure the worker stays in the protocol, answering each batch
- * with the failure, until the master says stop: nobody is left waiting. */
-int nq__worker_run(const nq_count_options_t *options, MPI_Comm comm) {
-  worker_t w;
-  memset(&w, 0, sizeof w);
-  w.options = options;
-  w.comm = comm;
-  w.search.n = -1;
-  int inbox_words = 1 + NQ_BATCH_MAX * NQ_UNIT_WORDS, current = 0, failure = NQ_OK;
+ * Every message but a stop gets an answer, so the master never waits for
+ * one that will not come; after a failure (`failure` may come in set) the
+ * worker keeps answering with it until the master says stop. */
+static int serve(worker_t *w, int failure) {
+  int current = 0;
   MPI_Request request;
-  NQ_MPI_CHECK(comm, MPI_Irecv(w.inbox[current], inbox_words, MPI_UINT64_T, MASTER,
-                               MPI_ANY_TAG, comm, &request));
+  NQ_MPI_CHECK(w->comm, MPI_Irecv(w->inbox[current], NQ_WORK_MAX_WORDS, MPI_UINT64_T, MASTER,
+                                  MPI_ANY_TAG, w->comm, &request));
   for (;;) {
     MPI_Status status;
-    int words = 0, out_words = 0;
-    NQ_MPI_CHECK(comm, MPI_Wait(&request, &status));
+    NQ_MPI_CHECK(w->comm, MPI_Wait(&request, &status));
     if (status.MPI_TAG == NQ_TAG_STOP)
       return failure;
-    if (status.MPI_TAG != NQ_TAG_WORK)
-      return NQ_EPROTO;
-    NQ_MPI_CHECK(comm, MPI_Get_count(&status, MPI_UINT64_T, &words));
     int next = 1 - current;
-    NQ_MPI_CHECK(comm, MPI_Irecv(w.inbox[next], inbox_words, MPI_UINT64_T, MASTER,
-                                 MPI_ANY_TAG, comm, &request));
-    if (failure == NQ_OK)
-      failure = solve_batch(&w, w.inbox[current], words, &out_words);
-    else
-      out_words = close_outbox(&w, failure, 0);
-    NQ_MPI_CHECK(comm, MPI_Send(w.outbox, out_words, MPI_UINT64_T, MASTER, NQ_TAG_RESULT, comm));
+    NQ_MPI_CHECK(w->comm, MPI_Irecv(w->inbox[next], NQ_WORK_MAX_WORDS, MPI_UINT64_T, MASTER,
+                                    MPI_ANY_TAG, w->comm, &request));
+    int rc = answer(w, &status, w->inbox[current], &failure);
+    if (rc != NQ_OK)
+      return rc;
     current = next;
   }
+}
+
+int nq__worker_run(const nq__run_t *run, MPI_Comm comm) {
+  worker_t *w = calloc(1, sizeof *w);
+  if (w == NULL)
+    return NQ_ENOMEM;
+  w->run = run;
+  w->comm = comm;
+  /* A worker that cannot search still serves, answering with its failure. */
+  int rc = serve(w, nq_kernel_create(&w->search, run->options->n, run->options->walk));
+  nq_kernel_destroy(w->search);
+  free(w);
+  return rc;
 }

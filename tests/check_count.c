@@ -13,10 +13,10 @@
 #include "known_counts.h"
 #include "nqueens/error.h"
 #include "nqueens/count.h"
-
-/* The largest batch the protocol takes (src/protocol.h, private). */
-#define NQ_BATCH_MAX_FOR_TESTS 256
 #include "nqueens/units.h"
+
+#include "messages.h"
+#include "run.h"
 #include "support.h"
 
 static void assert_count(const mpz_t count, uint64_t expected, const char *what, int n) {
@@ -130,17 +130,18 @@ END_TEST
  * it returns the failure too, nobody hangs, and the communicator is clean
  * enough for a correct count right after. */
 START_TEST(test_count_reports_failed_unit_without_hanging) {
-  static const int batches[] = {1, 16, NQ_BATCH_MAX_FOR_TESTS};
+  static const int batches[] = {1, 16, NQ_BATCH_MAX};
   static const uint64_t failing_units[] = {0, 97, 189}; /* n = 12 has 190 units */
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   for (int b = 0; b < 3; b++) {
-    nq_count_options_t options = {.n = 12, .batch_units = batches[b], .fault_injection = 1,
-                                  .fault_unit = failing_units[_i], .fault_walk_rank = -1};
+    nq_count_options_t options = {.n = 12, .batch_units = batches[b]};
+    nq__faults_t faults = NQ_NO_FAULTS;
+    faults.failing_unit = failing_units[_i];
     nq_count_result_t result;
     nq_count_result_init(&result);
-    int rc = nq_count_run(&result, &options, MPI_COMM_WORLD);
+    int rc = nq__count_run_with_faults(&result, &options, faults, MPI_COMM_WORLD);
     int failed_here = rc == NQ_EUNIT;
     ck_assert_msg(rc == NQ_OK || rc == NQ_EUNIT, "rank %d: %s", rank, nq_strerror(rc));
     if (rank == 0) {
@@ -214,13 +215,13 @@ START_TEST(test_count_refuses_walk_one_rank_lacks) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   nq_count_result_t result;
   nq_count_result_init(&result);
-  nq_count_options_t refused = {.n = 10, .walk = NQ_WALK_SCALAR, .fault_injection = 1,
-                                .fault_unit = UINT64_MAX, .fault_walk_rank = size - 1};
-  ck_assert_int_eq(nq_count_run(&result, &refused, MPI_COMM_WORLD), NQ_ENOTSUP);
+  nq_count_options_t options = {.n = 10, .walk = NQ_WALK_SCALAR};
+  nq__faults_t faults = NQ_NO_FAULTS;
+  faults.walk_refusing_rank = size - 1;
+  ck_assert_int_eq(nq__count_run_with_faults(&result, &options, faults, MPI_COMM_WORLD),
+                   NQ_ENOTSUP);
   nq_count_result_clear(&result);
-  nq_count_options_t clean = {.n = 10, .walk = NQ_WALK_SCALAR, .fault_injection = 1,
-                              .fault_unit = UINT64_MAX, .fault_walk_rank = -1};
-  count_and_check(MPI_COMM_WORLD, &clean);
+  count_and_check(MPI_COMM_WORLD, &options);
 }
 END_TEST
 

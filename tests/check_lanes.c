@@ -20,7 +20,7 @@ typedef struct reference {
   uint64_t solutions, nodes;
 } reference_t;
 
-/* Rows first..walk_rows - 1 one by one, as the scalar walk counts nodes:
+/* Steps i..walk_rows - 1 one by one, as the scalar walk counts nodes:
  * every queen placed above the last two walked rows. */
 static void reference_walk(reference_t *out, const nq_search_t *search, int i, uint64_t cols,
                            uint64_t diag_left, uint64_t diag_right) {
@@ -79,14 +79,14 @@ static void make_search(nq_search_t *search, uint64_t *state, int n, int rows) {
   search->last_row = search->walk_row[rows - 1];
 }
 
-static void check_lanes_against_reference(const nq_search_t *search, int first, uint64_t cols,
+static void check_lanes_against_reference(const nq_search_t *search, int start_step, uint64_t cols,
                                           uint64_t diag_left, uint64_t diag_right,
                                           const char *what) {
   reference_t expected = {0, 0};
-  reference_walk(&expected, search, first, cols, diag_left, diag_right);
+  reference_walk(&expected, search, start_step, cols, diag_left, diag_right);
   nq_unit_result_t result;
   memset(&result, 0, sizeof result);
-  int rc = nq__lanes_count(&result, search, first, cols, diag_left, diag_right);
+  int rc = nq__lanes_count(&result, search, start_step, cols, diag_left, diag_right);
   ck_assert_msg(rc == NQ_OK, "%s: %s", what, nq_strerror(rc));
   ck_assert_msg(result.solutions == expected.solutions && result.nodes == expected.nodes,
                 "%s: %llu solutions / %llu nodes, reference %llu / %llu", what,
@@ -97,13 +97,13 @@ static void check_lanes_against_reference(const nq_search_t *search, int first, 
 /* Attacks from queens above on an n-wide board: sparse on the board, and
  * beyond its edge the left diagonals carry `stray` bits, as a real walk
  * leaves them there. */
-static void check_random_attacks(const nq_search_t *search, uint64_t *state, int first,
+static void check_random_attacks(const nq_search_t *search, uint64_t *state, int start_step,
                                  uint64_t stray, const char *what) {
   uint64_t board = (1ull << search->n) - 1;
   uint64_t cols = sparse_random(state) & board;
   uint64_t diag_left = (sparse_random(state) & board) | (stray & ~board);
   uint64_t diag_right = sparse_random(state) & board;
-  check_lanes_against_reference(search, first, cols, diag_left, diag_right, what);
+  check_lanes_against_reference(search, start_step, cols, diag_left, diag_right, what);
 }
 
 START_TEST(test_lanes_match_reference_on_made_up_searches) {
@@ -114,13 +114,13 @@ START_TEST(test_lanes_match_reference_on_made_up_searches) {
     int rows = 4 + random_below(&state, (n - 2) / 3 < 11 ? (n - 2) / 3 + 1 : 11);
     nq_search_t search;
     make_search(&search, &state, n, rows);
-    int first = random_below(&state, rows - 3);
-    if (!nq__lanes_fit(&search, first))
+    int start_step = random_below(&state, rows - 3);
+    if (!nq__lanes_fit(&search, start_step))
       continue;
     char what[96];
-    snprintf(what, sizeof what, "seed %d trial %d (n %d, %d rows, first %d)", _i, trial, n, rows,
-             first);
-    check_random_attacks(&search, &state, first, sparse_random(&state), what);
+    snprintf(what, sizeof what, "seed %d trial %d (n %d, %d rows, start step %d)", _i, trial, n, rows,
+             start_step);
+    check_random_attacks(&search, &state, start_step, sparse_random(&state), what);
   }
 }
 END_TEST
@@ -146,12 +146,12 @@ START_TEST(test_lanes_match_reference_on_widest_spans) {
     for (int i = 1; i < 10; i++)
       search.walk_row[i] = search.walk_row[i - 1] + search.walk_gap[i - 1];
     search.last_row = search.walk_row[9];
-    int first = random_below(&state, 2);
-    ck_assert(nq__lanes_fit(&search, first));
+    int start_step = random_below(&state, 2);
+    ck_assert(nq__lanes_fit(&search, start_step));
     char what[96];
-    snprintf(what, sizeof what, "seed %d trial %d (n %d, span %d, first %d)", _i, trial, n, span,
-             first);
-    check_random_attacks(&search, &state, first, next_random(&state), what);
+    snprintf(what, sizeof what, "seed %d trial %d (n %d, span %d, start step %d)", _i, trial, n, span,
+             start_step);
+    check_random_attacks(&search, &state, start_step, next_random(&state), what);
   }
 }
 END_TEST
@@ -176,38 +176,23 @@ START_TEST(test_lanes_match_reference_on_open_rows) {
 }
 END_TEST
 
-/* Every unit of real boards, where the lanes can take it, against the
- * scalar walk of the same search. */
+/* Every unit of real boards through the kernel's public entry, counted by
+ * a scalar searcher and by a lane searcher told to take even the small
+ * units the lanes normally leave to the scalar walk. */
 START_TEST(test_lanes_match_scalar_walk_on_every_unit) {
   int n = _i;
+  nq_search_t *scalar_search = NULL, *lane_search = NULL;
+  ck_assert_int_eq(nq_kernel_create(&scalar_search, n, NQ_WALK_SCALAR), NQ_OK);
+  ck_assert_int_eq(nq_kernel_create(&lane_search, n, NQ_WALK_AVX512), NQ_OK);
+  lane_search->lanes_min_rows = 0;
   for (int depth = 1; depth <= 3; depth++) {
     nq_unit_gen_t *gen = NULL;
     nq_unit_t unit;
-    nq_search_t search;
     ck_assert_int_eq(nq_unit_gen_create(&gen, n, depth), NQ_OK);
     while (nq_unit_gen_next(gen, &unit) > 0) {
-      ck_assert_int_eq(nq_kernel_prepare(&search, n, &unit.frame), NQ_OK);
-      ck_assert_int_eq(nq_kernel_set_walk(&search, NQ_WALK_SCALAR), NQ_OK);
-      nq_unit_result_t scalar;
-      ck_assert_int_eq(nq_kernel_solve(&scalar, &search, &unit, 0), NQ_OK);
-      /* The rows below the prefix, as nq_kernel_solve finds them. */
-      uint64_t cols = 0, diag_left = 0, diag_right = 0;
-      for (int row = 0; row < unit.depth; row++) {
-        uint64_t bit = 1ull << unit.prefix[row];
-        cols |= bit;
-        diag_left = (diag_left | bit) << 1;
-        diag_right = (diag_right | bit) >> 1;
-      }
-      int first = 0;
-      while (first < search.walk_rows && search.walk_row[first] < unit.depth)
-        first++;
-      if (!nq__lanes_fit(&search, first))
-        continue;
-      int skip = search.walk_row[first] - unit.depth;
-      nq_unit_result_t lanes;
-      ck_assert_int_eq(
-          nq__lanes_count(&lanes, &search, first, cols, diag_left << skip, diag_right >> skip),
-          NQ_OK);
+      nq_unit_result_t scalar, lanes;
+      ck_assert_int_eq(nq_kernel_solve(&scalar, scalar_search, &unit, 0), NQ_OK);
+      ck_assert_int_eq(nq_kernel_solve(&lanes, lane_search, &unit, 0), NQ_OK);
       ck_assert_msg(lanes.solutions == scalar.solutions && lanes.nodes == scalar.nodes,
                     "n %d depth %d unit %llu: lanes %llu / %llu nodes, scalar %llu / %llu", n,
                     depth, (unsigned long long)unit.id, (unsigned long long)lanes.solutions,
@@ -216,6 +201,8 @@ START_TEST(test_lanes_match_scalar_walk_on_every_unit) {
     }
     nq_unit_gen_destroy(gen);
   }
+  nq_kernel_destroy(scalar_search);
+  nq_kernel_destroy(lane_search);
 }
 END_TEST
 
@@ -241,24 +228,30 @@ START_TEST(test_lanes_fit_limits) {
 END_TEST
 
 START_TEST(test_walk_selection) {
-  nq_search_t search;
-  nq_frame_t open = {.kind = NQ_FRAME_OPEN, .weight = 1};
-  ck_assert_int_eq(nq_kernel_prepare(&search, 40, &open), NQ_OK);
-  ck_assert_int_eq(search.walk, NQ_WALK_SCALAR);
-  ck_assert_int_eq(nq_kernel_set_walk(&search, NQ_WALK_AVX512), NQ_ENOTSUP);
+  nq_search_t *search = NULL;
+  ck_assert_int_eq(nq_kernel_create(&search, 40, NQ_WALK_AUTO), NQ_OK);
+  ck_assert_int_eq(nq_kernel_walk(search), NQ_WALK_SCALAR);
+  nq_kernel_destroy(search);
+  search = NULL;
+  ck_assert_int_eq(nq_kernel_create(&search, 40, NQ_WALK_AVX512), NQ_ENOTSUP);
+  ck_assert_ptr_null(search);
   ck_assert_int_eq(nq_walk_supported(NQ_WALK_AVX512, 33), 0);
   ck_assert_int_eq(nq_walk_supported(NQ_WALK_SCALAR, 64), 1);
   ck_assert_int_eq(nq_walk_supported((nq_walk_t)7, 8), 0);
   ck_assert_ptr_null(nq_walk_name((nq_walk_t)7));
-  ck_assert_int_eq(nq_kernel_prepare(&search, 16, &open), NQ_OK);
   nq_walk_t best = nq__lanes_supported() ? NQ_WALK_AVX512 : NQ_WALK_SCALAR;
-  ck_assert_int_eq(search.walk, best);
+  ck_assert_int_eq(nq_kernel_create(&search, 16, NQ_WALK_AUTO), NQ_OK);
+  ck_assert_int_eq(nq_kernel_walk(search), best);
+  nq_kernel_destroy(search);
   ck_assert_int_eq(nq_walk_resolve(NQ_WALK_AUTO, 16), best);
   ck_assert_int_eq(nq_walk_resolve(NQ_WALK_AUTO, 33), NQ_WALK_SCALAR);
-  ck_assert_int_eq(nq_kernel_set_walk(&search, NQ_WALK_SCALAR), NQ_OK);
-  ck_assert_int_eq(search.walk, NQ_WALK_SCALAR);
-  ck_assert_int_eq(nq_kernel_set_walk(&search, NQ_WALK_AVX512),
+  ck_assert_int_eq(nq_kernel_create(&search, 16, NQ_WALK_SCALAR), NQ_OK);
+  ck_assert_int_eq(nq_kernel_walk(search), NQ_WALK_SCALAR);
+  nq_kernel_destroy(search);
+  search = NULL;
+  ck_assert_int_eq(nq_kernel_create(&search, 16, NQ_WALK_AVX512),
                    nq__lanes_supported() ? NQ_OK : NQ_ENOTSUP);
+  nq_kernel_destroy(search);
 }
 END_TEST
 

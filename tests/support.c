@@ -7,15 +7,17 @@
 
 #include "nqueens/units.h"
 
+/* Written apart from nq_solutions_is_valid, which compares pairs: here
+ * each queen marks its column and its two diagonals, and a line marked
+ * twice is an attack. */
 int brute_is_solution(const uint8_t *columns, int n) {
-  for (int a = 0; a < n; a++) {
-    if (columns[a] >= n)
+  int column_used[64] = {0}, sum_used[128] = {0}, difference_used[128] = {0};
+  for (int row = 0; row < n; row++) {
+    int col = columns[row];
+    if (col >= n)
       return 0;
-    for (int b = a + 1; b < n; b++) {
-      int column_gap = abs((int)columns[a] - (int)columns[b]);
-      if (column_gap == 0 || column_gap == b - a)
-        return 0;
-    }
+    if (column_used[col]++ || sum_used[row + col]++ || difference_used[row - col + n]++)
+      return 0;
   }
   return 1;
 }
@@ -167,6 +169,22 @@ brute_border_t brute_border_image(int n, brute_border_t b, int sym) {
       image.right = row;
   }
   return image;
+}
+
+uint32_t brute_border_stabilizer(int n, brute_border_t border) {
+  uint32_t stabilizer = 0;
+  for (int sym = 0; sym < 8; sym++) {
+    brute_border_t image = brute_border_image(n, border, sym);
+    if (memcmp(&image, &border, sizeof border) == 0)
+      stabilizer |= 1u << sym;
+  }
+  return stabilizer;
+}
+
+size_t brute_border_code(int n, brute_border_t b) {
+  size_t side = (size_t)n;
+  return (((size_t)b.top * side + (size_t)b.bottom) * side + (size_t)b.left) * side +
+         (size_t)b.right;
 }
 
 brute_border_t brute_border_of(const uint8_t *columns, int n) {

@@ -53,6 +53,12 @@ int brute_border_is_valid(int n, brute_border_t border);
 /* The border placement seen through `sym`; `border` must be valid. */
 brute_border_t brute_border_image(int n, brute_border_t border, int sym);
 
+/* Symmetries (bitmask) that map the valid `border` onto itself. */
+uint32_t brute_border_stabilizer(int n, brute_border_t border);
+
+/* A distinct number for each border of an n x n board, below n^4. */
+size_t brute_border_code(int n, brute_border_t border);
+
 /* The border lines of a complete solution. */
 brute_border_t brute_border_of(const uint8_t *columns, int n);
 

@@ -14,13 +14,6 @@ typedef struct nq_count_options {
   int depth;           /* rows pre-placed per unit; 0 = nq_units_depth(n) */
   int batch_units;     /* units per message; 0 = default */
   nq_walk_t walk;      /* how units are counted; AUTO = the fastest here */
-  /* Testing only: with fault_injection set, solving the unit whose id is
-   * fault_unit fails with NQ_EUNIT, wherever it runs, and rank
-   * fault_walk_rank (if >= 0) acts as if its CPU could not run an explicit
-   * walk. */
-  int fault_injection;
-  uint64_t fault_unit;
-  int fault_walk_rank;
 } nq_count_options_t;
 
 /* Totals of a run, valid on rank 0 of the communicator. */

@@ -1,6 +1,8 @@
 #ifndef NQUEENS_KERNEL_H
 #define NQUEENS_KERNEL_H
 
+/* The search kernel: counts the completions of work units. */
+
 #include <stdint.h>
 
 #include "nqueens/units.h"
@@ -24,24 +26,6 @@ nq_walk_t nq_walk_resolve(nq_walk_t walk, int n);
 /* "auto", "scalar" or "avx512"; NULL for anything else. */
 const char *nq_walk_name(nq_walk_t walk);
 
-/* What a frame allows in each row, prepared once per frame and shared by
- * all units of that frame. */
-typedef struct nq_search {
-  int n;
-  int last_row;                  /* the deepest row the search fills */
-  uint64_t row_mask[NQ_MAX_N];   /* squares a queen may take in each row */
-  nq_frame_t frame;
-  /* The rows the counting walk visits: rows up to last_row that hold no
-   * frame queen (frame queens always fit, and their attacks are already in
-   * the masks).  walk_row[i] is a row, walk_mask[i] its mask, walk_gap[i]
-   * the distance to walk_row[i + 1]. */
-  int walk_rows;
-  int walk_row[NQ_MAX_N];
-  int walk_gap[NQ_MAX_N];
-  uint64_t walk_mask[NQ_MAX_N];
-  nq_walk_t walk; /* SCALAR or AVX512: how nq_kernel_solve counts */
-} nq_search_t;
-
 /* The outcome of one unit. */
 typedef struct nq_unit_result {
   uint64_t id;
@@ -52,17 +36,27 @@ typedef struct nq_unit_result {
   uint32_t weight;          /* the frame's orbit size */
 } nq_unit_result_t;
 
-/* Sets up `search` for `frame`, with the walk nq_walk_resolve(AUTO, n). */
-int nq_kernel_prepare(nq_search_t *search, int n, const nq_frame_t *frame);
+/* A searcher for one board size: what the current frame allows in each
+ * row, prepared once per frame and kept while units of that frame follow. */
+typedef struct nq_search nq_search_t;
 
-/* Makes a prepared search count with `walk` (resolved); NQ_ENOTSUP where
- * nq_walk_supported(walk, search->n) is 0. */
-int nq_kernel_set_walk(nq_search_t *search, nq_walk_t walk);
+/* A searcher for n x n boards counting with `walk`.  NQ_EINVAL for n
+ * outside 0..NQ_MAX_N or an unknown walk, NQ_ENOTSUP where
+ * nq_walk_supported(walk, n) is 0, NQ_ENOMEM. */
+int nq_kernel_create(nq_search_t **out_search, int n, nq_walk_t walk);
 
-/* Counts the completions of `unit` (whose frame must be search->frame).
- * With `classify` set, also fills stabilizer_sum, which needs every
- * completion checked against the frame's symmetries; without, it is 0. */
-int nq_kernel_solve(nq_unit_result_t *result, const nq_search_t *search,
-                    const nq_unit_t *unit, int classify);
+void nq_kernel_destroy(nq_search_t *search);
+
+/* The walk the searcher counts with (resolved: SCALAR or AVX512). */
+nq_walk_t nq_kernel_walk(const nq_search_t *search);
+
+/* Counts the completions of `unit`.  Nothing in the unit is trusted: a
+ * frame that nq_frame_check refuses, or a prefix that is not a legal
+ * placement inside it, gives NQ_EUNIT.  With `classify` set, also fills
+ * stabilizer_sum, which needs every completion checked against the
+ * frame's symmetries; without, it is 0.  NQ_EOVERFLOW if a count passes
+ * 2^64 - 1. */
+int nq_kernel_solve(nq_unit_result_t *result, nq_search_t *search, const nq_unit_t *unit,
+                    int classify);
 
 #endif

@@ -1,0 +1,32 @@
+#ifndef NQ_SRC_MESSAGES_H
+#define NQ_SRC_MESSAGES_H
+
+/* The master/worker messages and their layout on the wire.  All are
+ * arrays of uint64 words (docs/design.md pins them byte by byte):
+ *   NQ_TAG_WORK   master -> worker: [unit count, units (NQ_UNIT_WORDS each)]
+ *   NQ_TAG_RESULT worker -> master: [status, result count, results
+ *                                    (NQ_RESULT_WORDS each)]
+ *   NQ_TAG_STOP   master -> worker: empty, no more work. */
+
+#include <stdint.h>
+
+#include "nqueens/kernel.h"
+#include "nqueens/units.h"
+
+enum { NQ_TAG_WORK = 1, NQ_TAG_RESULT = 2, NQ_TAG_STOP = 3 };
+
+#define NQ_UNIT_WORDS 3
+#define NQ_RESULT_WORDS 5
+#define NQ_BATCH_DEFAULT 16
+#define NQ_BATCH_MAX 256
+
+/* The largest messages, in words: a buffer this size takes any batch. */
+#define NQ_WORK_MAX_WORDS (1 + NQ_BATCH_MAX * NQ_UNIT_WORDS)
+#define NQ_RESULT_MAX_WORDS (2 + NQ_BATCH_MAX * NQ_RESULT_WORDS)
+
+void nq__unit_pack(uint64_t *words, const nq_unit_t *unit);
+void nq__unit_unpack(nq_unit_t *unit, const uint64_t *words);
+void nq__result_pack(uint64_t *words, const nq_unit_result_t *result);
+void nq__result_unpack(nq_unit_result_t *result, const uint64_t *words);
+
+#endif

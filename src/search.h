@@ -1,0 +1,30 @@
+#ifndef NQ_SRC_SEARCH_H
+#define NQ_SRC_SEARCH_H
+
+/* The searcher's tables, shared by the scalar walk (kernel.c) and the lane
+ * walk (lanes.c). */
+
+#include <stdint.h>
+
+#include "nqueens/kernel.h"
+
+struct nq_search {
+  int n;
+  nq_walk_t walk;   /* SCALAR or AVX512 */
+  int lanes_min_rows; /* with AVX512, units with fewer steps left run scalar
+                         (NQ_LANES_MIN_ROWS; tests lower it to reach small units) */
+  int has_frame;    /* frame and the tables below describe a checked frame */
+  nq_frame_t frame;
+  int last_row;                /* the deepest row the search fills */
+  uint64_t row_mask[NQ_MAX_N]; /* squares a queen may take in each row */
+  /* The rows the counting walk visits, its steps: rows up to last_row that
+   * hold no frame queen (frame queens always fit, and their attacks are
+   * already in the masks).  walk_row[i] is step i's row, walk_mask[i] its
+   * mask, walk_gap[i] the rows from it to step i + 1. */
+  int walk_rows;
+  int walk_row[NQ_MAX_N];
+  int walk_gap[NQ_MAX_N];
+  uint64_t walk_mask[NQ_MAX_N];
+};
+
+#endif

@@ -1,0 +1,29 @@
+#ifndef NQ_SRC_TOTALS_H
+#define NQ_SRC_TOTALS_H
+
+/* The run's exact totals (rank 0 only): per-unit counts are 64-bit, their
+ * weighted sums GMP integers. */
+
+#include <stdint.h>
+
+#include <gmp.h>
+
+#include "nqueens/kernel.h"
+
+typedef struct nq__totals {
+  mpz_t solutions;
+  mpz_t unique_times_8; /* sum of weight x stabilizer_sum: 8 U(n) */
+  mpz_t nodes;
+  mpz_t term; /* scratch for weight x count, kept to spare an allocation a unit */
+  uint64_t units;
+} nq__totals_t;
+
+void nq__totals_init(nq__totals_t *totals);
+void nq__totals_clear(nq__totals_t *totals);
+void nq__totals_add(nq__totals_t *totals, const nq_unit_result_t *result);
+
+/* U(n) from the sums: NQ_ECHECK when 8 does not divide them, which
+ * Burnside's lemma rules out for correct counts. */
+int nq__totals_unique(mpz_t unique, const nq__totals_t *totals);
+
+#endif

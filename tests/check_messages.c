@@ -1,0 +1,99 @@
+/* The master/worker message layouts (src/messages.h, private): every field
+ * of a unit and of a result survives packing, at the edges of its range,
+ * and lands where docs/design.md says. */
+#include <check.h>
+#include <string.h>
+
+#include "messages.h"
+#include "support.h"
+
+START_TEST(test_unit_pack_round_trip) {
+  nq_unit_t unit, back;
+  memset(&unit, 0, sizeof unit);
+  unit.id = _i == 0 ? 0 : UINT64_MAX - (uint64_t)_i;
+  unit.frame = (nq_frame_t){.kind = NQ_FRAME_SIDES, .top = 63, .bottom = 0, .left = 62,
+                            .right = (uint8_t)_i, .weight = 8, .stabilizer = 0xFF};
+  unit.depth = NQ_UNIT_MAX_DEPTH;
+  for (int row = 0; row < NQ_UNIT_MAX_DEPTH; row++)
+    unit.prefix[row] = (uint8_t)(63 - row * _i % 64);
+  uint64_t words[NQ_UNIT_WORDS];
+  nq__unit_pack(words, &unit);
+  nq__unit_unpack(&back, words);
+  ck_assert_uint_eq(back.id, unit.id);
+  ck_assert_mem_eq(&back.frame, &unit.frame, sizeof unit.frame);
+  ck_assert_uint_eq(back.depth, unit.depth);
+  ck_assert_mem_eq(back.prefix, unit.prefix, NQ_UNIT_MAX_DEPTH);
+}
+END_TEST
+
+START_TEST(test_result_pack_round_trip) {
+  nq_unit_result_t result = {.id = UINT64_MAX, .solutions = UINT64_MAX - 1,
+                             .stabilizer_sum = (uint64_t)1 << 63, .nodes = 12345678901234567ull,
+                             .weight = 4};
+  nq_unit_result_t back;
+  uint64_t words[NQ_RESULT_WORDS];
+  nq__result_pack(words, &result);
+  nq__result_unpack(&back, words);
+  ck_assert_uint_eq(back.id, result.id);
+  ck_assert_uint_eq(back.solutions, result.solutions);
+  ck_assert_uint_eq(back.stabilizer_sum, result.stabilizer_sum);
+  ck_assert_uint_eq(back.nodes, result.nodes);
+  ck_assert_uint_eq(back.weight, result.weight);
+}
+END_TEST
+
+/* The wire layout docs/design.md states, byte by byte: the words are
+ * little-endian uint64 values as MPI_UINT64_T carries them between ranks
+ * of one architecture; byte i of a word is bits 8i..8i+7. */
+START_TEST(test_unit_layout_is_the_documented_one) {
+  nq_unit_t unit;
+  memset(&unit, 0, sizeof unit);
+  unit.id = 0x0102030405060708ull;
+  unit.frame = (nq_frame_t){.kind = NQ_FRAME_BORDER, .top = 11, .bottom = 12, .left = 13,
+                            .right = 14, .weight = 2, .stabilizer = 0x21};
+  unit.depth = 3;
+  unit.prefix[0] = 11;
+  unit.prefix[1] = 40;
+  unit.prefix[2] = 63;
+  uint64_t words[NQ_UNIT_WORDS];
+  nq__unit_pack(words, &unit);
+  /* word 0: id; word 1: kind, top, bottom, left, right, weight,
+   * stabilizer, depth; word 2: prefix[0..7], unused ones 0. */
+  static const uint64_t expected[NQ_UNIT_WORDS] = {
+      0x0102030405060708ull, 0x0321020e0d0c0b01ull, 0x00000000003f280bull};
+  for (int i = 0; i < NQ_UNIT_WORDS; i++)
+    ck_assert_msg(words[i] == expected[i], "word %d: %016llx, expected %016llx", i,
+                  (unsigned long long)words[i], (unsigned long long)expected[i]);
+  ck_assert_int_eq(NQ_UNIT_WORDS, 3);
+}
+END_TEST
+
+START_TEST(test_result_layout_is_the_documented_one) {
+  nq_unit_result_t result = {.id = 7, .solutions = 100, .stabilizer_sum = 200, .nodes = 300,
+                             .weight = 4};
+  uint64_t words[NQ_RESULT_WORDS];
+  nq__result_pack(words, &result);
+  /* id, solutions, stabilizer_sum, nodes, weight. */
+  static const uint64_t expected[NQ_RESULT_WORDS] = {7, 100, 200, 300, 4};
+  ck_assert_mem_eq(words, expected, sizeof expected);
+  ck_assert_int_eq(NQ_RESULT_WORDS, 5);
+  ck_assert_int_eq(NQ_TAG_WORK, 1);
+  ck_assert_int_eq(NQ_TAG_RESULT, 2);
+  ck_assert_int_eq(NQ_TAG_STOP, 3);
+}
+END_TEST
+
+static Suite *messages_suite(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  Suite *suite = suite_create("messages");
+  TCase *pack = tcase_create("pack");
+  tcase_add_loop_test(pack, test_unit_pack_round_trip, 0, 8);
+  tcase_add_test(pack, test_result_pack_round_trip);
+  tcase_add_test(pack, test_unit_layout_is_the_documented_one);
+  tcase_add_test(pack, test_result_layout_is_the_documented_one);
+  suite_add_tcase(suite, pack);
+  return suite;
+}
+
+int main(int argc, char **argv) { return support_main(argc, argv, messages_suite); }
