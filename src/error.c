@@ -11,6 +11,7 @@ const char *nq_strerror(int code) {
   case NQ_EUNIT: return "work unit is not a valid placement";
   case NQ_EPROTO: return "master/worker protocol violated";
   case NQ_ENOTSUP: return "not supported by this CPU";
+  case NQ_EGPU: return "GPU call failed";
   case NQ_ECHECK: return "the counts failed a consistency check (Burnside's lemma)";
   default: return "unknown error";
   }

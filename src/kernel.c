@@ -309,6 +309,28 @@ static int count_unit(nq_unit_result_t *result, const nq_search_t *search, int s
   return count_completions(result, search, start_step, start);
 }
 
+/* The frame's tables, prepared unless already there. */
+static int take_frame(nq_search_t *search, const nq_frame_t *frame) {
+  if (search->has_frame && same_frame(&search->frame, frame))
+    return NQ_OK;
+  return prepare_frame(search, frame);
+}
+
+int nq__kernel_walk_start(nq__walk_start_t *start, nq_search_t *search, const nq_unit_t *unit) {
+  uint8_t columns[NQ_MAX_N];
+  attacks_t a;
+  int rc = take_frame(search, &unit->frame);
+  if (rc == NQ_OK)
+    rc = place_prefix(&a, columns, search, unit);
+  if (rc != NQ_OK)
+    return rc;
+  start->step = step_at_or_below(search, unit->depth, &a);
+  start->cols = a.cols;
+  start->diag_left = a.diag_left;
+  start->diag_right = a.diag_right;
+  return NQ_OK;
+}
+
 int nq_kernel_solve(nq_unit_result_t *result, nq_search_t *search, const nq_unit_t *unit,
                     int classify) {
   uint8_t columns[NQ_MAX_N];
@@ -316,12 +338,9 @@ int nq_kernel_solve(nq_unit_result_t *result, nq_search_t *search, const nq_unit
   memset(result, 0, sizeof *result);
   result->id = unit->id;
   result->weight = unit->frame.weight;
-  if (!search->has_frame || !same_frame(&search->frame, &unit->frame)) {
-    int rc = prepare_frame(search, &unit->frame);
-    if (rc != NQ_OK)
-      return rc;
-  }
-  int rc = place_prefix(&start, columns, search, unit);
+  int rc = take_frame(search, &unit->frame);
+  if (rc == NQ_OK)
+    rc = place_prefix(&start, columns, search, unit);
   if (rc != NQ_OK)
     return rc;
   if (unit->depth > search->last_row)

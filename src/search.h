@@ -27,4 +27,15 @@ struct nq_search {
   uint64_t walk_mask[NQ_MAX_N];
 };
 
+/* Where a unit's counting walk starts: walk step `step`, with the attacks
+ * of the unit's queens moved to that step's row. */
+typedef struct nq__walk_start {
+  int step;
+  uint64_t cols, diag_left, diag_right;
+} nq__walk_start_t;
+
+/* Checks `unit` as nq_kernel_solve does (frame, prefix), prepares its
+ * frame's tables in `search` and fills `start`.  NQ_OK, or NQ_EUNIT. */
+int nq__kernel_walk_start(nq__walk_start_t *start, nq_search_t *search, const nq_unit_t *unit);
+
 #endif

@@ -8,6 +8,20 @@
  * Copied from OEIS, never computed by the code under test. */
 #define KNOWN_MAX_N 18
 
+/* The whole published range, n = 0..27, for benchmarks of large boards. */
+#define KNOWN_LARGE_MAX_N 27
+static const uint64_t known_all_large[KNOWN_LARGE_MAX_N + 1] = {
+    1ull,              1ull,               0ull,
+    0ull,              2ull,               10ull,
+    4ull,              40ull,              92ull,
+    352ull,            724ull,             2680ull,
+    14200ull,          73712ull,           365596ull,
+    2279184ull,        14772512ull,        95815104ull,
+    666090624ull,      4968057848ull,      39029188884ull,
+    314666222712ull,   2691008701644ull,   24233937684440ull,
+    227514171973736ull, 2207893435808352ull, 22317699616364044ull,
+    234907967154122528ull};
+
 static const uint64_t known_all[KNOWN_MAX_N + 1] = {
     1,        1,       0,        0,         2,          10,        4,
     40,       92,      352,      724,       2680,       14200,     73712,

@@ -1,0 +1,236 @@
+/* The device: every lane of a warp walks its own sub-problem with the walk
+ * of gpu_walk.h, one step per loop turn, and a lane that finishes takes
+ * the next sub-problem at once (one atomic per warp for all its idle
+ * lanes), so lanes stay busy however unequal the sub-problems are.  The
+ * stacks live in shared memory, level-major: the 32 lanes of a warp at the
+ * same level touch 32 consecutive words. */
+
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern "C" {
+#include "gpu.h"
+#include "nqueens/error.h"
+}
+
+namespace {
+
+constexpr int kBlock = 256;
+constexpr unsigned kFullWarp = 0xffffffffu;
+
+__device__ void add_counts(unsigned long long *sum, unsigned long long value, int *overflow) {
+  if (value == 0)
+    return;
+  const unsigned long long before = atomicAdd(sum, value);
+  if (before + value < before)
+    atomicExch(overflow, 1);
+}
+
+__global__ void __launch_bounds__(kBlock)
+    walk_subs(const nq__gpu_tables_t *tables, const nq__gpu_sub_t *subs,
+              unsigned long long sub_count, unsigned long long *unit_solutions,
+              unsigned long long *unit_nodes, unsigned long long *next_sub, int *overflow) {
+  __shared__ uint32_t stack_free[NQ_GPU_MAX_LEVELS * kBlock];
+  __shared__ uint32_t stack_queen[NQ_GPU_MAX_LEVELS * kBlock];
+  const nq__gpu_stack_t stack = {stack_free + threadIdx.x, stack_queen + threadIdx.x, kBlock};
+  const unsigned lane_index = threadIdx.x & 31u;
+  nq__gpu_lane_t lane;
+  const nq__gpu_tables_t *t = nullptr;
+  unsigned unit = 0;
+  bool active = false, exhausted = false;
+  for (;;) {
+    const unsigned idle = __ballot_sync(kFullWarp, !active);
+    if (idle && !exhausted) {
+      const int leader = __ffs(idle) - 1;
+      unsigned long long base = 0;
+      if ((int)lane_index == leader)
+        base = atomicAdd(next_sub, (unsigned long long)__popc(idle));
+      base = __shfl_sync(kFullWarp, base, leader);
+      exhausted = base + __popc(idle) >= sub_count;
+      if (!active) {
+        const unsigned long long index = base + __popc(idle & ((1u << lane_index) - 1u));
+        if (index < sub_count) {
+          const nq__gpu_sub_t sub = subs[index];
+          t = &tables[sub.table];
+          unit = sub.unit;
+          nq__gpu_lane_start(&lane, t, &sub);
+          active = true;
+        }
+      }
+    }
+    if (!__any_sync(kFullWarp, active))
+      return;
+    if (active && !nq__gpu_lane_step(&lane, t, stack)) {
+      add_counts(&unit_solutions[unit], lane.solutions, overflow);
+      add_counts(&unit_nodes[unit], lane.nodes, overflow);
+      active = false;
+    }
+  }
+}
+
+int cuda_failed(const nq__gpu_device_t *device, const char *call, cudaError_t error);
+
+}  // namespace
+
+struct nq__gpu_device {
+  int index;
+  char name[256];
+  int blocks; /* resident blocks of walk_subs on the whole device */
+  nq__gpu_tables_t *tables;
+  nq__gpu_sub_t *subs;
+  unsigned long long *sums; /* unit solutions, then unit nodes */
+  unsigned long long *next_sub;
+  int *overflow;
+  size_t table_capacity, sub_capacity, unit_capacity;
+};
+
+namespace {
+
+int cuda_failed(const nq__gpu_device_t *device, const char *call, cudaError_t error) {
+  fprintf(stderr, "nqueens-mpi: GPU %d (%s): %s failed: %s\n", device ? device->index : -1,
+          device ? device->name : "?", call, cudaGetErrorString(error));
+  return NQ_EGPU;
+}
+
+#define NQ_CUDA_CHECK(device, call)                         \
+  do {                                                      \
+    cudaError_t nq_cuda_error_ = (call);                    \
+    if (nq_cuda_error_ != cudaSuccess)                      \
+      return cuda_failed((device), #call, nq_cuda_error_);  \
+  } while (0)
+
+/* Device buffers that grow to the largest launch so far. */
+template <typename T> int reserve(nq__gpu_device_t *device, T **buffer, size_t *capacity,
+                                  size_t needed) {
+  if (needed <= *capacity)
+    return NQ_OK;
+  size_t grown = *capacity ? *capacity : 1024;
+  while (grown < needed)
+    grown *= 2;
+  NQ_CUDA_CHECK(device, cudaFree(*buffer));
+  *buffer = nullptr;
+  *capacity = 0;
+  NQ_CUDA_CHECK(device, cudaMalloc((void **)buffer, grown * sizeof(T)));
+  *capacity = grown;
+  return NQ_OK;
+}
+
+int reserve_all(nq__gpu_device_t *device, const nq__gpu_work_t *work) {
+  int rc = reserve(device, &device->tables, &device->table_capacity, work->table_count);
+  if (rc == NQ_OK)
+    rc = reserve(device, &device->subs, &device->sub_capacity, work->sub_count);
+  if (rc == NQ_OK)
+    rc = reserve(device, &device->sums, &device->unit_capacity, 2 * work->unit_count);
+  return rc;
+}
+
+/* Device sums added to the host's, refusing any that would wrap. */
+int add_sums(uint64_t *host, const unsigned long long *device_sums, size_t count) {
+  for (size_t i = 0; i < count; i++)
+    if (__builtin_add_overflow(host[i], (uint64_t)device_sums[i], &host[i]))
+      return NQ_EOVERFLOW;
+  return NQ_OK;
+}
+
+int launch(nq__gpu_device_t *device, const nq__gpu_work_t *work) {
+  const size_t units = work->unit_count;
+  NQ_CUDA_CHECK(device, cudaMemcpy(device->tables, work->tables,
+                                   work->table_count * sizeof *work->tables,
+                                   cudaMemcpyHostToDevice));
+  NQ_CUDA_CHECK(device, cudaMemcpy(device->subs, work->subs, work->sub_count * sizeof *work->subs,
+                                   cudaMemcpyHostToDevice));
+  NQ_CUDA_CHECK(device, cudaMemset(device->sums, 0, 2 * units * sizeof *device->sums));
+  NQ_CUDA_CHECK(device, cudaMemset(device->next_sub, 0, sizeof *device->next_sub));
+  NQ_CUDA_CHECK(device, cudaMemset(device->overflow, 0, sizeof *device->overflow));
+  walk_subs<<<device->blocks, kBlock>>>(device->tables, device->subs, work->sub_count,
+                                        device->sums, device->sums + units, device->next_sub,
+                                        device->overflow);
+  NQ_CUDA_CHECK(device, cudaGetLastError());
+  NQ_CUDA_CHECK(device, cudaDeviceSynchronize());
+  return NQ_OK;
+}
+
+int collect(nq__gpu_device_t *device, const nq__gpu_work_t *work) {
+  const size_t units = work->unit_count;
+  unsigned long long *sums = (unsigned long long *)malloc(2 * units * sizeof *sums + 1);
+  int overflow = 0;
+  if (sums == NULL)
+    return NQ_ENOMEM;
+  cudaError_t error = cudaMemcpy(sums, device->sums, 2 * units * sizeof *sums,
+                                 cudaMemcpyDeviceToHost);
+  if (error == cudaSuccess)
+    error = cudaMemcpy(&overflow, device->overflow, sizeof overflow, cudaMemcpyDeviceToHost);
+  int rc = error == cudaSuccess ? NQ_OK : cuda_failed(device, "cudaMemcpy", error);
+  if (rc == NQ_OK && overflow)
+    rc = NQ_EOVERFLOW;
+  if (rc == NQ_OK)
+    rc = add_sums(work->unit_solutions, sums, units);
+  if (rc == NQ_OK)
+    rc = add_sums(work->unit_nodes, sums + units, units);
+  free(sums);
+  return rc;
+}
+
+}  // namespace
+
+extern "C" int nq__gpu_device_count(void) {
+  int count = 0;
+  return cudaGetDeviceCount(&count) == cudaSuccess ? count : 0;
+}
+
+extern "C" int nq__gpu_device_open(nq__gpu_device_t **out_device, int index) {
+  if (index < 0 || index >= nq__gpu_device_count())
+    return NQ_ENOTSUP;
+  nq__gpu_device_t *device = (nq__gpu_device_t *)calloc(1, sizeof *device);
+  if (device == NULL)
+    return NQ_ENOMEM;
+  device->index = index;
+  cudaDeviceProp props;
+  int per_multiprocessor = 0;
+  cudaError_t error = cudaSetDevice(index);
+  if (error == cudaSuccess)
+    error = cudaGetDeviceProperties(&props, index);
+  if (error == cudaSuccess)
+    error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, walk_subs, kBlock, 0);
+  if (error == cudaSuccess)
+    error = cudaMalloc((void **)&device->next_sub, sizeof *device->next_sub);
+  if (error == cudaSuccess)
+    error = cudaMalloc((void **)&device->overflow, sizeof *device->overflow);
+  if (error != cudaSuccess) {
+    int rc = cuda_failed(device, "opening the device", error);
+    nq__gpu_device_close(device);
+    return rc;
+  }
+  snprintf(device->name, sizeof device->name, "%s", props.name);
+  device->blocks = props.multiProcessorCount * (per_multiprocessor > 0 ? per_multiprocessor : 1);
+  *out_device = device;
+  return NQ_OK;
+}
+
+extern "C" void nq__gpu_device_close(nq__gpu_device_t *device) {
+  if (device == NULL)
+    return;
+  cudaFree(device->tables);
+  cudaFree(device->subs);
+  cudaFree(device->sums);
+  cudaFree(device->next_sub);
+  cudaFree(device->overflow);
+  free(device);
+}
+
+extern "C" const char *nq__gpu_device_name(const nq__gpu_device_t *device) {
+  return device->name;
+}
+
+extern "C" int nq__gpu_device_walk(nq__gpu_device_t *device, const nq__gpu_work_t *work) {
+  if (work->sub_count == 0)
+    return NQ_OK;
+  int rc = reserve_all(device, work);
+  if (rc == NQ_OK)
+    rc = launch(device, work);
+  if (rc == NQ_OK)
+    rc = collect(device, work);
+  return rc;
+}
