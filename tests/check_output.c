@@ -1,7 +1,8 @@
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 
-/* The output module: boards as text and JSON byte for byte, counts as
- * JSON with exact decimal strings, and write errors reported. */
+/* The output module: boards as text and JSON byte for byte, counts and
+ * the first solution as whole expected strings, and write errors
+ * reported. */
 
 #include <check.h>
 #include <gmp.h>
@@ -134,19 +135,22 @@ START_TEST(test_list_without_boards) {
 }
 END_TEST
 
-/* 2^70 and 2^67: beyond 64 bits and beyond a double's exact integers. */
+/* 2^70 and 2^67: beyond 64 bits and beyond a double's exact integers.  The
+ * nodes, 2^80 in half a second, make a speed a double holds exactly. */
 static const char big_solutions[] = "1180591620717411303424";
 static const char big_unique[] = "147573952589676412928";
+static const char big_nodes[] = "1208925819614629174706176";
 
 static char *count_output(nq_format_t format, int unique) {
   nq_count_result_t result;
   nq_count_result_init(&result);
   ck_assert_int_eq(mpz_set_str(result.solutions, big_solutions, 10), 0);
   ck_assert_int_eq(mpz_set_str(result.unique, big_unique, 10), 0);
-  ck_assert_int_eq(mpz_set_str(result.nodes, "123456789012345678901234567", 10), 0);
+  ck_assert_int_eq(mpz_set_str(result.nodes, big_nodes, 10), 0);
   result.units = 17;
   result.ranks = 3;
-  result.seconds = 1.25;
+  result.depth = 2;
+  result.seconds = 0.5;
   result.walk = NQ_WALK_AVX512;
   memory_t m;
   memory_open(&m);
@@ -156,88 +160,142 @@ static char *count_output(nq_format_t format, int unique) {
   return m.text;
 }
 
-static void assert_contains(const char *text, const char *part) {
-  ck_assert_msg(strstr(text, part) != NULL, "'%s' not found in: %s", part, text);
+/* The version comes from CMake's project() and reaches the test only
+ * through the output: its form is checked, then it completes the expected
+ * text, so that everything else is compared whole. */
+static const char *version_in(const char *text) {
+  static char version[32];
+  const char *start = strstr(text, "\"version\":\"");
+  ck_assert_ptr_nonnull(start);
+  start += strlen("\"version\":\"");
+  size_t length = strspn(start, "0123456789.");
+  ck_assert_uint_gt(length, 0);
+  ck_assert_uint_lt(length, sizeof version);
+  ck_assert_int_eq(start[length], '"');
+  memcpy(version, start, length);
+  version[length] = '\0';
+  unsigned major, minor, patch;
+  char end;
+  ck_assert_int_eq(sscanf(version, "%u.%u.%u%c", &major, &minor, &patch, &end), 3);
+  return version;
 }
 
-START_TEST(test_count_json_has_exact_strings_and_keys) {
+START_TEST(test_count_json_is_exact) {
   char *text = count_output(NQ_FORMAT_JSON, 0);
-  char solutions[64];
-  snprintf(solutions, sizeof solutions, "\"solutions\":\"%s\"", big_solutions);
-  assert_contains(text, solutions);
-  assert_contains(text, "\"n\":27");
-  assert_contains(text, "\"seconds\":");
-  assert_contains(text, "\"ranks\":3");
-  assert_contains(text, "\"units\":17");
-  assert_contains(text, "\"walk\":\"avx512\"");
-  assert_contains(text, "\"version\":\"");
-  ck_assert_ptr_null(strstr(text, "\"unique\""));
-  /* One JSON object on one line. */
-  ck_assert_int_eq(text[0], '{');
-  ck_assert_ptr_eq(strchr(text, '\n'), text + strlen(text) - 1);
-  ck_assert_int_eq(text[strlen(text) - 2], '}');
+  char expected[512];
+  snprintf(expected, sizeof expected,
+           "{\"n\":27,\"solutions\":\"1180591620717411303424\",\"seconds\":0.500000,"
+           "\"ranks\":3,\"units\":17,\"depth\":2,\"nodes\":\"1208925819614629174706176\","
+           "\"nodes_per_second\":2417851639229258349412352,\"walk\":\"avx512\","
+           "\"version\":\"%s\"}\n",
+           version_in(text));
+  ck_assert_str_eq(text, expected);
   free(text);
 }
 END_TEST
 
-START_TEST(test_count_json_with_unique) {
+START_TEST(test_count_json_with_unique_is_exact) {
   char *text = count_output(NQ_FORMAT_JSON, 1);
-  char unique[64];
-  snprintf(unique, sizeof unique, "\"unique\":\"%s\"", big_unique);
-  assert_contains(text, unique);
-  assert_contains(text, big_solutions);
+  char expected[512];
+  snprintf(expected, sizeof expected,
+           "{\"n\":27,\"solutions\":\"1180591620717411303424\","
+           "\"unique\":\"147573952589676412928\",\"seconds\":0.500000,"
+           "\"ranks\":3,\"units\":17,\"depth\":2,\"nodes\":\"1208925819614629174706176\","
+           "\"nodes_per_second\":2417851639229258349412352,\"walk\":\"avx512\","
+           "\"version\":\"%s\"}\n",
+           version_in(text));
+  ck_assert_str_eq(text, expected);
   free(text);
 }
 END_TEST
 
-START_TEST(test_count_text_shows_the_counts) {
+START_TEST(test_count_text_is_exact) {
   char *text = count_output(NQ_FORMAT_TEXT, 1);
-  assert_contains(text, big_solutions);
-  assert_contains(text, big_unique);
-  assert_contains(text, "27");
-  assert_contains(text, "avx512 walk");
-  ck_assert_int_eq(text[strlen(text) - 1], '\n');
+  ck_assert_str_eq(text, "Q(27) = 1180591620717411303424 solutions on the 27x27 board\n"
+                         "U(27) = 147573952589676412928 up to rotation and reflection\n"
+                         "0.500 s on 3 ranks, 17 work units, 2.42e+24 nodes/s, avx512 walk\n");
   free(text);
 }
 END_TEST
 
-START_TEST(test_first_json_has_the_columns) {
+/* One of each: "solution", "rank", "work unit" stay singular. */
+START_TEST(test_count_text_singular_is_exact) {
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  mpz_set_ui(result.solutions, 1);
+  mpz_set_ui(result.nodes, 1);
+  result.units = 1;
+  result.ranks = 1;
+  result.seconds = 0.25;
+  result.walk = NQ_WALK_SCALAR;
+  memory_t m;
+  memory_open(&m);
+  ck_assert_int_eq(nq__output_count(m.out, NQ_FORMAT_TEXT, 1, 0, &result), NQ_OK);
+  memory_close(&m);
+  nq_count_result_clear(&result);
+  ck_assert_str_eq(m.text, "Q(1) = 1 solution on the 1x1 board\n"
+                           "0.250 s on 1 rank, 1 work unit, 4 nodes/s, scalar walk\n");
+  free(m.text);
+}
+END_TEST
+
+static char *first_output(nq_format_t format, int n, const uint8_t *columns,
+                          nq_first_kind_t kind) {
+  memory_t m;
+  memory_open(&m);
+  ck_assert_int_eq(nq__output_first(m.out, format, n, columns, kind, 0.5), NQ_OK);
+  memory_close(&m);
+  return m.text;
+}
+
+START_TEST(test_first_json_is_exact) {
   static const uint8_t columns[8] = {0, 4, 7, 5, 2, 6, 1, 3};
-  memory_t m;
-  memory_open(&m);
-  ck_assert_int_eq(
-      nq__output_first(m.out, NQ_FORMAT_JSON, 8, columns, NQ_FIRST_LEXICOGRAPHIC, 0.5), NQ_OK);
-  memory_close(&m);
-  assert_contains(m.text, "\"columns\":[0,4,7,5,2,6,1,3]");
-  assert_contains(m.text, "\"n\":8");
-  assert_contains(m.text, "[\"Q.......\",\"....Q...\",\".......Q\"");
-  ck_assert_ptr_eq(strchr(m.text, '\n'), m.text + strlen(m.text) - 1);
-  free(m.text);
+  char *text = first_output(NQ_FORMAT_JSON, 8, columns, NQ_FIRST_LEXICOGRAPHIC);
+  char expected[512];
+  snprintf(expected, sizeof expected,
+           "{\"n\":8,\"board\":[\"Q.......\",\"....Q...\",\".......Q\",\".....Q..\","
+           "\"..Q.....\",\"......Q.\",\".Q......\",\"...Q....\"],"
+           "\"columns\":[0,4,7,5,2,6,1,3],\"kind\":\"lexicographically-first\","
+           "\"seconds\":0.500000,\"version\":\"%s\"}\n",
+           version_in(text));
+  ck_assert_str_eq(text, expected);
+  free(text);
 }
 END_TEST
 
-START_TEST(test_first_text_draws_the_board) {
+START_TEST(test_first_text_is_exact) {
   static const uint8_t columns[4] = {1, 3, 0, 2};
-  memory_t m;
-  memory_open(&m);
-  ck_assert_int_eq(nq__output_first(m.out, NQ_FORMAT_TEXT, 4, columns, NQ_FIRST_LEXICOGRAPHIC, 0),
-                   NQ_OK);
-  memory_close(&m);
-  assert_contains(m.text, ".Q..\n...Q\nQ...\n..Q.\n");
-  free(m.text);
+  char *text = first_output(NQ_FORMAT_TEXT, 4, columns, NQ_FIRST_LEXICOGRAPHIC);
+  ck_assert_str_eq(text, "Lexicographically first solution for n = 4:\n"
+                         ".Q..\n...Q\nQ...\n..Q.\n"
+                         "columns: 1 3 0 2\n");
+  free(text);
 }
 END_TEST
 
-START_TEST(test_first_without_solution) {
+START_TEST(test_first_constructed_text_is_exact) {
+  static const uint8_t columns[5] = {1, 3, 0, 2, 4};
+  char *text = first_output(NQ_FORMAT_TEXT, 5, columns, NQ_FIRST_CONSTRUCTED);
+  ck_assert_str_eq(text, "Constructed (not the lexicographically first) solution for n = 5:\n"
+                         ".Q...\n...Q.\nQ....\n..Q..\n....Q\n"
+                         "columns: 1 3 0 2 4\n");
+  free(text);
+}
+END_TEST
+
+START_TEST(test_first_without_solution_is_exact) {
   uint8_t columns[3] = {0};
-  memory_t m;
-  memory_open(&m);
-  ck_assert_int_eq(nq__output_first(m.out, NQ_FORMAT_JSON, 3, columns, NQ_FIRST_NONE, 0), NQ_OK);
-  memory_close(&m);
-  assert_contains(m.text, "\"n\":3");
-  assert_contains(m.text, "\"columns\":null");
-  ck_assert_ptr_null(strchr(m.text, 'Q'));
-  free(m.text);
+  char *text = first_output(NQ_FORMAT_JSON, 3, columns, NQ_FIRST_NONE);
+  char expected[256];
+  snprintf(expected, sizeof expected,
+           "{\"n\":3,\"board\":null,\"columns\":null,\"kind\":\"none\","
+           "\"seconds\":0.500000,\"version\":\"%s\"}\n",
+           version_in(text));
+  ck_assert_str_eq(text, expected);
+  free(text);
+  text = first_output(NQ_FORMAT_TEXT, 3, columns, NQ_FIRST_NONE);
+  ck_assert_str_eq(text, "No solution exists for n = 3.\n");
+  free(text);
 }
 END_TEST
 
@@ -278,14 +336,16 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_test(list, test_list_without_boards);
   suite_add_tcase(suite, list);
   TCase *count = tcase_create("count");
-  tcase_add_test(count, test_count_json_has_exact_strings_and_keys);
-  tcase_add_test(count, test_count_json_with_unique);
-  tcase_add_test(count, test_count_text_shows_the_counts);
+  tcase_add_test(count, test_count_json_is_exact);
+  tcase_add_test(count, test_count_json_with_unique_is_exact);
+  tcase_add_test(count, test_count_text_is_exact);
+  tcase_add_test(count, test_count_text_singular_is_exact);
   suite_add_tcase(suite, count);
   TCase *first = tcase_create("first");
-  tcase_add_test(first, test_first_json_has_the_columns);
-  tcase_add_test(first, test_first_text_draws_the_board);
-  tcase_add_test(first, test_first_without_solution);
+  tcase_add_test(first, test_first_json_is_exact);
+  tcase_add_test(first, test_first_text_is_exact);
+  tcase_add_test(first, test_first_constructed_text_is_exact);
+  tcase_add_test(first, test_first_without_solution_is_exact);
   suite_add_tcase(suite, first);
   TCase *errors = tcase_create("errors");
   tcase_add_loop_test(errors, test_writers_report_write_errors, NQ_FORMAT_TEXT,
