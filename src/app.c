@@ -112,7 +112,9 @@ static int write_board(const uint8_t *columns, int n, void *writer) {
 }
 
 /* Rank 0 alone: the boards leave in lexicographic order through one
- * stream, with nothing to gather from other ranks. */
+ * stream, with nothing to gather from other ranks.  Standard output
+ * carries boards only, so that a size has none is said on stderr and
+ * `--list | wc -l` counts 0. */
 static int run_list(const nq_cli_t *cli, FILE *out, FILE *err) {
   static const char what[] = "listing failed";
   nq_output_t output;
@@ -124,7 +126,10 @@ static int run_list(const nq_cli_t *cli, FILE *out, FILE *err) {
     rc = nq_solutions_each(cli->n, cli->limit, write_board, &writer);
   if (rc == NQ_OK)
     rc = nq__output_boards_end(&writer);
-  return close_output(&output, rc, err, what);
+  int status = close_output(&output, rc, err, what);
+  if (status == NQ_EXIT_OK && writer.boards == 0 && cli->format == NQ_FORMAT_TEXT)
+    fprintf(err, "nqueens-mpi: no solution exists for n = %d\n", cli->n);
+  return status;
 }
 
 static int run_first(const nq_cli_t *cli, FILE *out, FILE *err) {

@@ -250,8 +250,6 @@ int nq__output_board(nq_board_writer_t *writer, const uint8_t *columns, int n) {
 int nq__output_boards_end(nq_board_writer_t *writer) {
   if (writer->format == NQ_FORMAT_JSON)
     append_text(writer->output, "]\n");
-  else if (writer->boards == 0)
-    append_format(writer->output, "No solution exists for n = %d.\n", writer->n);
   return writer->output->status;
 }
 

@@ -62,9 +62,9 @@ typedef struct nq_board_writer {
 } nq_board_writer_t;
 
 /* Streams boards: begin, one call per board, end.  Text boards are
- * separated by blank lines; the empty board (n = 0) is written as
- * "(the empty board)", and a board size without solutions as one line
- * saying so.  JSON is one array of boards on one line. */
+ * separated by blank lines and the empty board (n = 0) is written as
+ * "(the empty board)"; a board size without solutions writes nothing.
+ * JSON is one array of boards on one line ("[]" without solutions). */
 int nq__output_boards_begin(nq_board_writer_t *writer, nq_output_t *output, nq_format_t format,
                             int n);
 int nq__output_board(nq_board_writer_t *writer, const uint8_t *columns, int n);

@@ -283,9 +283,23 @@ for n in 33 64; do
 done
 
 run -n 0 --list
-check "-n 0 --list does not name the empty board" grep -q "empty board" "$out"
-run -n 3 --list
-check "-n 3 --list does not say there is no solution" grep -qi "no solution" "$out"
+printf '(the empty board)\n' >"$work/expected"
+check "-n 0 --list is not '(the empty board)'" cmp -s "$out" "$work/expected"
+
+# No board: stdout stays empty (so --list | wc -l counts 0 lines), the
+# reason goes to stderr, and the status is 0.  JSON's empty array says it.
+for n in 2 3; do
+  run -n "$n" --list
+  check "-n $n --list: status $status" [ "$status" -eq 0 ]
+  check "-n $n --list wrote $(wc -c <"$out") bytes to stdout" is_empty "$out"
+  echo "nqueens-mpi: no solution exists for n = $n" >"$work/expected"
+  check "-n $n --list: stderr is not '$(cat "$work/expected")'" cmp -s "$err" "$work/expected"
+  run -n "$n" --list --format json
+  check "-n $n --list --format json: status $status" [ "$status" -eq 0 ]
+  printf '[]\n' >"$work/expected"
+  check "-n $n --list --format json is not []" cmp -s "$out" "$work/expected"
+  check "-n $n --list --format json wrote to stderr" is_empty "$err"
+done
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
