@@ -2,7 +2,9 @@
 
 #include "app.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "nqueens/error.h"
@@ -32,35 +34,48 @@ void nq__app_tune_singleton(void) {
   setenv("OMPI_MCA_btl", "self", 0);
 }
 
-static int runtime_failure(FILE *err, const char *what, int code) {
-  fprintf(err, "nqueens-mpi: %s: %s\n", what, nq_strerror(code));
+/* One line; a failed write adds the system's reason (write_errno, 0 when
+ * there is none). */
+static int runtime_failure(FILE *err, const char *what, int code, int write_errno) {
+  if (write_errno != 0)
+    fprintf(err, "nqueens-mpi: %s: %s: %s\n", what, nq_strerror(code), strerror(write_errno));
+  else
+    fprintf(err, "nqueens-mpi: %s: %s\n", what, nq_strerror(code));
   return code == NQ_EMPI ? NQ_EXIT_ABORT : NQ_EXIT_FAILURE;
 }
 
-/* Everything written must reach the stream: a full disk is a failure. */
-static int flushed(FILE *out) { return fflush(out) == 0 && !ferror(out) ? NQ_OK : NQ_EIO; }
+/* Everything written must reach the stream: a full disk is a failure.
+ * Help and version are printed straight to the stream, one call each,
+ * with errno cleared before: it then holds the reason of a failed write,
+ * whether the print or the flush made it. */
+static int flushed(FILE *out, FILE *err, const char *what) {
+  if (fflush(out) == 0 && !ferror(out))
+    return NQ_EXIT_OK;
+  return runtime_failure(err, what, NQ_EIO, errno);
+}
 
 /* Counts, boards and --first go through the output module's buffer,
  * opened here on `out` ... */
 static int open_output(nq_output_t *output, FILE *out, FILE *err, const char *what) {
   int rc = nq__output_open(output, out, NQ_OUTPUT_CAPACITY);
-  return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, what, rc);
+  return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, what, rc, 0);
 }
 
 /* ... and after the writers (whose result is `rc`), flush what is left,
- * free the buffer and report a failure. */
+ * free the buffer and report a failure with the system's reason. */
 static int close_output(nq_output_t *output, int rc, FILE *err, const char *what) {
   if (rc == NQ_OK)
     rc = nq__output_flush(output);
+  int write_errno = rc == NQ_EIO ? output->write_errno : 0;
   nq__output_close(output);
-  return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, what, rc);
+  return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, what, rc, write_errno);
 }
 
 /* A failed unit is reported once, by rank 0, naming the rank that ran it;
  * an MPI failure by the rank that saw it (the job is then aborted). */
 static int count_failure(FILE *err, int rank, int code, const nq_count_result_t *result) {
   if (code == NQ_EMPI)
-    return runtime_failure(err, "counting failed", code);
+    return runtime_failure(err, "counting failed", code, 0);
   if (rank == 0 && result->failed_rank >= 0)
     fprintf(err, "nqueens-mpi: counting failed on rank %d: %s\n", result->failed_rank,
             nq_strerror(code));
@@ -140,7 +155,7 @@ static int run_first(const nq_cli_t *cli, FILE *out, FILE *err) {
   double started = MPI_Wtime();
   int rc = nq_solutions_first(columns, &kind, cli->n);
   if (rc != NQ_OK)
-    return runtime_failure(err, what, rc);
+    return runtime_failure(err, what, rc, 0);
   double seconds = MPI_Wtime() - started;
   if (open_output(&output, out, err, what) != NQ_EXIT_OK)
     return NQ_EXIT_FAILURE;
@@ -170,11 +185,12 @@ int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
     return run_count(&cli, comm, rank, out, err);
   if (rank != 0)
     return NQ_EXIT_OK;
+  errno = 0; /* see flushed() */
   switch (cli.mode) {
   case NQ_MODE_HELP: nq__cli_print_help(out); break;
   case NQ_MODE_VERSION: print_version(out); break;
   case NQ_MODE_LIST: return run_list(&cli, out, err);
   default: return run_first(&cli, out, err);
   }
-  return flushed(out) == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, "writing failed", NQ_EIO);
+  return flushed(out, err, "writing failed");
 }

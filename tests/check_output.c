@@ -2,15 +2,17 @@
 
 /* The output module: boards as text and JSON byte for byte, counts and the
  * first solution as whole expected strings, and write errors reported with
- * the errno of the failed write. */
+ * the system's reason. */
 
 #include <check.h>
 #include <errno.h>
 #include <gmp.h>
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
 #include "nqueens/error.h"
 #include "output.h"
 #include "support.h"
@@ -425,6 +427,22 @@ START_TEST(test_pieces_through_the_smallest_buffer) {
 }
 END_TEST
 
+/* ---- The listing command, end to end in this process -------------------- */
+
+/* The command line as the program runs it, on MPI_COMM_SELF, with its
+ * words separated by single spaces. */
+static int run_app(FILE *out, FILE *err, const char *line) {
+  char words[256], *argv[16] = {"nqueens-mpi"};
+  int argc = 1;
+  ck_assert_uint_lt(strlen(line), sizeof words);
+  strcpy(words, line);
+  for (char *word = strtok(words, " "); word != NULL; word = strtok(NULL, " ")) {
+    ck_assert_int_lt(argc, 15);
+    argv[argc++] = word;
+  }
+  return nq__app_main(argc, argv, MPI_COMM_SELF, out, err);
+}
+
 /* ---- Write errors ---------------------------------------------------------- */
 
 /* Every writer through the output: the error shows once the buffer is
@@ -502,6 +520,41 @@ START_TEST(test_list_stops_at_the_first_failed_write) {
 }
 END_TEST
 
+/* What the user reads: one line, the system's reason last, status 1. */
+START_TEST(test_commands_name_the_full_disk) {
+  static const struct {
+    const char *line, *message;
+  } cases[] = {
+      {"-n 8 --list", "nqueens-mpi: listing failed: write to output failed: "
+                      "No space left on device\n"},
+      {"-n 8 --list --format json", "nqueens-mpi: listing failed: write to output failed: "
+                                    "No space left on device\n"},
+      {"-n 8", "nqueens-mpi: writing the count failed: write to output failed: "
+               "No space left on device\n"},
+      {"-n 8 --format json", "nqueens-mpi: writing the count failed: write to output failed: "
+                             "No space left on device\n"},
+      {"-n 8 --first", "nqueens-mpi: --first failed: write to output failed: "
+                       "No space left on device\n"},
+      {"--help", "nqueens-mpi: writing failed: write to output failed: "
+                 "No space left on device\n"},
+      {"--version", "nqueens-mpi: writing failed: write to output failed: "
+                    "No space left on device\n"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *message = NULL;
+    size_t size = 0;
+    FILE *disk = full_disk(), *err = open_memstream(&message, &size);
+    ck_assert_ptr_nonnull(err);
+    int status = run_app(disk, err, cases[i].line);
+    fclose(disk);
+    ck_assert_int_eq(fclose(err), 0);
+    ck_assert_msg(status == 1, "'%s' on a full disk: status %d", cases[i].line, status);
+    ck_assert_str_eq(message, cases[i].message);
+    free(message);
+  }
+}
+END_TEST
+
 static Suite *output_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -537,6 +590,7 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_loop_test(errors, test_writers_report_a_full_disk, NQ_FORMAT_TEXT,
                       NQ_FORMAT_JSON + 1);
   tcase_add_test(errors, test_list_stops_at_the_first_failed_write);
+  tcase_add_test(errors, test_commands_name_the_full_disk);
   suite_add_tcase(suite, errors);
   return suite;
 }
