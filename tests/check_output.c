@@ -1,8 +1,8 @@
 #define _GNU_SOURCE /* open_memstream, fopencookie */
 
 /* The output module: boards as text and JSON byte for byte, counts and the
- * first solution as whole expected strings, and write errors reported with
- * the system's reason. */
+ * first solution as whole expected strings, the listing command against
+ * the brute force, and write errors reported with the system's reason. */
 
 #include <check.h>
 #include <errno.h>
@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "known_counts.h"
 #include "nqueens/error.h"
 #include "output.h"
 #include "support.h"
@@ -443,6 +444,122 @@ static int run_app(FILE *out, FILE *err, const char *line) {
   return nq__app_main(argc, argv, MPI_COMM_SELF, out, err);
 }
 
+typedef struct command {
+  int status;
+  char *out, *err;
+  size_t out_size, err_size;
+} command_t;
+
+static command_t run_command(const char *line) {
+  command_t c = {0};
+  FILE *out = open_memstream(&c.out, &c.out_size);
+  FILE *err = open_memstream(&c.err, &c.err_size);
+  ck_assert_ptr_nonnull(out);
+  ck_assert_ptr_nonnull(err);
+  c.status = run_app(out, err, line);
+  ck_assert_int_eq(fclose(out), 0);
+  ck_assert_int_eq(fclose(err), 0);
+  return c;
+}
+
+static void command_free(command_t *c) {
+  free(c->out);
+  free(c->err);
+}
+
+/* stdout carries boards only: a size without any says so on stderr in
+ * text, while JSON's empty array says it by itself. */
+static void assert_listing(int n, nq_format_t format, size_t limit) {
+  char line[64];
+  snprintf(line, sizeof line, "-n %d --list%s%s", n,
+           format == NQ_FORMAT_JSON ? " --format json" : "", limit ? " --limit" : "");
+  if (limit)
+    snprintf(line + strlen(line), sizeof line - strlen(line), " %zu", limit);
+  command_t c = run_command(line);
+  char *expected = expected_listing(n, format, limit);
+  char expected_err[64] = "";
+  if (brute_solutions(n)->count == 0 && format == NQ_FORMAT_TEXT)
+    snprintf(expected_err, sizeof expected_err, "nqueens-mpi: no solution exists for n = %d\n",
+             n);
+  ck_assert_msg(c.status == 0, "'%s': status %d", line, c.status);
+  assert_same_text(c.out, expected, line);
+  ck_assert_str_eq(c.err, expected_err);
+  free(expected);
+  command_free(&c);
+}
+
+START_TEST(test_list_command_text_matches_brute_force) {
+  assert_listing(_i, NQ_FORMAT_TEXT, 0);
+}
+END_TEST
+
+START_TEST(test_list_command_json_matches_brute_force) {
+  assert_listing(_i, NQ_FORMAT_JSON, 0);
+}
+END_TEST
+
+/* Limits below, at and above Q(8) = 92, and on boards with 0 and 1
+ * solutions. */
+START_TEST(test_list_command_limit_gives_the_first_boards) {
+  static const struct {
+    int n;
+    size_t limit;
+  } cases[] = {{8, 1}, {8, 2}, {8, 5}, {8, 91}, {8, 92}, {8, 93}, {10, 700}, {0, 1}, {3, 2}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    assert_listing(cases[i].n, NQ_FORMAT_TEXT, cases[i].limit);
+    assert_listing(cases[i].n, NQ_FORMAT_JSON, cases[i].limit);
+  }
+}
+END_TEST
+
+/* Reads one text board of n rows at `text`: its columns, or NULL when the
+ * rows are not n squares of '.' with one 'Q' each.  Returns the end. */
+static const char *read_board(const char *text, int n, uint8_t *columns) {
+  for (int row = 0; row < n; row++) {
+    int queen = -1;
+    for (int col = 0; col < n; col++, text++) {
+      if (*text == 'Q' && queen < 0)
+        queen = col;
+      else if (*text != '.')
+        return NULL;
+    }
+    if (*text++ != '\n' || queen < 0)
+      return NULL;
+    columns[row] = (uint8_t)queen;
+  }
+  return text;
+}
+
+/* Beyond the brute force (n = 11..13, up to 13 MB, several times the
+ * program's buffer): Q(n) boards as OEIS counts them, each a solution by
+ * the brute force's check, in strictly increasing lexicographic order. */
+START_TEST(test_list_command_gives_oeis_counts) {
+  int n = _i;
+  char line[32];
+  snprintf(line, sizeof line, "-n %d --list", n);
+  command_t c = run_command(line);
+  ck_assert_int_eq(c.status, 0);
+  ck_assert_str_eq(c.err, "");
+  uint8_t columns[2][64];
+  uint64_t boards = 0;
+  for (const char *at = c.out; *at != '\0'; boards++) {
+    uint8_t *board = columns[boards % 2], *previous = columns[(boards + 1) % 2];
+    if (boards > 0)
+      ck_assert_msg(*at++ == '\n', "n %d: no blank line before board %llu", n,
+                    (unsigned long long)boards);
+    at = read_board(at, n, board);
+    ck_assert_msg(at != NULL, "n %d: board %llu is not n rows of one Q", n,
+                  (unsigned long long)boards);
+    ck_assert_msg(brute_is_solution(board, n), "n %d: board %llu is no solution", n,
+                  (unsigned long long)boards);
+    ck_assert_msg(boards == 0 || memcmp(previous, board, (size_t)n) < 0,
+                  "n %d: board %llu is out of order", n, (unsigned long long)boards);
+  }
+  ck_assert_uint_eq(boards, known_all[n]);
+  command_free(&c);
+}
+END_TEST
+
 /* ---- Write errors ---------------------------------------------------------- */
 
 /* Every writer through the output: the error shows once the buffer is
@@ -584,6 +701,12 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_test(first, test_first_without_solution_is_exact);
   tcase_add_test(first, test_pieces_through_the_smallest_buffer);
   suite_add_tcase(suite, first);
+  TCase *command = tcase_create("command");
+  tcase_add_loop_test(command, test_list_command_text_matches_brute_force, 0, BRUTE_MAX_N + 1);
+  tcase_add_loop_test(command, test_list_command_json_matches_brute_force, 0, BRUTE_MAX_N + 1);
+  tcase_add_test(command, test_list_command_limit_gives_the_first_boards);
+  tcase_add_loop_test(command, test_list_command_gives_oeis_counts, BRUTE_MAX_N + 1, 14);
+  suite_add_tcase(suite, command);
   TCase *errors = tcase_create("errors");
   tcase_add_loop_test(errors, test_writers_report_a_read_only_stream, NQ_FORMAT_TEXT,
                       NQ_FORMAT_JSON + 1);
