@@ -284,6 +284,19 @@ else
   skip "writes to a full disk: /dev/full is missing or not writable here"
 fi
 
+# ---- a reader that stops early ---------------------------------------------
+# Like any filter, the listing ends quietly when its reader goes: killed by
+# SIGPIPE (status 141) or exiting 0, nothing on stderr.  The binary runs
+# with SIGPIPE's default action even where the test's caller ignores it.
+
+env --default-signal=PIPE "$binary" -n 12 --list 2>"$err" | head -n 1 >"$out"
+status=${PIPESTATUS[0]}
+ended_quietly() { [ "$1" -eq 141 ] || [ "$1" -eq 0 ]; }
+check "--list | head -n 1: status $status, not 141 or 0" ended_quietly "$status"
+check "--list | head -n 1 wrote to stderr: $(head -c 200 "$err")" is_empty "$err"
+printf 'Q...........\n' >"$work/expected"
+check "--list | head -n 1 is not the first row of the first board" cmp -s "$out" "$work/expected"
+
 # ---- more output checks ------------------------------------------------------
 
 run_ranks 1 -n 8 --list --format json
