@@ -2,13 +2,16 @@
 
 #include "app.h"
 
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "nqueens/error.h"
 #include "output.h"
 #include "nqueens/count.h"
 #include "nqueens/solutions.h"
+#include "nqueens/units.h"
 
 #ifndef NQ_VERSION
 #define NQ_VERSION "unknown"
@@ -31,25 +34,64 @@ void nq__app_tune_singleton(void) {
   setenv("OMPI_MCA_btl", "self", 0);
 }
 
-static int runtime_failure(FILE *err, const char *what, int code) {
-  fprintf(err, "nqueens-mpi: %s: %s\n", what, nq_strerror(code));
+/* One line; a failed write adds the system's reason (write_errno, 0 when
+ * there is none). */
+static int runtime_failure(FILE *err, const char *what, int code, int write_errno) {
+  if (write_errno != 0)
+    fprintf(err, "nqueens-mpi: %s: %s: %s\n", what, nq_strerror(code), strerror(write_errno));
+  else
+    fprintf(err, "nqueens-mpi: %s: %s\n", what, nq_strerror(code));
   return code == NQ_EMPI ? NQ_EXIT_ABORT : NQ_EXIT_FAILURE;
 }
 
-/* Everything written must reach the stream: a full disk is a failure. */
-static int flushed(FILE *out) { return fflush(out) == 0 && !ferror(out) ? NQ_OK : NQ_EIO; }
+/* Everything written must reach the stream: a full disk is a failure.
+ * Help and version are printed straight to the stream, one call each,
+ * with errno cleared before: it then holds the reason of a failed write,
+ * whether the print or the flush made it. */
+static int flushed(FILE *out, FILE *err, const char *what) {
+  if (fflush(out) == 0 && !ferror(out))
+    return NQ_EXIT_OK;
+  return runtime_failure(err, what, NQ_EIO, errno);
+}
+
+/* Counts, boards and --first go through the output module's buffer,
+ * opened here on `out` ... */
+static int open_output(nq_output_t *output, FILE *out, FILE *err, const char *what) {
+  int rc = nq__output_open(output, out, NQ_OUTPUT_CAPACITY);
+  return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, what, rc, 0);
+}
+
+/* ... and after the writers (whose result is `rc`), flush what is left,
+ * free the buffer and report a failure with the system's reason. */
+static int close_output(nq_output_t *output, int rc, FILE *err, const char *what) {
+  if (rc == NQ_OK)
+    rc = nq__output_flush(output);
+  int write_errno = rc == NQ_EIO ? output->write_errno : 0;
+  nq__output_close(output);
+  return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, what, rc, write_errno);
+}
 
 /* A failed unit is reported once, by rank 0, naming the rank that ran it;
  * an MPI failure by the rank that saw it (the job is then aborted). */
 static int count_failure(FILE *err, int rank, int code, const nq_count_result_t *result) {
   if (code == NQ_EMPI)
-    return runtime_failure(err, "counting failed", code);
+    return runtime_failure(err, "counting failed", code, 0);
   if (rank == 0 && result->failed_rank >= 0)
     fprintf(err, "nqueens-mpi: counting failed on rank %d: %s\n", result->failed_rank,
             nq_strerror(code));
   else if (rank == 0)
     fprintf(err, "nqueens-mpi: counting failed: %s\n", nq_strerror(code));
   return NQ_EXIT_FAILURE;
+}
+
+static int write_count(const nq_cli_t *cli, const nq_count_result_t *result, FILE *out,
+                       FILE *err) {
+  static const char what[] = "writing the count failed";
+  nq_output_t output;
+  if (open_output(&output, out, err, what) != NQ_EXIT_OK)
+    return NQ_EXIT_FAILURE;
+  int rc = nq__output_count(&output, cli->format, cli->n, cli->unique, result);
+  return close_output(&output, rc, err, what);
 }
 
 static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
@@ -65,11 +107,11 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
               "and a build with the lane walk (see --version)\n",
               nq_walk_name(cli->walk));
     status = NQ_EXIT_USAGE;
-  } else if (rc != NQ_OK)
+  } else if (rc != NQ_OK) {
     status = count_failure(err, rank, rc, &result);
-  else if (rank == 0 && (nq__output_count(out, cli->format, cli->n, cli->unique, &result) != NQ_OK ||
-                         flushed(out) != NQ_OK))
-    status = runtime_failure(err, "writing the count failed", NQ_EIO);
+  } else if (rank == 0) {
+    status = write_count(cli, &result, out, err);
+  }
   nq_count_result_clear(&result);
   return status;
 }
@@ -84,30 +126,41 @@ static int write_board(const uint8_t *columns, int n, void *writer) {
   return nq__output_board(writer, columns, n);
 }
 
-/* Printing a board costs more than finding it, so listing is rank 0's
- * alone: more ranks would only wait on the output stream. */
+/* Rank 0 alone: the boards leave in lexicographic order through one
+ * stream, with nothing to gather from other ranks.  Standard output
+ * carries boards only, so that a size has none is said on stderr and
+ * `--list | wc -l` counts 0. */
 static int run_list(const nq_cli_t *cli, FILE *out, FILE *err) {
+  static const char what[] = "listing failed";
+  nq_output_t output;
   nq_board_writer_t writer;
-  int rc = nq__output_boards_begin(&writer, out, cli->format, cli->n);
+  if (open_output(&output, out, err, what) != NQ_EXIT_OK)
+    return NQ_EXIT_FAILURE;
+  int rc = nq__output_boards_begin(&writer, &output, cli->format, cli->n);
   if (rc == NQ_OK)
     rc = nq_solutions_each(cli->n, cli->limit, write_board, &writer);
   if (rc == NQ_OK)
     rc = nq__output_boards_end(&writer);
-  if (rc == NQ_OK)
-    rc = flushed(out);
-  return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, "listing failed", rc);
+  int status = close_output(&output, rc, err, what);
+  if (status == NQ_EXIT_OK && writer.boards == 0 && cli->format == NQ_FORMAT_TEXT)
+    fprintf(err, "nqueens-mpi: no solution exists for n = %d\n", cli->n);
+  return status;
 }
 
 static int run_first(const nq_cli_t *cli, FILE *out, FILE *err) {
-  uint8_t columns[64];
+  static const char what[] = "--first failed";
+  uint8_t columns[NQ_MAX_N];
   nq_first_kind_t kind;
+  nq_output_t output;
   double started = MPI_Wtime();
   int rc = nq_solutions_first(columns, &kind, cli->n);
-  if (rc == NQ_OK)
-    rc = nq__output_first(out, cli->format, cli->n, columns, kind, MPI_Wtime() - started);
-  if (rc == NQ_OK)
-    rc = flushed(out);
-  return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, "--first failed", rc);
+  if (rc != NQ_OK)
+    return runtime_failure(err, what, rc, 0);
+  double seconds = MPI_Wtime() - started;
+  if (open_output(&output, out, err, what) != NQ_EXIT_OK)
+    return NQ_EXIT_FAILURE;
+  rc = nq__output_first(&output, cli->format, cli->n, columns, kind, seconds);
+  return close_output(&output, rc, err, what);
 }
 
 int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
@@ -132,11 +185,12 @@ int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
     return run_count(&cli, comm, rank, out, err);
   if (rank != 0)
     return NQ_EXIT_OK;
+  errno = 0; /* see flushed() */
   switch (cli.mode) {
   case NQ_MODE_HELP: nq__cli_print_help(out); break;
   case NQ_MODE_VERSION: print_version(out); break;
   case NQ_MODE_LIST: return run_list(&cli, out, err);
   default: return run_first(&cli, out, err);
   }
-  return flushed(out) == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, "writing failed", NQ_EIO);
+  return flushed(out, err, "writing failed");
 }

@@ -1,6 +1,10 @@
 #include "output.h"
 
+#include <errno.h>
+#include <gmp.h>
+#include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "nqueens/error.h"
 
@@ -8,108 +12,248 @@
 #define NQ_VERSION "unknown"
 #endif
 
-static int stream_status(FILE *out) { return ferror(out) ? NQ_EIO : NQ_OK; }
+/* ---- The buffered stream --------------------------------------------- */
 
-static void print_mpz(FILE *out, const mpz_t value) { mpz_out_str(out, 10, value); }
+int nq__output_open(nq_output_t *output, FILE *stream, size_t capacity) {
+  *output = (nq_output_t){.stream = stream, .status = NQ_OK};
+  if (capacity < NQ_OUTPUT_MIN_CAPACITY)
+    return NQ_EINVAL;
+  output->buffer = malloc(capacity);
+  if (output->buffer == NULL)
+    return NQ_ENOMEM;
+  output->capacity = capacity;
+  return NQ_OK;
+}
+
+/* Only the first failure counts: what follows it is a consequence. */
+static void fail(nq_output_t *output, int code, int write_errno) {
+  if (output->status != NQ_OK)
+    return;
+  output->status = code;
+  output->write_errno = write_errno;
+}
+
+/* errno is cleared first so that a failure which sets none reports none,
+ * not a stale reason.  ferror as well as the count: glibc's fwrite to an
+ * unbuffered stream can report every byte written when the write failed. */
+static void write_buffer(nq_output_t *output) {
+  if (output->status == NQ_OK && output->used > 0) {
+    errno = 0;
+    size_t written = fwrite(output->buffer, 1, output->used, output->stream);
+    if (written != output->used || ferror(output->stream))
+      fail(output, NQ_EIO, errno);
+  }
+  output->used = 0;
+}
+
+int nq__output_flush(nq_output_t *output) {
+  write_buffer(output);
+  if (output->status == NQ_OK) {
+    errno = 0;
+    if (fflush(output->stream) != 0 || ferror(output->stream))
+      fail(output, NQ_EIO, errno);
+  }
+  return output->status;
+}
+
+void nq__output_close(nq_output_t *output) {
+  free(output->buffer);
+  output->buffer = NULL;
+  output->used = output->capacity = 0;
+}
+
+/* Where the next `size` bytes go, after writing the buffer out if they do
+ * not fit behind what it holds; NULL once the output has failed.  The
+ * caller adds what it wrote to `used`. */
+static char *room_for(nq_output_t *output, size_t size) {
+  if (output->status != NQ_OK)
+    return NULL;
+  if (output->capacity - output->used < size) {
+    write_buffer(output);
+    if (output->status != NQ_OK)
+      return NULL;
+    if (size > output->capacity) {
+      fail(output, NQ_EINVAL, 0);
+      return NULL;
+    }
+  }
+  return output->buffer + output->used;
+}
+
+static void append(nq_output_t *output, const char *bytes, size_t size) {
+  char *room = room_for(output, size);
+  if (room == NULL)
+    return;
+  memcpy(room, bytes, size);
+  output->used += size;
+}
+
+static void append_text(nq_output_t *output, const char *text) {
+  append(output, text, strlen(text));
+}
+
+static void append_char(nq_output_t *output, char c) { append(output, &c, 1); }
+
+/* printf's conversions plus GMP's %Zd for the big counts.  Measured
+ * first, then formatted straight into the buffer. */
+static void append_format(nq_output_t *output, const char *format, ...) {
+  va_list measure, print;
+  va_start(measure, format);
+  va_copy(print, measure);
+  int length = gmp_vsnprintf(NULL, 0, format, measure);
+  if (length < 0) {
+    fail(output, NQ_EINVAL, 0);
+  } else {
+    char *room = room_for(output, (size_t)length + 1); /* and the final NUL */
+    if (room != NULL) {
+      gmp_vsnprintf(room, (size_t)length + 1, format, print);
+      output->used += (size_t)length;
+    }
+  }
+  va_end(print);
+  va_end(measure);
+}
+
+/* One row of a board: a Q in the queen's column, dots elsewhere. */
+static void append_row(nq_output_t *output, int n, int queen_col) {
+  char *room = room_for(output, (size_t)n);
+  if (room == NULL)
+    return;
+  memset(room, '.', (size_t)n);
+  room[queen_col] = 'Q';
+  output->used += (size_t)n;
+}
+
+/* ---- Counts ----------------------------------------------------------- */
 
 static double per_second(const mpz_t count, double seconds) {
   return seconds > 0 ? mpz_get_d(count) / seconds : 0.0;
 }
 
-static void count_as_text(FILE *out, int n, int unique, const nq_count_result_t *r) {
-  fprintf(out, "Q(%d) = ", n);
-  print_mpz(out, r->solutions);
-  fprintf(out, " solution%s on the %dx%d board\n", mpz_cmp_ui(r->solutions, 1) == 0 ? "" : "s", n,
-          n);
-  if (unique) {
-    fprintf(out, "U(%d) = ", n);
-    print_mpz(out, r->unique);
-    fputs(" up to rotation and reflection\n", out);
-  }
-  fprintf(out, "%.3f s on %d rank%s, %llu work unit%s, %.3g nodes/s, %s walk\n", r->seconds,
-          r->ranks, r->ranks == 1 ? "" : "s", (unsigned long long)r->units,
-          r->units == 1 ? "" : "s", per_second(r->nodes, r->seconds), nq_walk_name(r->walk));
+static void count_as_text(nq_output_t *output, int n, int unique, const nq_count_result_t *r) {
+  append_format(output, "Q(%d) = %Zd solution%s on the %dx%d board\n", n, r->solutions,
+                mpz_cmp_ui(r->solutions, 1) == 0 ? "" : "s", n, n);
+  if (unique)
+    append_format(output, "U(%d) = %Zd up to rotation and reflection\n", n, r->unique);
+  append_format(output, "%.3f s on %d rank%s, %llu work unit%s, %.3g nodes/s, %s walk\n",
+                r->seconds, r->ranks, r->ranks == 1 ? "" : "s", (unsigned long long)r->units,
+                r->units == 1 ? "" : "s", per_second(r->nodes, r->seconds),
+                nq_walk_name(r->walk));
 }
 
 /* Big counts are JSON strings: parsers round numbers beyond 2^53. */
-static void count_as_json(FILE *out, int n, int unique, const nq_count_result_t *r) {
-  fprintf(out, "{\"n\":%d,\"solutions\":\"", n);
-  print_mpz(out, r->solutions);
-  fputc('"', out);
-  if (unique) {
-    fputs(",\"unique\":\"", out);
-    print_mpz(out, r->unique);
-    fputc('"', out);
-  }
-  fprintf(out, ",\"seconds\":%.6f,\"ranks\":%d,\"units\":%llu,\"depth\":%d,\"nodes\":\"",
-          r->seconds, r->ranks, (unsigned long long)r->units, r->depth);
-  print_mpz(out, r->nodes);
-  fprintf(out, "\",\"nodes_per_second\":%.0f,\"walk\":\"%s\",\"version\":\"%s\"}\n",
-          per_second(r->nodes, r->seconds), nq_walk_name(r->walk), NQ_VERSION);
+static void count_as_json(nq_output_t *output, int n, int unique, const nq_count_result_t *r) {
+  append_format(output, "{\"n\":%d,\"solutions\":\"%Zd\"", n, r->solutions);
+  if (unique)
+    append_format(output, ",\"unique\":\"%Zd\"", r->unique);
+  append_format(output,
+                ",\"seconds\":%.6f,\"ranks\":%d,\"units\":%llu,\"depth\":%d,\"nodes\":\"%Zd\"",
+                r->seconds, r->ranks, (unsigned long long)r->units, r->depth, r->nodes);
+  append_format(output, ",\"nodes_per_second\":%.0f,\"walk\":\"%s\",\"version\":\"%s\"}\n",
+                per_second(r->nodes, r->seconds), nq_walk_name(r->walk), NQ_VERSION);
 }
 
-int nq__output_count(FILE *out, nq_format_t format, int n, int unique,
+int nq__output_count(nq_output_t *output, nq_format_t format, int n, int unique,
                     const nq_count_result_t *result) {
   if (format == NQ_FORMAT_JSON)
-    count_as_json(out, n, unique, result);
+    count_as_json(output, n, unique, result);
   else
-    count_as_text(out, n, unique, result);
-  return stream_status(out);
+    count_as_text(output, n, unique, result);
+  return output->status;
 }
 
-/* One row of a board: a Q in the queen's column, dots elsewhere. */
-static void print_row(FILE *out, int n, int queen_col) {
-  for (int col = 0; col < n; col++)
-    fputc(col == queen_col ? 'Q' : '.', out);
+/* ---- Listing ---------------------------------------------------------- */
+
+/* A row of the kept board with its queen in column 0, where `shown`
+ * says it is until the first board moves it. */
+static char *lay_out_row(nq_board_writer_t *writer, int row, char *at) {
+  writer->row_squares[row] = (size_t)(at - writer->text);
+  writer->shown[row] = 0;
+  memset(at, '.', (size_t)writer->n);
+  at[0] = 'Q';
+  return at + writer->n;
 }
 
-static void board_as_json(FILE *out, const uint8_t *columns, int n) {
-  fputc('[', out);
-  for (int row = 0; row < n; row++) {
-    fputs(row ? ",\"" : "\"", out);
-    print_row(out, n, columns[row]);
-    fputc('"', out);
+static const char empty_board[] = "(the empty board)\n";
+
+/* A blank line before the board, then its rows. */
+static size_t lay_out_text_board(nq_board_writer_t *writer) {
+  char *at = writer->text;
+  *at++ = '\n';
+  if (writer->n == 0) {
+    memcpy(at, empty_board, sizeof empty_board - 1);
+    at += sizeof empty_board - 1;
   }
-  fputc(']', out);
+  for (int row = 0; row < writer->n; row++) {
+    at = lay_out_row(writer, row, at);
+    *at++ = '\n';
+  }
+  return (size_t)(at - writer->text);
 }
 
-int nq__output_boards_begin(nq_board_writer_t *writer, FILE *out, nq_format_t format, int n) {
-  writer->out = out;
+/* A comma before the board, then an array of row strings. */
+static size_t lay_out_json_board(nq_board_writer_t *writer) {
+  char *at = writer->text;
+  *at++ = ',';
+  *at++ = '[';
+  for (int row = 0; row < writer->n; row++) {
+    if (row > 0)
+      *at++ = ',';
+    *at++ = '"';
+    at = lay_out_row(writer, row, at);
+    *at++ = '"';
+  }
+  *at++ = ']';
+  return (size_t)(at - writer->text);
+}
+
+int nq__output_boards_begin(nq_board_writer_t *writer, nq_output_t *output, nq_format_t format,
+                            int n) {
+  if (n < 0 || n > NQ_MAX_N)
+    return NQ_EINVAL;
+  writer->output = output;
   writer->format = format;
   writer->n = n;
   writer->boards = 0;
-  if (format == NQ_FORMAT_JSON)
-    fputc('[', out);
-  return stream_status(out);
+  if (format == NQ_FORMAT_JSON) {
+    writer->text_size = lay_out_json_board(writer);
+    append_char(output, '[');
+  } else {
+    writer->text_size = lay_out_text_board(writer);
+  }
+  return output->status;
+}
+
+static void move_queen(nq_board_writer_t *writer, int row, int col) {
+  char *squares = writer->text + writer->row_squares[row];
+  squares[writer->shown[row]] = '.';
+  squares[col] = 'Q';
+  writer->shown[row] = (uint8_t)col;
 }
 
 int nq__output_board(nq_board_writer_t *writer, const uint8_t *columns, int n) {
-  FILE *out = writer->out;
-  if (writer->format == NQ_FORMAT_JSON) {
-    if (writer->boards)
-      fputc(',', out);
-    board_as_json(out, columns, n);
-  } else {
-    if (writer->boards)
-      fputc('\n', out); /* a blank line between boards */
-    if (n == 0)
-      fputs("(the empty board)\n", out);
-    for (int row = 0; row < n; row++) {
-      print_row(out, n, columns[row]);
-      fputc('\n', out);
-    }
+  if (n != writer->n)
+    return NQ_EINVAL;
+  for (int row = 0; row < n; row++) {
+    if (columns[row] == writer->shown[row])
+      continue;
+    if (columns[row] >= n)
+      return NQ_EINVAL;
+    move_queen(writer, row, columns[row]);
   }
+  size_t separator = writer->boards == 0 ? 1 : 0; /* none before the first board */
+  append(writer->output, writer->text + separator, writer->text_size - separator);
   writer->boards++;
-  return stream_status(out);
+  return writer->output->status;
 }
 
 int nq__output_boards_end(nq_board_writer_t *writer) {
   if (writer->format == NQ_FORMAT_JSON)
-    fputs("]\n", writer->out);
-  else if (writer->boards == 0)
-    fprintf(writer->out, "No solution exists for n = %d.\n", writer->n);
-  return stream_status(writer->out);
+    append_text(writer->output, "]\n");
+  return writer->output->status;
 }
+
+/* ---- One solution ----------------------------------------------------- */
 
 static const char *kind_name(nq_first_kind_t kind) {
   switch (kind) {
@@ -119,46 +263,57 @@ static const char *kind_name(nq_first_kind_t kind) {
   }
 }
 
-static void first_as_json(FILE *out, int n, const uint8_t *columns, nq_first_kind_t kind,
-                          double seconds) {
-  fprintf(out, "{\"n\":%d,\"board\":", n);
-  if (kind == NQ_FIRST_NONE) {
-    fputs("null,\"columns\":null", out);
-  } else {
-    board_as_json(out, columns, n);
-    fputs(",\"columns\":[", out);
-    for (int row = 0; row < n; row++)
-      fprintf(out, row ? ",%d" : "%d", columns[row]);
-    fputc(']', out);
+static void board_as_json(nq_output_t *output, const uint8_t *columns, int n) {
+  append_char(output, '[');
+  for (int row = 0; row < n; row++) {
+    append_text(output, row ? ",\"" : "\"");
+    append_row(output, n, columns[row]);
+    append_char(output, '"');
   }
-  fprintf(out, ",\"kind\":\"%s\",\"seconds\":%.6f,\"version\":\"%s\"}\n", kind_name(kind),
-          seconds, NQ_VERSION);
+  append_char(output, ']');
 }
 
-static void first_as_text(FILE *out, int n, const uint8_t *columns, nq_first_kind_t kind) {
+static void first_as_json(nq_output_t *output, int n, const uint8_t *columns,
+                          nq_first_kind_t kind, double seconds) {
+  append_format(output, "{\"n\":%d,\"board\":", n);
   if (kind == NQ_FIRST_NONE) {
-    fprintf(out, "No solution exists for n = %d.\n", n);
+    append_text(output, "null,\"columns\":null");
+  } else {
+    board_as_json(output, columns, n);
+    append_text(output, ",\"columns\":[");
+    for (int row = 0; row < n; row++)
+      append_format(output, row ? ",%d" : "%d", columns[row]);
+    append_char(output, ']');
+  }
+  append_format(output, ",\"kind\":\"%s\",\"seconds\":%.6f,\"version\":\"%s\"}\n",
+                kind_name(kind), seconds, NQ_VERSION);
+}
+
+static void first_as_text(nq_output_t *output, int n, const uint8_t *columns,
+                          nq_first_kind_t kind) {
+  if (kind == NQ_FIRST_NONE) {
+    append_format(output, "No solution exists for n = %d.\n", n);
     return;
   }
-  fprintf(out, "%s solution for n = %d:\n",
-          kind == NQ_FIRST_LEXICOGRAPHIC ? "Lexicographically first"
-                                         : "Constructed (not the lexicographically first)",
-          n);
+  append_format(output, "%s solution for n = %d:\n",
+                kind == NQ_FIRST_LEXICOGRAPHIC ? "Lexicographically first"
+                                               : "Constructed (not the lexicographically first)",
+                n);
   for (int row = 0; row < n; row++) {
-    print_row(out, n, columns[row]);
-    fputc('\n', out);
+    append_row(output, n, columns[row]);
+    append_char(output, '\n');
   }
-  fputs("columns:", out);
+  append_text(output, "columns:");
   for (int row = 0; row < n; row++)
-    fprintf(out, " %d", columns[row]);
-  fputc('\n', out);
+    append_format(output, " %d", columns[row]);
+  append_char(output, '\n');
 }
 
-int nq__output_first(FILE *out, nq_format_t format, int n, const uint8_t *columns,
+int nq__output_first(nq_output_t *output, nq_format_t format, int n, const uint8_t *columns,
                     nq_first_kind_t kind, double seconds) {
   if (format == NQ_FORMAT_JSON)
-    first_as_json(out, n, columns, kind, seconds);
+    first_as_json(output, n, columns, kind, seconds);
   else
-    first_as_text(out, n, columns, kind);
-  return stream_status(out);
+    first_as_text(output, n, columns, kind);
+  return output->status;
 }

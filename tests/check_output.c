@@ -1,41 +1,131 @@
-#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#define _GNU_SOURCE /* open_memstream, fopencookie */
 
-/* The output module: boards as text and JSON byte for byte, counts as
- * JSON with exact decimal strings, and write errors reported. */
+/* The output module: boards as text and JSON byte for byte, counts and the
+ * first solution as whole expected strings, the listing command against
+ * the brute force, and write errors reported with the system's reason. */
 
 #include <check.h>
+#include <errno.h>
 #include <gmp.h>
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app.h"
+#include "known_counts.h"
 #include "nqueens/error.h"
 #include "output.h"
 #include "support.h"
 
-/* A stream into memory; `text` is valid after memory_close. */
+/* ---- Streams ------------------------------------------------------------ */
+
+/* Output into memory; `text` holds all of it after memory_close. */
 typedef struct memory {
-  FILE *out;
+  FILE *stream;
+  nq_output_t output;
   char *text;
   size_t size;
 } memory_t;
 
-static void memory_open(memory_t *m) {
+static void memory_open(memory_t *m, size_t capacity) {
   m->text = NULL;
   m->size = 0;
-  m->out = open_memstream(&m->text, &m->size);
-  ck_assert_ptr_nonnull(m->out);
+  m->stream = open_memstream(&m->text, &m->size);
+  ck_assert_ptr_nonnull(m->stream);
+  ck_assert_int_eq(nq__output_open(&m->output, m->stream, capacity), NQ_OK);
 }
 
-static void memory_close(memory_t *m) { ck_assert_int_eq(fclose(m->out), 0); }
+static void memory_close(memory_t *m) {
+  ck_assert_int_eq(nq__output_flush(&m->output), NQ_OK);
+  nq__output_close(&m->output);
+  ck_assert_int_eq(fclose(m->stream), 0);
+}
+
+/* A disk with no space left: every write fails with ENOSPC, as on
+ * /dev/full, but on any system. */
+static ssize_t write_to_full_disk(void *cookie, const char *bytes, size_t size) {
+  (void)cookie;
+  (void)bytes;
+  (void)size;
+  errno = ENOSPC;
+  return -1;
+}
+
+/* Unbuffered, as stdio's buffer would hide the failure of a write it
+ * can hold until the next one. */
+static FILE *full_disk(void) {
+  cookie_io_functions_t io = {.write = write_to_full_disk};
+  FILE *stream = fopencookie(NULL, "w", io);
+  ck_assert_ptr_nonnull(stream);
+  ck_assert_int_eq(setvbuf(stream, NULL, _IONBF, 0), 0);
+  return stream;
+}
+
+/* ---- Expected listings, built from the brute force ---------------------- */
+
+/* Per the format: each row n characters, '.' but for a 'Q' in the queen's
+ * column; text boards separated by a blank line and the empty board named,
+ * JSON an array of arrays of row strings on one line. */
+static void expected_board(FILE *out, const uint8_t *board, int n, nq_format_t format) {
+  if (format == NQ_FORMAT_TEXT && n == 0)
+    fputs("(the empty board)\n", out);
+  if (format == NQ_FORMAT_JSON)
+    fputc('[', out);
+  for (int row = 0; row < n; row++) {
+    char line[BRUTE_MAX_N + 1];
+    memset(line, '.', (size_t)n);
+    line[n] = '\0';
+    line[board[row]] = 'Q';
+    if (format == NQ_FORMAT_JSON)
+      fprintf(out, "%s\"%s\"", row > 0 ? "," : "", line);
+    else
+      fprintf(out, "%s\n", line);
+  }
+  if (format == NQ_FORMAT_JSON)
+    fputc(']', out);
+}
+
+/* The first `limit` boards of n (0 = all) as the listing prints them. */
+static char *expected_listing(int n, nq_format_t format, size_t limit) {
+  const brute_solutions_t *solutions = brute_solutions(n);
+  size_t boards = limit != 0 && limit < solutions->count ? limit : solutions->count, size = 0;
+  char *text = NULL;
+  FILE *out = open_memstream(&text, &size);
+  ck_assert_ptr_nonnull(out);
+  if (format == NQ_FORMAT_JSON)
+    fputc('[', out);
+  for (size_t i = 0; i < boards; i++) {
+    if (i > 0)
+      fputs(format == NQ_FORMAT_JSON ? "," : "\n", out);
+    expected_board(out, brute_solution(solutions, i), n, format);
+  }
+  if (format == NQ_FORMAT_JSON)
+    fputs("]\n", out);
+  ck_assert_int_eq(fclose(out), 0);
+  return text;
+}
+
+/* Listings run to megabytes, more than check can print in a message:
+ * on a difference, say where it starts and show a little of both. */
+static void assert_same_text(const char *got, const char *expected, const char *what) {
+  size_t at = 0;
+  while (got[at] != '\0' && got[at] == expected[at])
+    at++;
+  ck_assert_msg(got[at] == expected[at],
+                "%s: differs from byte %zu on (of %zu, expected %zu): '%.40s' instead of '%.40s'",
+                what, at, strlen(got), strlen(expected), got + at, expected + at);
+}
+
+/* ---- The board writer ---------------------------------------------------- */
 
 /* Lists the brute-force solutions of n through the board writer. */
-static char *list_boards(int n, nq_format_t format, uint64_t *boards) {
+static char *list_boards(int n, nq_format_t format, size_t capacity, uint64_t *boards) {
   const brute_solutions_t *solutions = brute_solutions(n);
   memory_t m;
   nq_board_writer_t writer;
-  memory_open(&m);
-  ck_assert_int_eq(nq__output_boards_begin(&writer, m.out, format, n), NQ_OK);
+  memory_open(&m, capacity);
+  ck_assert_int_eq(nq__output_boards_begin(&writer, &m.output, format, n), NQ_OK);
   for (size_t i = 0; i < solutions->count; i++)
     ck_assert_int_eq(nq__output_board(&writer, brute_solution(solutions, i), n), NQ_OK);
   ck_assert_int_eq(nq__output_boards_end(&writer), NQ_OK);
@@ -46,7 +136,7 @@ static char *list_boards(int n, nq_format_t format, uint64_t *boards) {
 
 START_TEST(test_list_n4_text_is_exact) {
   uint64_t boards = 0;
-  char *text = list_boards(4, NQ_FORMAT_TEXT, &boards);
+  char *text = list_boards(4, NQ_FORMAT_TEXT, NQ_OUTPUT_CAPACITY, &boards);
   ck_assert_str_eq(text, ".Q..\n...Q\nQ...\n..Q.\n\n..Q.\nQ...\n...Q\n.Q..\n");
   ck_assert_uint_eq(boards, 2);
   free(text);
@@ -55,7 +145,7 @@ END_TEST
 
 START_TEST(test_list_n4_json_is_exact) {
   uint64_t boards = 0;
-  char *text = list_boards(4, NQ_FORMAT_JSON, &boards);
+  char *text = list_boards(4, NQ_FORMAT_JSON, NQ_OUTPUT_CAPACITY, &boards);
   ck_assert_str_eq(text, "[[\".Q..\",\"...Q\",\"Q...\",\"..Q.\"],"
                          "[\"..Q.\",\"Q...\",\"...Q\",\".Q..\"]]\n");
   ck_assert_uint_eq(boards, 2);
@@ -63,48 +153,24 @@ START_TEST(test_list_n4_json_is_exact) {
 }
 END_TEST
 
-/* The expected listing, built here: each row n characters, '.' but for a
- * 'Q' in the queen's column; text boards separated by a blank line, JSON
- * an array of arrays of row strings. */
-static char *expected_listing(int n, nq_format_t format) {
-  const brute_solutions_t *solutions = brute_solutions(n);
-  memory_t m;
-  memory_open(&m);
-  if (format == NQ_FORMAT_JSON)
-    fputc('[', m.out);
-  for (size_t i = 0; i < solutions->count; i++) {
-    const uint8_t *board = brute_solution(solutions, i);
-    if (i > 0)
-      fputs(format == NQ_FORMAT_JSON ? "," : "\n", m.out);
-    if (format == NQ_FORMAT_JSON)
-      fputc('[', m.out);
-    for (int row = 0; row < n; row++) {
-      char line[BRUTE_MAX_N + 1];
-      memset(line, '.', (size_t)n);
-      line[n] = '\0';
-      line[board[row]] = 'Q';
-      if (format == NQ_FORMAT_JSON)
-        fprintf(m.out, "%s\"%s\"", row > 0 ? "," : "", line);
-      else
-        fprintf(m.out, "%s\n", line);
-    }
-    if (format == NQ_FORMAT_JSON)
-      fputc(']', m.out);
-  }
-  if (format == NQ_FORMAT_JSON)
-    fputs("]\n", m.out);
-  else if (solutions->count == 0)
-    fprintf(m.out, "No solution exists for n = %d.\n", n);
-  memory_close(&m);
-  return m.text;
+START_TEST(test_list_empty_board_is_exact) {
+  uint64_t boards = 0;
+  char *text = list_boards(0, NQ_FORMAT_TEXT, NQ_OUTPUT_CAPACITY, &boards);
+  ck_assert_str_eq(text, "(the empty board)\n");
+  ck_assert_uint_eq(boards, 1);
+  free(text);
+  text = list_boards(0, NQ_FORMAT_JSON, NQ_OUTPUT_CAPACITY, &boards);
+  ck_assert_str_eq(text, "[[]]\n");
+  free(text);
 }
+END_TEST
 
 START_TEST(test_list_text_matches_boards_built_here) {
   int n = _i;
   uint64_t boards = 0;
-  char *text = list_boards(n, NQ_FORMAT_TEXT, &boards);
-  char *expected = expected_listing(n, NQ_FORMAT_TEXT);
-  ck_assert_str_eq(text, expected);
+  char *text = list_boards(n, NQ_FORMAT_TEXT, NQ_OUTPUT_CAPACITY, &boards);
+  char *expected = expected_listing(n, NQ_FORMAT_TEXT, 0);
+  assert_same_text(text, expected, "text listing");
   ck_assert_uint_eq(boards, brute_solutions(n)->count);
   free(text);
   free(expected);
@@ -114,9 +180,23 @@ END_TEST
 START_TEST(test_list_json_matches_boards_built_here) {
   int n = _i;
   uint64_t boards = 0;
-  char *text = list_boards(n, NQ_FORMAT_JSON, &boards);
-  char *expected = expected_listing(n, NQ_FORMAT_JSON);
-  ck_assert_str_eq(text, expected);
+  char *text = list_boards(n, NQ_FORMAT_JSON, NQ_OUTPUT_CAPACITY, &boards);
+  char *expected = expected_listing(n, NQ_FORMAT_JSON, 0);
+  assert_same_text(text, expected, "JSON listing");
+  free(text);
+  free(expected);
+}
+END_TEST
+
+/* n = 10 lists 80 kB of text and 93 kB of JSON: the smallest buffer fills
+ * and is written out many times, with boards that end at every offset. */
+START_TEST(test_list_through_the_smallest_buffer) {
+  nq_format_t format = (nq_format_t)_i;
+  uint64_t boards = 0;
+  char *text = list_boards(10, format, NQ_OUTPUT_MIN_CAPACITY, &boards);
+  char *expected = expected_listing(10, format, 0);
+  ck_assert_uint_gt(strlen(expected), 8 * NQ_OUTPUT_MIN_CAPACITY);
+  assert_same_text(text, expected, "listing through the smallest buffer");
   free(text);
   free(expected);
 }
@@ -124,145 +204,471 @@ END_TEST
 
 START_TEST(test_list_without_boards) {
   uint64_t boards = 1;
-  char *text = list_boards(3, NQ_FORMAT_TEXT, &boards);
-  ck_assert_str_eq(text, "No solution exists for n = 3.\n");
+  char *text = list_boards(3, NQ_FORMAT_TEXT, NQ_OUTPUT_CAPACITY, &boards);
+  ck_assert_str_eq(text, "");
   ck_assert_uint_eq(boards, 0);
   free(text);
-  text = list_boards(3, NQ_FORMAT_JSON, &boards);
+  text = list_boards(3, NQ_FORMAT_JSON, NQ_OUTPUT_CAPACITY, &boards);
   ck_assert_str_eq(text, "[]\n");
   free(text);
 }
 END_TEST
 
-/* 2^70 and 2^67: beyond 64 bits and beyond a double's exact integers. */
+START_TEST(test_list_rejects_boards_that_do_not_fit) {
+  static const uint8_t off_board[4] = {1, 3, 0, 4};
+  static const uint8_t board[4] = {1, 3, 0, 2};
+  memory_t m;
+  nq_board_writer_t writer;
+  memory_open(&m, NQ_OUTPUT_CAPACITY);
+  ck_assert_int_eq(nq__output_boards_begin(&writer, &m.output, NQ_FORMAT_TEXT, 4), NQ_OK);
+  ck_assert_int_eq(nq__output_board(&writer, off_board, 4), NQ_EINVAL);
+  ck_assert_int_eq(nq__output_board(&writer, board, 5), NQ_EINVAL);
+  ck_assert_int_eq(nq__output_boards_begin(&writer, &m.output, NQ_FORMAT_TEXT, 65), NQ_EINVAL);
+  memory_close(&m);
+  ck_assert_str_eq(m.text, "");
+  free(m.text);
+}
+END_TEST
+
+START_TEST(test_open_rejects_a_buffer_too_small_for_a_board) {
+  nq_output_t output;
+  ck_assert_int_eq(nq__output_open(&output, stdout, NQ_OUTPUT_MIN_CAPACITY - 1), NQ_EINVAL);
+}
+END_TEST
+
+/* ---- Counts and the first solution --------------------------------------- */
+
+/* 2^70 and 2^67: beyond 64 bits and beyond a double's exact integers.  The
+ * nodes, 2^80 in half a second, make a speed a double holds exactly. */
 static const char big_solutions[] = "1180591620717411303424";
 static const char big_unique[] = "147573952589676412928";
+static const char big_nodes[] = "1208925819614629174706176";
 
 static char *count_output(nq_format_t format, int unique) {
   nq_count_result_t result;
   nq_count_result_init(&result);
   ck_assert_int_eq(mpz_set_str(result.solutions, big_solutions, 10), 0);
   ck_assert_int_eq(mpz_set_str(result.unique, big_unique, 10), 0);
-  ck_assert_int_eq(mpz_set_str(result.nodes, "123456789012345678901234567", 10), 0);
+  ck_assert_int_eq(mpz_set_str(result.nodes, big_nodes, 10), 0);
   result.units = 17;
   result.ranks = 3;
-  result.seconds = 1.25;
+  result.depth = 2;
+  result.seconds = 0.5;
   result.walk = NQ_WALK_AVX512;
   memory_t m;
-  memory_open(&m);
-  ck_assert_int_eq(nq__output_count(m.out, format, 27, unique, &result), NQ_OK);
+  memory_open(&m, NQ_OUTPUT_CAPACITY);
+  ck_assert_int_eq(nq__output_count(&m.output, format, 27, unique, &result), NQ_OK);
   memory_close(&m);
   nq_count_result_clear(&result);
   return m.text;
 }
 
-static void assert_contains(const char *text, const char *part) {
-  ck_assert_msg(strstr(text, part) != NULL, "'%s' not found in: %s", part, text);
+/* The version comes from CMake's project() and reaches the test only
+ * through the output: its form is checked, then it completes the expected
+ * text, so that everything else is compared whole. */
+static const char *version_in(const char *text) {
+  static char version[32];
+  const char *start = strstr(text, "\"version\":\"");
+  ck_assert_ptr_nonnull(start);
+  start += strlen("\"version\":\"");
+  size_t length = strspn(start, "0123456789.");
+  ck_assert_uint_gt(length, 0);
+  ck_assert_uint_lt(length, sizeof version);
+  ck_assert_int_eq(start[length], '"');
+  memcpy(version, start, length);
+  version[length] = '\0';
+  unsigned major, minor, patch;
+  char end;
+  ck_assert_int_eq(sscanf(version, "%u.%u.%u%c", &major, &minor, &patch, &end), 3);
+  return version;
 }
 
-START_TEST(test_count_json_has_exact_strings_and_keys) {
+START_TEST(test_count_json_is_exact) {
   char *text = count_output(NQ_FORMAT_JSON, 0);
-  char solutions[64];
-  snprintf(solutions, sizeof solutions, "\"solutions\":\"%s\"", big_solutions);
-  assert_contains(text, solutions);
-  assert_contains(text, "\"n\":27");
-  assert_contains(text, "\"seconds\":");
-  assert_contains(text, "\"ranks\":3");
-  assert_contains(text, "\"units\":17");
-  assert_contains(text, "\"walk\":\"avx512\"");
-  assert_contains(text, "\"version\":\"");
-  ck_assert_ptr_null(strstr(text, "\"unique\""));
-  /* One JSON object on one line. */
-  ck_assert_int_eq(text[0], '{');
-  ck_assert_ptr_eq(strchr(text, '\n'), text + strlen(text) - 1);
-  ck_assert_int_eq(text[strlen(text) - 2], '}');
+  char expected[512];
+  snprintf(expected, sizeof expected,
+           "{\"n\":27,\"solutions\":\"1180591620717411303424\",\"seconds\":0.500000,"
+           "\"ranks\":3,\"units\":17,\"depth\":2,\"nodes\":\"1208925819614629174706176\","
+           "\"nodes_per_second\":2417851639229258349412352,\"walk\":\"avx512\","
+           "\"version\":\"%s\"}\n",
+           version_in(text));
+  ck_assert_str_eq(text, expected);
   free(text);
 }
 END_TEST
 
-START_TEST(test_count_json_with_unique) {
+START_TEST(test_count_json_with_unique_is_exact) {
   char *text = count_output(NQ_FORMAT_JSON, 1);
-  char unique[64];
-  snprintf(unique, sizeof unique, "\"unique\":\"%s\"", big_unique);
-  assert_contains(text, unique);
-  assert_contains(text, big_solutions);
+  char expected[512];
+  snprintf(expected, sizeof expected,
+           "{\"n\":27,\"solutions\":\"1180591620717411303424\","
+           "\"unique\":\"147573952589676412928\",\"seconds\":0.500000,"
+           "\"ranks\":3,\"units\":17,\"depth\":2,\"nodes\":\"1208925819614629174706176\","
+           "\"nodes_per_second\":2417851639229258349412352,\"walk\":\"avx512\","
+           "\"version\":\"%s\"}\n",
+           version_in(text));
+  ck_assert_str_eq(text, expected);
   free(text);
 }
 END_TEST
 
-START_TEST(test_count_text_shows_the_counts) {
+START_TEST(test_count_text_is_exact) {
   char *text = count_output(NQ_FORMAT_TEXT, 1);
-  assert_contains(text, big_solutions);
-  assert_contains(text, big_unique);
-  assert_contains(text, "27");
-  assert_contains(text, "avx512 walk");
-  ck_assert_int_eq(text[strlen(text) - 1], '\n');
+  ck_assert_str_eq(text, "Q(27) = 1180591620717411303424 solutions on the 27x27 board\n"
+                         "U(27) = 147573952589676412928 up to rotation and reflection\n"
+                         "0.500 s on 3 ranks, 17 work units, 2.42e+24 nodes/s, avx512 walk\n");
   free(text);
 }
 END_TEST
 
-START_TEST(test_first_json_has_the_columns) {
+/* One of each: "solution", "rank", "work unit" stay singular. */
+START_TEST(test_count_text_singular_is_exact) {
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  mpz_set_ui(result.solutions, 1);
+  mpz_set_ui(result.nodes, 1);
+  result.units = 1;
+  result.ranks = 1;
+  result.seconds = 0.25;
+  result.walk = NQ_WALK_SCALAR;
+  memory_t m;
+  memory_open(&m, NQ_OUTPUT_CAPACITY);
+  ck_assert_int_eq(nq__output_count(&m.output, NQ_FORMAT_TEXT, 1, 0, &result), NQ_OK);
+  memory_close(&m);
+  nq_count_result_clear(&result);
+  ck_assert_str_eq(m.text, "Q(1) = 1 solution on the 1x1 board\n"
+                           "0.250 s on 1 rank, 1 work unit, 4 nodes/s, scalar walk\n");
+  free(m.text);
+}
+END_TEST
+
+static char *first_output(nq_format_t format, int n, const uint8_t *columns,
+                          nq_first_kind_t kind) {
+  memory_t m;
+  memory_open(&m, NQ_OUTPUT_CAPACITY);
+  ck_assert_int_eq(nq__output_first(&m.output, format, n, columns, kind, 0.5), NQ_OK);
+  memory_close(&m);
+  return m.text;
+}
+
+START_TEST(test_first_json_is_exact) {
   static const uint8_t columns[8] = {0, 4, 7, 5, 2, 6, 1, 3};
-  memory_t m;
-  memory_open(&m);
-  ck_assert_int_eq(
-      nq__output_first(m.out, NQ_FORMAT_JSON, 8, columns, NQ_FIRST_LEXICOGRAPHIC, 0.5), NQ_OK);
-  memory_close(&m);
-  assert_contains(m.text, "\"columns\":[0,4,7,5,2,6,1,3]");
-  assert_contains(m.text, "\"n\":8");
-  assert_contains(m.text, "[\"Q.......\",\"....Q...\",\".......Q\"");
-  ck_assert_ptr_eq(strchr(m.text, '\n'), m.text + strlen(m.text) - 1);
-  free(m.text);
+  char *text = first_output(NQ_FORMAT_JSON, 8, columns, NQ_FIRST_LEXICOGRAPHIC);
+  char expected[512];
+  snprintf(expected, sizeof expected,
+           "{\"n\":8,\"board\":[\"Q.......\",\"....Q...\",\".......Q\",\".....Q..\","
+           "\"..Q.....\",\"......Q.\",\".Q......\",\"...Q....\"],"
+           "\"columns\":[0,4,7,5,2,6,1,3],\"kind\":\"lexicographically-first\","
+           "\"seconds\":0.500000,\"version\":\"%s\"}\n",
+           version_in(text));
+  ck_assert_str_eq(text, expected);
+  free(text);
 }
 END_TEST
 
-START_TEST(test_first_text_draws_the_board) {
+START_TEST(test_first_text_is_exact) {
   static const uint8_t columns[4] = {1, 3, 0, 2};
-  memory_t m;
-  memory_open(&m);
-  ck_assert_int_eq(nq__output_first(m.out, NQ_FORMAT_TEXT, 4, columns, NQ_FIRST_LEXICOGRAPHIC, 0),
-                   NQ_OK);
-  memory_close(&m);
-  assert_contains(m.text, ".Q..\n...Q\nQ...\n..Q.\n");
-  free(m.text);
+  char *text = first_output(NQ_FORMAT_TEXT, 4, columns, NQ_FIRST_LEXICOGRAPHIC);
+  ck_assert_str_eq(text, "Lexicographically first solution for n = 4:\n"
+                         ".Q..\n...Q\nQ...\n..Q.\n"
+                         "columns: 1 3 0 2\n");
+  free(text);
 }
 END_TEST
 
-START_TEST(test_first_without_solution) {
+START_TEST(test_first_constructed_text_is_exact) {
+  static const uint8_t columns[5] = {1, 3, 0, 2, 4};
+  char *text = first_output(NQ_FORMAT_TEXT, 5, columns, NQ_FIRST_CONSTRUCTED);
+  ck_assert_str_eq(text, "Constructed (not the lexicographically first) solution for n = 5:\n"
+                         ".Q...\n...Q.\nQ....\n..Q..\n....Q\n"
+                         "columns: 1 3 0 2 4\n");
+  free(text);
+}
+END_TEST
+
+START_TEST(test_first_without_solution_is_exact) {
   uint8_t columns[3] = {0};
-  memory_t m;
-  memory_open(&m);
-  ck_assert_int_eq(nq__output_first(m.out, NQ_FORMAT_JSON, 3, columns, NQ_FIRST_NONE, 0), NQ_OK);
-  memory_close(&m);
-  assert_contains(m.text, "\"n\":3");
-  assert_contains(m.text, "\"columns\":null");
-  ck_assert_ptr_null(strchr(m.text, 'Q'));
-  free(m.text);
+  char *text = first_output(NQ_FORMAT_JSON, 3, columns, NQ_FIRST_NONE);
+  char expected[256];
+  snprintf(expected, sizeof expected,
+           "{\"n\":3,\"board\":null,\"columns\":null,\"kind\":\"none\","
+           "\"seconds\":0.500000,\"version\":\"%s\"}\n",
+           version_in(text));
+  ck_assert_str_eq(text, expected);
+  free(text);
+  text = first_output(NQ_FORMAT_TEXT, 3, columns, NQ_FIRST_NONE);
+  ck_assert_str_eq(text, "No solution exists for n = 3.\n");
+  free(text);
 }
 END_TEST
 
-/* A stream that refuses writes: every writer says NQ_EIO. */
-START_TEST(test_writers_report_write_errors) {
+/* Where the buffer fills must not show in the bytes: rows and single
+ * characters through the smallest buffer, enough of them that pieces end
+ * right at its end, give what the default buffer gives (which the tests
+ * above pin). */
+START_TEST(test_pieces_through_the_smallest_buffer) {
+  static const uint8_t columns[5] = {1, 3, 0, 2, 4};
+  memory_t small, large;
+  memory_open(&small, NQ_OUTPUT_MIN_CAPACITY);
+  memory_open(&large, NQ_OUTPUT_CAPACITY);
+  for (int i = 0; i < 1000; i++) {
+    nq_format_t format = i % 2 ? NQ_FORMAT_JSON : NQ_FORMAT_TEXT;
+    ck_assert_int_eq(
+        nq__output_first(&small.output, format, 5, columns, NQ_FIRST_CONSTRUCTED, 0.5), NQ_OK);
+    ck_assert_int_eq(
+        nq__output_first(&large.output, format, 5, columns, NQ_FIRST_CONSTRUCTED, 0.5), NQ_OK);
+  }
+  memory_close(&small);
+  memory_close(&large);
+  ck_assert_uint_gt(large.size, 10 * NQ_OUTPUT_MIN_CAPACITY);
+  ck_assert_uint_eq(small.size, large.size);
+  assert_same_text(small.text, large.text, "--first, 1000 times");
+  free(small.text);
+  free(large.text);
+}
+END_TEST
+
+/* ---- The listing command, end to end in this process -------------------- */
+
+/* The command line as the program runs it, on MPI_COMM_SELF, with its
+ * words separated by single spaces. */
+static int run_app(FILE *out, FILE *err, const char *line) {
+  char words[256], *argv[16] = {"nqueens-mpi"};
+  int argc = 1;
+  ck_assert_uint_lt(strlen(line), sizeof words);
+  strcpy(words, line);
+  for (char *word = strtok(words, " "); word != NULL; word = strtok(NULL, " ")) {
+    ck_assert_int_lt(argc, 15);
+    argv[argc++] = word;
+  }
+  return nq__app_main(argc, argv, MPI_COMM_SELF, out, err);
+}
+
+typedef struct command {
+  int status;
+  char *out, *err;
+  size_t out_size, err_size;
+} command_t;
+
+static command_t run_command(const char *line) {
+  command_t c = {0};
+  FILE *out = open_memstream(&c.out, &c.out_size);
+  FILE *err = open_memstream(&c.err, &c.err_size);
+  ck_assert_ptr_nonnull(out);
+  ck_assert_ptr_nonnull(err);
+  c.status = run_app(out, err, line);
+  ck_assert_int_eq(fclose(out), 0);
+  ck_assert_int_eq(fclose(err), 0);
+  return c;
+}
+
+static void command_free(command_t *c) {
+  free(c->out);
+  free(c->err);
+}
+
+/* stdout carries boards only: a size without any says so on stderr in
+ * text, while JSON's empty array says it by itself. */
+static void assert_listing(int n, nq_format_t format, size_t limit) {
+  char line[64];
+  snprintf(line, sizeof line, "-n %d --list%s%s", n,
+           format == NQ_FORMAT_JSON ? " --format json" : "", limit ? " --limit" : "");
+  if (limit)
+    snprintf(line + strlen(line), sizeof line - strlen(line), " %zu", limit);
+  command_t c = run_command(line);
+  char *expected = expected_listing(n, format, limit);
+  char expected_err[64] = "";
+  if (brute_solutions(n)->count == 0 && format == NQ_FORMAT_TEXT)
+    snprintf(expected_err, sizeof expected_err, "nqueens-mpi: no solution exists for n = %d\n",
+             n);
+  ck_assert_msg(c.status == 0, "'%s': status %d", line, c.status);
+  assert_same_text(c.out, expected, line);
+  ck_assert_str_eq(c.err, expected_err);
+  free(expected);
+  command_free(&c);
+}
+
+START_TEST(test_list_command_text_matches_brute_force) {
+  assert_listing(_i, NQ_FORMAT_TEXT, 0);
+}
+END_TEST
+
+START_TEST(test_list_command_json_matches_brute_force) {
+  assert_listing(_i, NQ_FORMAT_JSON, 0);
+}
+END_TEST
+
+/* Limits below, at and above Q(8) = 92, and on boards with 0 and 1
+ * solutions. */
+START_TEST(test_list_command_limit_gives_the_first_boards) {
+  static const struct {
+    int n;
+    size_t limit;
+  } cases[] = {{8, 1}, {8, 2}, {8, 5}, {8, 91}, {8, 92}, {8, 93}, {10, 700}, {0, 1}, {3, 2}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    assert_listing(cases[i].n, NQ_FORMAT_TEXT, cases[i].limit);
+    assert_listing(cases[i].n, NQ_FORMAT_JSON, cases[i].limit);
+  }
+}
+END_TEST
+
+/* Reads one text board of n rows at `text`: its columns, or NULL when the
+ * rows are not n squares of '.' with one 'Q' each.  Returns the end. */
+static const char *read_board(const char *text, int n, uint8_t *columns) {
+  for (int row = 0; row < n; row++) {
+    int queen = -1;
+    for (int col = 0; col < n; col++, text++) {
+      if (*text == 'Q' && queen < 0)
+        queen = col;
+      else if (*text != '.')
+        return NULL;
+    }
+    if (*text++ != '\n' || queen < 0)
+      return NULL;
+    columns[row] = (uint8_t)queen;
+  }
+  return text;
+}
+
+/* Beyond the brute force (n = 11..13, up to 13 MB, several times the
+ * program's buffer): Q(n) boards as OEIS counts them, each a solution by
+ * the brute force's check, in strictly increasing lexicographic order. */
+START_TEST(test_list_command_gives_oeis_counts) {
+  int n = _i;
+  char line[32];
+  snprintf(line, sizeof line, "-n %d --list", n);
+  command_t c = run_command(line);
+  ck_assert_int_eq(c.status, 0);
+  ck_assert_str_eq(c.err, "");
+  uint8_t columns[2][64];
+  uint64_t boards = 0;
+  for (const char *at = c.out; *at != '\0'; boards++) {
+    uint8_t *board = columns[boards % 2], *previous = columns[(boards + 1) % 2];
+    if (boards > 0)
+      ck_assert_msg(*at++ == '\n', "n %d: no blank line before board %llu", n,
+                    (unsigned long long)boards);
+    at = read_board(at, n, board);
+    ck_assert_msg(at != NULL, "n %d: board %llu is not n rows of one Q", n,
+                  (unsigned long long)boards);
+    ck_assert_msg(brute_is_solution(board, n), "n %d: board %llu is no solution", n,
+                  (unsigned long long)boards);
+    ck_assert_msg(boards == 0 || memcmp(previous, board, (size_t)n) < 0,
+                  "n %d: board %llu is out of order", n, (unsigned long long)boards);
+  }
+  ck_assert_uint_eq(boards, known_all[n]);
+  command_free(&c);
+}
+END_TEST
+
+/* ---- Write errors ---------------------------------------------------------- */
+
+/* Every writer through the output: the error shows once the buffer is
+ * written out, and keeps the errno of the failed write. */
+static void assert_writers_fail(FILE *stream, nq_format_t format, int expected_errno) {
   static const uint8_t columns[4] = {1, 3, 0, 2};
-  int format = _i;
-  FILE *read_only = fopen("/dev/null", "r");
-  ck_assert_ptr_nonnull(read_only);
+  nq_output_t output;
   nq_count_result_t result;
   nq_count_result_init(&result);
   mpz_set_ui(result.solutions, 2);
-  ck_assert_int_eq(nq__output_count(read_only, (nq_format_t)format, 4, 1, &result), NQ_EIO);
+  ck_assert_int_eq(nq__output_open(&output, stream, NQ_OUTPUT_CAPACITY), NQ_OK);
+  ck_assert_int_eq(nq__output_count(&output, format, 4, 1, &result), NQ_OK);
+  ck_assert_int_eq(nq__output_flush(&output), NQ_EIO);
+  ck_assert_int_eq(output.write_errno, expected_errno);
+  nq__output_close(&output);
   nq_count_result_clear(&result);
-  clearerr(read_only);
+
+  clearerr(stream);
   nq_board_writer_t writer;
-  int rc = nq__output_boards_begin(&writer, read_only, (nq_format_t)format, 4);
-  if (rc == NQ_OK)
-    rc = nq__output_board(&writer, columns, 4);
-  ck_assert_int_eq(rc, NQ_EIO);
-  clearerr(read_only);
-  ck_assert_int_eq(
-      nq__output_first(read_only, (nq_format_t)format, 4, columns, NQ_FIRST_LEXICOGRAPHIC, 0),
-      NQ_EIO);
+  ck_assert_int_eq(nq__output_open(&output, stream, NQ_OUTPUT_CAPACITY), NQ_OK);
+  ck_assert_int_eq(nq__output_boards_begin(&writer, &output, format, 4), NQ_OK);
+  ck_assert_int_eq(nq__output_board(&writer, columns, 4), NQ_OK);
+  ck_assert_int_eq(nq__output_boards_end(&writer), NQ_OK);
+  ck_assert_int_eq(nq__output_flush(&output), NQ_EIO);
+  ck_assert_int_eq(output.write_errno, expected_errno);
+  nq__output_close(&output);
+
+  clearerr(stream);
+  ck_assert_int_eq(nq__output_open(&output, stream, NQ_OUTPUT_CAPACITY), NQ_OK);
+  ck_assert_int_eq(nq__output_first(&output, format, 4, columns, NQ_FIRST_LEXICOGRAPHIC, 0),
+                   NQ_OK);
+  ck_assert_int_eq(nq__output_flush(&output), NQ_EIO);
+  ck_assert_int_eq(output.write_errno, expected_errno);
+  nq__output_close(&output);
+}
+
+START_TEST(test_writers_report_a_read_only_stream) {
+  FILE *read_only = fopen("/dev/null", "r");
+  ck_assert_ptr_nonnull(read_only);
+  assert_writers_fail(read_only, (nq_format_t)_i, EBADF);
   fclose(read_only);
+}
+END_TEST
+
+START_TEST(test_writers_report_a_full_disk) {
+  FILE *disk = full_disk();
+  assert_writers_fail(disk, (nq_format_t)_i, ENOSPC);
+  fclose(disk);
+}
+END_TEST
+
+/* A listing larger than the buffer fails while boards are still coming:
+ * the board that filled it says so, and the search can stop there. */
+START_TEST(test_list_stops_at_the_first_failed_write) {
+  static const uint8_t board[4] = {1, 3, 0, 2};
+  FILE *disk = full_disk();
+  nq_output_t output;
+  nq_board_writer_t writer;
+  ck_assert_int_eq(nq__output_open(&output, disk, NQ_OUTPUT_MIN_CAPACITY), NQ_OK);
+  ck_assert_int_eq(nq__output_boards_begin(&writer, &output, NQ_FORMAT_TEXT, 4), NQ_OK);
+  int rc = NQ_OK;
+  uint64_t boards = 0;
+  while (rc == NQ_OK && boards < 10000) {
+    rc = nq__output_board(&writer, board, 4);
+    boards++;
+  }
+  ck_assert_int_eq(rc, NQ_EIO);
+  ck_assert_int_eq(output.write_errno, ENOSPC);
+  /* A board of 4 rows and its separator, 21 bytes: the buffer holds 390. */
+  ck_assert_uint_eq(boards, NQ_OUTPUT_MIN_CAPACITY / 21 + 1);
+  ck_assert_int_eq(nq__output_boards_end(&writer), NQ_EIO);
+  ck_assert_int_eq(nq__output_flush(&output), NQ_EIO);
+  nq__output_close(&output);
+  fclose(disk);
+}
+END_TEST
+
+/* What the user reads: one line, the system's reason last, status 1. */
+START_TEST(test_commands_name_the_full_disk) {
+  static const struct {
+    const char *line, *message;
+  } cases[] = {
+      {"-n 8 --list", "nqueens-mpi: listing failed: write to output failed: "
+                      "No space left on device\n"},
+      {"-n 8 --list --format json", "nqueens-mpi: listing failed: write to output failed: "
+                                    "No space left on device\n"},
+      {"-n 8", "nqueens-mpi: writing the count failed: write to output failed: "
+               "No space left on device\n"},
+      {"-n 8 --format json", "nqueens-mpi: writing the count failed: write to output failed: "
+                             "No space left on device\n"},
+      {"-n 8 --first", "nqueens-mpi: --first failed: write to output failed: "
+                       "No space left on device\n"},
+      {"--help", "nqueens-mpi: writing failed: write to output failed: "
+                 "No space left on device\n"},
+      {"--version", "nqueens-mpi: writing failed: write to output failed: "
+                    "No space left on device\n"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *message = NULL;
+    size_t size = 0;
+    FILE *disk = full_disk(), *err = open_memstream(&message, &size);
+    ck_assert_ptr_nonnull(err);
+    int status = run_app(disk, err, cases[i].line);
+    fclose(disk);
+    ck_assert_int_eq(fclose(err), 0);
+    ck_assert_msg(status == 1, "'%s' on a full disk: status %d", cases[i].line, status);
+    ck_assert_str_eq(message, cases[i].message);
+    free(message);
+  }
 }
 END_TEST
 
@@ -273,23 +679,41 @@ static Suite *output_suite(int argc, char **argv) {
   TCase *list = tcase_create("list");
   tcase_add_test(list, test_list_n4_text_is_exact);
   tcase_add_test(list, test_list_n4_json_is_exact);
-  tcase_add_loop_test(list, test_list_text_matches_boards_built_here, 1, 9);
-  tcase_add_loop_test(list, test_list_json_matches_boards_built_here, 1, 9);
+  tcase_add_test(list, test_list_empty_board_is_exact);
+  tcase_add_loop_test(list, test_list_text_matches_boards_built_here, 0, BRUTE_MAX_N + 1);
+  tcase_add_loop_test(list, test_list_json_matches_boards_built_here, 0, BRUTE_MAX_N + 1);
+  tcase_add_loop_test(list, test_list_through_the_smallest_buffer, NQ_FORMAT_TEXT,
+                      NQ_FORMAT_JSON + 1);
   tcase_add_test(list, test_list_without_boards);
+  tcase_add_test(list, test_list_rejects_boards_that_do_not_fit);
+  tcase_add_test(list, test_open_rejects_a_buffer_too_small_for_a_board);
   suite_add_tcase(suite, list);
   TCase *count = tcase_create("count");
-  tcase_add_test(count, test_count_json_has_exact_strings_and_keys);
-  tcase_add_test(count, test_count_json_with_unique);
-  tcase_add_test(count, test_count_text_shows_the_counts);
+  tcase_add_test(count, test_count_json_is_exact);
+  tcase_add_test(count, test_count_json_with_unique_is_exact);
+  tcase_add_test(count, test_count_text_is_exact);
+  tcase_add_test(count, test_count_text_singular_is_exact);
   suite_add_tcase(suite, count);
   TCase *first = tcase_create("first");
-  tcase_add_test(first, test_first_json_has_the_columns);
-  tcase_add_test(first, test_first_text_draws_the_board);
-  tcase_add_test(first, test_first_without_solution);
+  tcase_add_test(first, test_first_json_is_exact);
+  tcase_add_test(first, test_first_text_is_exact);
+  tcase_add_test(first, test_first_constructed_text_is_exact);
+  tcase_add_test(first, test_first_without_solution_is_exact);
+  tcase_add_test(first, test_pieces_through_the_smallest_buffer);
   suite_add_tcase(suite, first);
+  TCase *command = tcase_create("command");
+  tcase_add_loop_test(command, test_list_command_text_matches_brute_force, 0, BRUTE_MAX_N + 1);
+  tcase_add_loop_test(command, test_list_command_json_matches_brute_force, 0, BRUTE_MAX_N + 1);
+  tcase_add_test(command, test_list_command_limit_gives_the_first_boards);
+  tcase_add_loop_test(command, test_list_command_gives_oeis_counts, BRUTE_MAX_N + 1, 14);
+  suite_add_tcase(suite, command);
   TCase *errors = tcase_create("errors");
-  tcase_add_loop_test(errors, test_writers_report_write_errors, NQ_FORMAT_TEXT,
+  tcase_add_loop_test(errors, test_writers_report_a_read_only_stream, NQ_FORMAT_TEXT,
                       NQ_FORMAT_JSON + 1);
+  tcase_add_loop_test(errors, test_writers_report_a_full_disk, NQ_FORMAT_TEXT,
+                      NQ_FORMAT_JSON + 1);
+  tcase_add_test(errors, test_list_stops_at_the_first_failed_write);
+  tcase_add_test(errors, test_commands_name_the_full_disk);
   suite_add_tcase(suite, errors);
   return suite;
 }
