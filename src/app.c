@@ -95,7 +95,8 @@ static int write_count(const nq_cli_t *cli, const nq_count_result_t *result, FIL
 }
 
 static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
-  nq_count_options_t options = {.n = cli->n, .unique = cli->unique, .walk = cli->walk};
+  nq_count_options_t options = {
+      .n = cli->n, .unique = cli->unique, .walk = cli->walk, .gpu = cli->gpu};
   nq_count_result_t result;
   nq_count_result_init(&result);
   int rc = nq_count_run(&result, &options, comm), status = NQ_EXIT_OK;
@@ -107,6 +108,11 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
               "and a build with the lane walk (see --version)\n",
               nq_walk_name(cli->walk));
     status = NQ_EXIT_USAGE;
+  } else if (rc == NQ_ENOGPU) {
+    if (rank == 0)
+      fprintf(err, "nqueens-mpi: --gpu: no rank found a usable CUDA GPU (rank 0 drives one "
+                   "only when alone; see --version)\n");
+    status = NQ_EXIT_USAGE;
   } else if (rc != NQ_OK) {
     status = count_failure(err, rank, rc, &result);
   } else if (rank == 0) {
@@ -116,10 +122,15 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
   return status;
 }
 
-/* One line: the version and the walks this CPU can run. */
+/* One line: the version, the walks this CPU can run, and the CUDA GPUs
+ * this process sees when there are any. */
 static void print_version(FILE *out) {
-  fprintf(out, "nqueens-mpi %s (walks: scalar%s)\n", NQ_VERSION,
+  int gpus = nq_count_gpus();
+  fprintf(out, "nqueens-mpi %s (walks: scalar%s", NQ_VERSION,
           nq_walk_supported(NQ_WALK_AVX512, 1) ? ", avx512" : "");
+  if (gpus > 0)
+    fprintf(out, "; CUDA GPUs: %d", gpus);
+  fputs(")\n", out);
 }
 
 static int write_board(const uint8_t *columns, int n, void *writer) {

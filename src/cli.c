@@ -9,7 +9,7 @@
 #include "nqueens/error.h"
 #include "nqueens/units.h"
 
-enum { OPT_LIMIT = 256, OPT_FORMAT, OPT_WALK };
+enum { OPT_LIMIT = 256, OPT_FORMAT, OPT_WALK, OPT_GPU };
 
 static const struct option long_options[] = {
     {"size", required_argument, NULL, 'n'},   {"list", no_argument, NULL, 'l'},
@@ -17,6 +17,7 @@ static const struct option long_options[] = {
     {"limit", required_argument, NULL, OPT_LIMIT},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"walk", required_argument, NULL, OPT_WALK},
+    {"gpu", no_argument, NULL, OPT_GPU},
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
 
@@ -28,7 +29,7 @@ typedef struct parser {
   nq_cli_t *cli;
   char *message;
   size_t message_size;
-  int seen[OPT_WALK + 1];
+  int seen[OPT_GPU + 1];
   int have_n;
 } parser_t;
 
@@ -119,6 +120,7 @@ static int take_option(parser_t *p, int option, const char *value) {
   case OPT_LIMIT: return parse_limit(p, value);
   case OPT_FORMAT: return parse_format(p, value);
   case OPT_WALK: return parse_walk(p, value);
+  case OPT_GPU: p->cli->gpu = 1; return NQ_OK;
   default: return NQ_EINVAL;
   }
 }
@@ -137,6 +139,8 @@ static int check_combination(parser_t *p) {
                 cli->mode == NQ_MODE_LIST ? "--list" : "--first");
   if (p->seen[OPT_WALK] && cli->mode != NQ_MODE_COUNT)
     return fail(p, "--walk only applies to counting");
+  if (cli->gpu && cli->mode != NQ_MODE_COUNT)
+    return fail(p, "--gpu only applies to counting");
   /* Whether the CPUs have AVX-512 is settled later, by all ranks together:
    * checked here, ranks on different CPUs would disagree. */
   if (cli->walk == NQ_WALK_AVX512 && cli->n > NQ_WALK_AVX512_MAX_N)
@@ -182,7 +186,7 @@ int nq__cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, c
 void nq__cli_print_help(FILE *out) {
   fputs(
       "Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
-      "                        [--walk auto|scalar|avx512]\n"
+      "                        [--walk auto|scalar|avx512] [--gpu]\n"
       "       mpirun -np P nqueens-mpi -n N ...\n"
       "\n"
       "Counts the solutions of the N-Queens problem exactly, spread over MPI ranks:\n"
@@ -201,6 +205,9 @@ void nq__cli_print_help(FILE *out) {
       "      --walk W       how to count: avx512 (eight searches at once in AVX-512\n"
       "                     registers, N <= 32), scalar, or auto (default: avx512\n"
       "                     where the CPU has it); --version lists those it has\n"
+      "      --gpu          count on CUDA GPUs too: on each node the ranks other than\n"
+      "                     rank 0 take one GPU each (rank 0 too when alone); boards\n"
+      "                     over 32 and --unique's symmetric frames stay on the CPU\n"
       "  -h, --help         show this help\n"
       "  -V, --version      show the version\n"
       "\n"

@@ -24,6 +24,7 @@ typedef struct nq_cli {
   uint64_t limit; /* --list only; 0 = no limit */
   int unique;
   nq_walk_t walk; /* --walk: counting only; AUTO unless given */
+  int gpu;        /* --gpu: counting only */
 } nq_cli_t;
 
 /* Exit statuses of the command line.  NQ_EXIT_ABORT is never an exit

@@ -1,10 +1,15 @@
 #include "nqueens/count.h"
 
+#include <stdlib.h>
+
+#include "messages.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
 #include "nqueens/units.h"
 #include "run.h"
 #include "totals.h"
+
+int nq_count_gpus(void) { return nq__gpu_device_count(); }
 
 void nq_count_result_init(nq_count_result_t *result) {
   mpz_init(result->solutions);
@@ -15,6 +20,7 @@ void nq_count_result_init(nq_count_result_t *result) {
   result->depth = 0;
   result->walk = NQ_WALK_AUTO;
   result->failed_rank = -1;
+  result->gpu_ranks = 0;
   result->seconds = 0.0;
 }
 
@@ -49,6 +55,7 @@ static int run_on(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm
   result->ranks = size;
   result->depth = options->depth > 0 ? options->depth : nq_units_depth(options->n);
   result->walk = nq_walk_resolve(options->walk, options->n);
+  result->gpu_ranks = run->gpu_ranks;
   result->seconds = MPI_Wtime() - started;
   return rc;
 }
@@ -69,9 +76,42 @@ static int walk_runs_everywhere(const nq__run_t *run, MPI_Comm comm) {
   return everywhere ? NQ_OK : NQ_ENOTSUP;
 }
 
+/* Every rank learns how many units each rank takes per batch: GPU ranks
+ * take far more than CPU ranks. */
+static int share_batch_sizes(nq__run_t *run, MPI_Comm comm) {
+  int size = 1;
+  NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
+  run->batch_units = malloc((size_t)size * sizeof *run->batch_units);
+  if (run->batch_units == NULL)
+    return NQ_ENOMEM;
+  int mine = run->options->batch_units > 0 ? run->options->batch_units : NQ_BATCH_DEFAULT;
+  if (mine > NQ_BATCH_MAX)
+    mine = NQ_BATCH_MAX;
+  if (run->gpu != NULL)
+    mine = NQ_GPU_BATCH_UNITS;
+  NQ_MPI_CHECK(comm, MPI_Allgather(&mine, 1, MPI_INT, run->batch_units, 1, MPI_INT, comm));
+  return NQ_OK;
+}
+
+/* The run's per-rank set-up, the roles, the tear-down. */
+static int set_up_and_run(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm) {
+  int rc = walk_runs_everywhere(run, comm);
+  if (rc == NQ_OK)
+    rc = nq__gpu_ranks_open(run, comm);
+  if (rc != NQ_OK)
+    return rc;
+  rc = share_batch_sizes(run, comm);
+  if (rc == NQ_OK)
+    rc = run_on(result, run, comm);
+  nq__gpu_ranks_close(run);
+  free(run->batch_units);
+  run->batch_units = NULL;
+  return rc;
+}
+
 int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_t *options,
                               nq__faults_t faults, MPI_Comm comm) {
-  const nq__run_t run = {options, faults};
+  nq__run_t run = {.options = options, .faults = faults};
   /* Every rank checks the same options and agrees without a message, so a
    * bad request never leaves workers waiting for a master that gave up. */
   if (nq_units_check(options->n, options->depth) != NQ_OK || options->batch_units < 0 ||
@@ -82,9 +122,7 @@ int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_
   MPI_Comm own;
   NQ_MPI_CHECK(comm, MPI_Comm_dup(comm, &own));
   NQ_MPI_CHECK(own, MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN));
-  int rc = walk_runs_everywhere(&run, own);
-  if (rc == NQ_OK)
-    rc = run_on(result, &run, own);
+  int rc = set_up_and_run(result, &run, own);
   if (rc != NQ_EMPI)
     NQ_MPI_CHECK(comm, MPI_Comm_free(&own));
   return rc;
@@ -99,4 +137,12 @@ int nq__run_solve(nq_unit_result_t *result, nq_search_t *search, const nq__run_t
   if (unit->id == run->faults.failing_unit)
     return NQ_EUNIT;
   return nq_kernel_solve(result, search, unit, run->options->unique);
+}
+
+int nq__run_solve_batch(nq_unit_result_t *results, const nq__run_t *run, const nq_unit_t *units,
+                        size_t count) {
+  for (size_t i = 0; i < count; i++)
+    if (units[i].id == run->faults.failing_unit)
+      return NQ_EUNIT;
+  return nq__gpu_solver_solve(run->gpu, results, units, count, run->options->unique);
 }

@@ -11,9 +11,10 @@
 enum { BATCHES_IN_FLIGHT = 2 };
 
 typedef struct peer {
-  uint64_t slots[BATCHES_IN_FLIGHT][NQ_WORK_MAX_WORDS];
+  uint64_t *slots[BATCHES_IN_FLIGHT]; /* each 1 + batch_units * NQ_UNIT_WORDS words */
   MPI_Request sends[BATCHES_IN_FLIGHT];
   unsigned batches_sent;
+  int batch_units; /* what this peer takes per batch (GPU ranks: many) */
 } peer_t;
 
 typedef struct master {
@@ -24,12 +25,15 @@ typedef struct master {
   int exhausted;
   int failure;     /* first unit failure; once set, no new work goes out */
   int failed_rank;
-  int batch_units;
   int peer_count;
   peer_t *peers; /* peers[i] is rank i + 1 */
   int batches_out;
   nq_search_t *search;
-  uint64_t inbox[NQ_RESULT_MAX_WORDS];
+  uint64_t *inbox; /* 2 + (the largest batch) * NQ_RESULT_WORDS words */
+  int inbox_words;
+  nq_unit_t *local_units; /* the master's own share: local_batch units */
+  nq_unit_result_t *local_results;
+  size_t local_batch;
 } master_t;
 
 static void note_failure(master_t *m, int code, int rank) {
@@ -58,7 +62,7 @@ static int send_batch(master_t *m, int rank) {
   NQ_MPI_CHECK(m->comm, MPI_Wait(&peer->sends[slot], MPI_STATUS_IGNORE));
   uint64_t count = 0;
   nq_unit_t unit;
-  while (count < (uint64_t)m->batch_units && next_unit(m, &unit))
+  while (count < (uint64_t)peer->batch_units && next_unit(m, &unit))
     nq__unit_pack(batch + 1 + count++ * NQ_UNIT_WORDS, &unit);
   if (count == 0)
     return NQ_OK;
@@ -75,14 +79,14 @@ static int send_batch(master_t *m, int rank) {
 static int receive_result(master_t *m, int rank) {
   MPI_Status status;
   int words = 0;
-  NQ_MPI_CHECK(m->comm, MPI_Recv(m->inbox, (int)(sizeof m->inbox / sizeof m->inbox[0]),
-                                 MPI_UINT64_T, rank, NQ_TAG_RESULT, m->comm, &status));
+  NQ_MPI_CHECK(m->comm, MPI_Recv(m->inbox, m->inbox_words, MPI_UINT64_T, rank, NQ_TAG_RESULT,
+                                 m->comm, &status));
   NQ_MPI_CHECK(m->comm, MPI_Get_count(&status, MPI_UINT64_T, &words));
   m->batches_out--;
   int worker_status = words >= 2 ? (int)(int64_t)m->inbox[0] : NQ_EPROTO;
   uint64_t count = words >= 2 ? m->inbox[1] : 0;
-  if (worker_status == NQ_OK &&
-      (count > NQ_BATCH_MAX || (uint64_t)words != 2 + count * NQ_RESULT_WORDS))
+  if (worker_status == NQ_OK && (count > (uint64_t)m->peers[rank - 1].batch_units ||
+                                 (uint64_t)words != 2 + count * NQ_RESULT_WORDS))
     worker_status = NQ_EPROTO;
   if (worker_status != NQ_OK) {
     note_failure(m, worker_status, rank);
@@ -117,12 +121,22 @@ static int serve_workers(master_t *m, int wait) {
   }
 }
 
-static void solve_locally(master_t *m, const nq_unit_t *unit) {
-  nq_unit_result_t result;
-  int rc = nq__run_solve(&result, m->search, m->run, unit);
-  if (rc == NQ_OK)
-    nq__totals_add(m->totals, &result);
-  else
+/* The master's own share between two polls: one unit on the CPU, or a
+ * whole batch when it drives a GPU (it does only when alone, with no
+ * worker to keep waiting). */
+static void solve_locally(master_t *m) {
+  nq_unit_t *units = m->local_units;
+  nq_unit_result_t *results = m->local_results;
+  size_t count = 0;
+  while (count < m->local_batch && next_unit(m, &units[count]))
+    count++;
+  if (count == 0)
+    return;
+  int rc = m->run->gpu ? nq__run_solve_batch(results, m->run, units, count)
+                       : nq__run_solve(results, m->search, m->run, units);
+  for (size_t i = 0; rc == NQ_OK && i < count; i++)
+    nq__totals_add(m->totals, &results[i]);
+  if (rc != NQ_OK)
     note_failure(m, rc, 0);
 }
 
@@ -146,18 +160,52 @@ static int distribute(master_t *m) {
     for (int rank = 1; rc == NQ_OK && rank <= m->peer_count; rank++)
       rc = send_batch(m, rank);
   while (rc == NQ_OK && (!m->exhausted || m->batches_out > 0)) {
-    nq_unit_t unit;
     rc = serve_workers(m, 0);
     if (rc != NQ_OK)
       break;
-    if (next_unit(m, &unit))
-      solve_locally(m, &unit);
+    if (!m->exhausted)
+      solve_locally(m);
     else if (m->batches_out > 0)
       rc = serve_workers(m, 1);
   }
   if (rc == NQ_OK)
     rc = stop_workers(m);
   return rc;
+}
+
+/* Buffers sized from what each peer takes per batch: a CPU rank's few
+ * units or a GPU rank's thousands. */
+static int allocate_buffers(master_t *m, const nq__run_t *run) {
+  int largest = 1;
+  for (int i = 0; i < m->peer_count; i++)
+    for (int slot = 0; slot < BATCHES_IN_FLIGHT; slot++)
+      m->peers[i].sends[slot] = MPI_REQUEST_NULL;
+  for (int i = 0; i < m->peer_count; i++) {
+    peer_t *peer = &m->peers[i];
+    peer->batch_units = run->batch_units[i + 1];
+    if (peer->batch_units > largest)
+      largest = peer->batch_units;
+    for (int slot = 0; slot < BATCHES_IN_FLIGHT; slot++) {
+      peer->slots[slot] = malloc((1 + (size_t)peer->batch_units * NQ_UNIT_WORDS) * sizeof(uint64_t));
+      if (peer->slots[slot] == NULL)
+        return NQ_ENOMEM;
+    }
+  }
+  m->inbox_words = 2 + largest * NQ_RESULT_WORDS;
+  m->inbox = malloc((size_t)m->inbox_words * sizeof *m->inbox);
+  m->local_batch = run->gpu ? (size_t)run->batch_units[0] : 1;
+  m->local_units = malloc(m->local_batch * sizeof *m->local_units);
+  m->local_results = malloc(m->local_batch * sizeof *m->local_results);
+  return m->inbox && m->local_units && m->local_results ? NQ_OK : NQ_ENOMEM;
+}
+
+static void free_buffers(master_t *m) {
+  for (int i = 0; i < m->peer_count; i++)
+    for (int slot = 0; slot < BATCHES_IN_FLIGHT; slot++)
+      free(m->peers[i].slots[slot]);
+  free(m->inbox);
+  free(m->local_units);
+  free(m->local_results);
 }
 
 int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq__run_t *run, MPI_Comm comm) {
@@ -174,15 +222,11 @@ int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq__run_t *run,
   m->run = run;
   m->comm = comm;
   m->totals = totals;
-  m->batch_units = options->batch_units > 0 ? options->batch_units : NQ_BATCH_DEFAULT;
-  if (m->batch_units > NQ_BATCH_MAX)
-    m->batch_units = NQ_BATCH_MAX;
   m->peer_count = size - 1;
   m->peers = peers;
-  for (int i = 0; i < m->peer_count; i++)
-    for (int slot = 0; slot < BATCHES_IN_FLIGHT; slot++)
-      m->peers[i].sends[slot] = MPI_REQUEST_NULL;
-  int rc = nq_unit_gen_create(&m->gen, options->n, options->depth);
+  int rc = allocate_buffers(m, run);
+  if (rc == NQ_OK)
+    rc = nq_unit_gen_create(&m->gen, options->n, options->depth);
   if (rc == NQ_OK)
     rc = nq_kernel_create(&m->search, options->n, options->walk);
   if (rc != NQ_OK)
@@ -193,6 +237,7 @@ int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq__run_t *run,
   *failed_rank = m->failure != NQ_OK ? m->failed_rank : -1;
   nq_unit_gen_destroy(m->gen);
   nq_kernel_destroy(m->search);
+  free_buffers(m);
   free(m->peers);
   free(m);
   return rc;

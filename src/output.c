@@ -135,10 +135,13 @@ static void count_as_text(nq_output_t *output, int n, int unique, const nq_count
                 mpz_cmp_ui(r->solutions, 1) == 0 ? "" : "s", n, n);
   if (unique)
     append_format(output, "U(%d) = %Zd up to rotation and reflection\n", n, r->unique);
-  append_format(output, "%.3f s on %d rank%s, %llu work unit%s, %.3g nodes/s, %s walk\n",
+  append_format(output, "%.3f s on %d rank%s, %llu work unit%s, %.3g nodes/s, %s walk",
                 r->seconds, r->ranks, r->ranks == 1 ? "" : "s", (unsigned long long)r->units,
                 r->units == 1 ? "" : "s", per_second(r->nodes, r->seconds),
                 nq_walk_name(r->walk));
+  if (r->gpu_ranks > 0)
+    append_format(output, ", %d GPU rank%s", r->gpu_ranks, r->gpu_ranks == 1 ? "" : "s");
+  append_format(output, "\n");
 }
 
 /* Big counts are JSON strings: parsers round numbers beyond 2^53. */
@@ -149,8 +152,11 @@ static void count_as_json(nq_output_t *output, int n, int unique, const nq_count
   append_format(output,
                 ",\"seconds\":%.6f,\"ranks\":%d,\"units\":%llu,\"depth\":%d,\"nodes\":\"%Zd\"",
                 r->seconds, r->ranks, (unsigned long long)r->units, r->depth, r->nodes);
-  append_format(output, ",\"nodes_per_second\":%.0f,\"walk\":\"%s\",\"version\":\"%s\"}\n",
-                per_second(r->nodes, r->seconds), nq_walk_name(r->walk), NQ_VERSION);
+  append_format(output, ",\"nodes_per_second\":%.0f,\"walk\":\"%s\"",
+                per_second(r->nodes, r->seconds), nq_walk_name(r->walk));
+  if (r->gpu_ranks > 0)
+    append_format(output, ",\"gpu_ranks\":%d", r->gpu_ranks);
+  append_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);
 }
 
 int nq__output_count(nq_output_t *output, nq_format_t format, int n, int unique,

@@ -8,21 +8,36 @@
 
 #include <mpi.h>
 
+#include "gpu.h"
 #include "nqueens/count.h"
 #include "nqueens/kernel.h"
 #include "totals.h"
+
+/* Units per message to a GPU rank: enough sub-problems (a few hundred per
+ * unit) to keep a whole GPU busy through one launch. */
+#define NQ_GPU_BATCH_UNITS 65536
 
 /* Failures injected by tests; NQ_NO_FAULTS injects none. */
 typedef struct nq__faults {
   uint64_t failing_unit;  /* solving this unit id fails with NQ_EUNIT, wherever it runs */
   int walk_refusing_rank; /* this rank acts as if its CPU could not run an explicit walk */
+  int gpu_stand_in_rank;  /* with options.gpu, this rank is a GPU rank that walks on the
+                             host: GPU ranks' batching tested without a GPU */
+  int hide_gpus;          /* every rank acts as if it saw no CUDA device */
 } nq__faults_t;
 
-#define NQ_NO_FAULTS ((nq__faults_t){.failing_unit = UINT64_MAX, .walk_refusing_rank = -1})
+#define NQ_NO_FAULTS                                                                     \
+  ((nq__faults_t){.failing_unit = UINT64_MAX, .walk_refusing_rank = -1,                  \
+                  .gpu_stand_in_rank = -1})
 
 typedef struct nq__run {
   const nq_count_options_t *options;
   nq__faults_t faults;
+  /* This rank's part (count.c sets it up before the roles start): */
+  nq__gpu_device_t *gpu_device; /* the device it drives, or NULL */
+  nq__gpu_solver_t *gpu;        /* its GPU solver (on the device or a stand-in), or NULL */
+  int *batch_units;             /* units per batch each rank takes, by rank */
+  int gpu_ranks;                /* ranks with a GPU solver, over the whole run */
 } nq__run_t;
 
 /* nq_count_run with faults injected. */
@@ -32,6 +47,18 @@ int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_
 /* Solves one unit where it runs, through the fault hook. */
 int nq__run_solve(nq_unit_result_t *result, nq_search_t *search, const nq__run_t *run,
                   const nq_unit_t *unit);
+
+/* Solves a batch on this rank's GPU solver, through the fault hook. */
+int nq__run_solve_batch(nq_unit_result_t *results, const nq__run_t *run, const nq_unit_t *units,
+                        size_t count);
+
+/* Which ranks drive a GPU (gpu_ranks.c): with options.gpu, on each node
+ * the ranks other than the master take devices 0, 1, ... in rank order,
+ * the master only when it is alone; a rank without a device counts on its
+ * CPU.  Fills run->gpu_device, run->gpu and run->gpu_ranks on every rank;
+ * NQ_ENOGPU on every rank when options.gpu finds no GPU anywhere. */
+int nq__gpu_ranks_open(nq__run_t *run, MPI_Comm comm);
+void nq__gpu_ranks_close(nq__run_t *run);
 
 /* The two roles (master.c, worker.c).  The master returns the first unit
  * failure with the rank that had it, after every worker has stopped. */

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "messages.h"
@@ -11,8 +12,12 @@ typedef struct worker {
   const nq__run_t *run;
   MPI_Comm comm;
   nq_search_t *search;
-  uint64_t inbox[2][NQ_WORK_MAX_WORDS];
-  uint64_t outbox[NQ_RESULT_MAX_WORDS];
+  int batch_units; /* the most units a batch may carry to this rank */
+  int inbox_words;
+  uint64_t *inbox[2];
+  uint64_t *outbox;
+  nq_unit_t *units; /* a batch unpacked, for the GPU solver */
+  nq_unit_result_t *results;
 } worker_t;
 
 /* The outbox's header: the batch's status and how many results follow. */
@@ -24,13 +29,31 @@ static int close_outbox(worker_t *w, int status, uint64_t results) {
 
 /* Solves a batch of `words` words into the outbox; a failing unit voids the
  * batch and its code goes back as the status word. */
+/* All units of the batch at once on this rank's GPU solver. */
+static int solve_batch_on_gpu(worker_t *w, const uint64_t *batch, uint64_t unit_count,
+                              int *out_words) {
+  for (uint64_t i = 0; i < unit_count; i++)
+    nq__unit_unpack(&w->units[i], batch + 1 + i * NQ_UNIT_WORDS);
+  int rc = nq__run_solve_batch(w->results, w->run, w->units, unit_count);
+  if (rc != NQ_OK) {
+    *out_words = close_outbox(w, rc, 0);
+    return rc;
+  }
+  for (uint64_t i = 0; i < unit_count; i++)
+    nq__result_pack(w->outbox + 2 + i * NQ_RESULT_WORDS, &w->results[i]);
+  *out_words = close_outbox(w, NQ_OK, unit_count);
+  return NQ_OK;
+}
+
 static int solve_batch(worker_t *w, const uint64_t *batch, int words, int *out_words) {
   uint64_t unit_count = words > 0 ? batch[0] : 0;
-  if (words < 1 || unit_count > NQ_BATCH_MAX ||
+  if (words < 1 || unit_count > (uint64_t)w->batch_units ||
       (uint64_t)words != 1 + unit_count * NQ_UNIT_WORDS) {
     *out_words = close_outbox(w, NQ_EPROTO, 0);
     return NQ_EPROTO;
   }
+  if (w->run->gpu != NULL)
+    return solve_batch_on_gpu(w, batch, unit_count, out_words);
   for (uint64_t done = 0; done < unit_count; done++) {
     nq_unit_t unit;
     nq_unit_result_t result;
@@ -72,7 +95,7 @@ static int answer(worker_t *w, const MPI_Status *status, const uint64_t *message
 static int serve(worker_t *w, int failure) {
   int current = 0;
   MPI_Request request;
-  NQ_MPI_CHECK(w->comm, MPI_Irecv(w->inbox[current], NQ_WORK_MAX_WORDS, MPI_UINT64_T, MASTER,
+  NQ_MPI_CHECK(w->comm, MPI_Irecv(w->inbox[current], w->inbox_words, MPI_UINT64_T, MASTER,
                                   MPI_ANY_TAG, w->comm, &request));
   for (;;) {
     MPI_Status status;
@@ -80,7 +103,7 @@ static int serve(worker_t *w, int failure) {
     if (status.MPI_TAG == NQ_TAG_STOP)
       return failure;
     int next = 1 - current;
-    NQ_MPI_CHECK(w->comm, MPI_Irecv(w->inbox[next], NQ_WORK_MAX_WORDS, MPI_UINT64_T, MASTER,
+    NQ_MPI_CHECK(w->comm, MPI_Irecv(w->inbox[next], w->inbox_words, MPI_UINT64_T, MASTER,
                                     MPI_ANY_TAG, w->comm, &request));
     int rc = answer(w, &status, w->inbox[current], &failure);
     if (rc != NQ_OK)
@@ -89,15 +112,51 @@ static int serve(worker_t *w, int failure) {
   }
 }
 
+/* Buffers for the largest batch this rank takes. */
+static int allocate_buffers(worker_t *w, int rank) {
+  size_t units = (size_t)w->run->batch_units[rank];
+  w->batch_units = (int)units;
+  w->inbox_words = (int)(1 + units * NQ_UNIT_WORDS);
+  for (int i = 0; i < 2; i++)
+    w->inbox[i] = malloc((size_t)w->inbox_words * sizeof(uint64_t));
+  w->outbox = malloc((2 + units * NQ_RESULT_WORDS) * sizeof(uint64_t));
+  if (w->run->gpu != NULL) {
+    w->units = malloc(units * sizeof *w->units);
+    w->results = malloc(units * sizeof *w->results);
+    if (w->units == NULL || w->results == NULL)
+      return NQ_ENOMEM;
+  }
+  return w->inbox[0] && w->inbox[1] && w->outbox ? NQ_OK : NQ_ENOMEM;
+}
+
+static void free_buffers(worker_t *w) {
+  free(w->inbox[0]);
+  free(w->inbox[1]);
+  free(w->outbox);
+  free(w->units);
+  free(w->results);
+}
+
 int nq__worker_run(const nq__run_t *run, MPI_Comm comm) {
+  int rank = 0;
+  NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
   worker_t *w = calloc(1, sizeof *w);
   if (w == NULL)
     return NQ_ENOMEM;
   w->run = run;
   w->comm = comm;
-  /* A worker that cannot search still serves, answering with its failure. */
-  int rc = serve(w, nq_kernel_create(&w->search, run->options->n, run->options->walk));
+  int rc = allocate_buffers(w, rank);
+  /* A worker that cannot search still serves, answering with its failure;
+   * one without buffers cannot even listen, and the job must abort. */
+  if (rc == NQ_OK) {
+    rc = serve(w, nq_kernel_create(&w->search, run->options->n, run->options->walk));
+  } else {
+    fprintf(stderr, "nqueens-mpi: rank %d: no memory for batches of %d units\n", rank,
+            run->batch_units[rank]);
+    rc = NQ_EMPI;
+  }
   nq_kernel_destroy(w->search);
+  free_buffers(w);
   free(w);
   return rc;
 }

@@ -225,6 +225,64 @@ START_TEST(test_count_refuses_walk_one_rank_lacks) {
 }
 END_TEST
 
+/* GPU ranks without a GPU: the last rank is a GPU rank whose device is
+ * the host stand-in (the same walk, on the CPU), the others count on
+ * their CPUs, all in one run; alone, rank 0 is the GPU rank.  The counts,
+ * U(n) and the node count are those of a CPU-only run. */
+START_TEST(test_count_with_a_gpu_rank) {
+  int n = _i, size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  nq_count_options_t cpu_only = {.n = n, .unique = 1}, with_gpu = {.n = n, .unique = 1, .gpu = 1};
+  nq__faults_t faults = NQ_NO_FAULTS;
+  faults.gpu_stand_in_rank = size - 1;
+  nq_count_result_t expected, got;
+  nq_count_result_init(&expected);
+  nq_count_result_init(&got);
+  ck_assert_int_eq(nq_count_run(&expected, &cpu_only, MPI_COMM_WORLD), NQ_OK);
+  ck_assert_int_eq(nq__count_run_with_faults(&got, &with_gpu, faults, MPI_COMM_WORLD), NQ_OK);
+  if (support_rank() == 0) {
+    assert_count(got.solutions, known_all[n], "Q", n);
+    assert_count(got.unique, known_unique[n], "U", n);
+    ck_assert_msg(mpz_cmp(got.nodes, expected.nodes) == 0, "n %d: nodes differ with a GPU rank",
+                  n);
+    ck_assert_int_eq(got.gpu_ranks, 1);
+  }
+  nq_count_result_clear(&expected);
+  nq_count_result_clear(&got);
+}
+END_TEST
+
+/* A unit that fails on the GPU rank is reported as on a CPU rank. */
+START_TEST(test_count_reports_failed_unit_on_gpu_rank) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  nq_count_options_t options = {.n = 13, .gpu = 1};
+  nq__faults_t faults = NQ_NO_FAULTS;
+  faults.gpu_stand_in_rank = size - 1;
+  faults.failing_unit = 200; /* n = 13 has 245 units */
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  int rc = nq__count_run_with_faults(&result, &options, faults, MPI_COMM_WORLD);
+  if (support_rank() == 0)
+    ck_assert_int_eq(rc, NQ_EUNIT);
+  nq_count_result_clear(&result);
+}
+END_TEST
+
+/* GPUs asked for where no rank has one (the devices of a GPU machine
+ * hidden): every rank says so, nobody waits. */
+START_TEST(test_count_refuses_gpu_where_there_is_none) {
+  nq_count_options_t options = {.n = 10, .gpu = 1};
+  nq__faults_t faults = NQ_NO_FAULTS;
+  faults.hide_gpus = 1;
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  ck_assert_int_eq(nq__count_run_with_faults(&result, &options, faults, MPI_COMM_WORLD),
+                   NQ_ENOGPU);
+  nq_count_result_clear(&result);
+}
+END_TEST
+
 START_TEST(test_count_counts_large_boards) {
   nq_count_options_t options = {.n = _i, .unique = 1};
   count_and_check(MPI_COMM_WORLD, &options);
@@ -246,6 +304,7 @@ static Suite *run_suite(int argc, char **argv) {
   TCase *counts = tcase_create("counts");
   tcase_add_loop_test(counts, test_count_counts_all_solutions, 0, 17);
   tcase_add_loop_test(counts, test_count_counts_unique_solutions, 1, 17);
+  tcase_add_loop_test(counts, test_count_with_a_gpu_rank, 4, 16);
   tcase_add_loop_test(counts, test_count_same_with_each_walk, 14, 17);
   suite_add_tcase(suite, counts);
   TCase *cutting = tcase_create("cutting");
@@ -261,6 +320,8 @@ static Suite *run_suite(int argc, char **argv) {
   tcase_add_test(invalid, test_count_rejects_invalid_depth);
   tcase_add_test(invalid, test_count_rejects_walk_it_cannot_run);
   tcase_add_test(invalid, test_count_refuses_walk_one_rank_lacks);
+  tcase_add_test(invalid, test_count_refuses_gpu_where_there_is_none);
+  tcase_add_test(invalid, test_count_reports_failed_unit_on_gpu_rank);
   tcase_add_loop_test(invalid, test_count_reports_failed_unit_without_hanging, 0, 3);
   suite_add_tcase(suite, invalid);
   return suite;

@@ -87,7 +87,8 @@ static void run_case(int bad_tag, int bad_words) {
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
   nq_count_options_t options = {.n = 8, .walk = NQ_WALK_AUTO};
-  nq__run_t run = {&options, NQ_NO_FAULTS};
+  int batch_units[2] = {16, 16};
+  nq__run_t run = {.options = &options, .faults = NQ_NO_FAULTS, .batch_units = batch_units};
   if (rank == 0)
     play_master(comm, bad_tag, bad_words);
   else if (rank == WORKER)

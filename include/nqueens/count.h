@@ -14,6 +14,7 @@ typedef struct nq_count_options {
   int depth;           /* rows pre-placed per unit; 0 = nq_units_depth(n) */
   int batch_units;     /* units per message; 0 = default */
   nq_walk_t walk;      /* how units are counted; AUTO = the fastest here */
+  int gpu;             /* ranks with a CUDA device count on it (see docs/design.md) */
 } nq_count_options_t;
 
 /* Totals of a run, valid on rank 0 of the communicator. */
@@ -25,9 +26,13 @@ typedef struct nq_count_result {
   int ranks;
   int depth;           /* rows pre-placed per unit: unit ids depend on it */
   nq_walk_t walk;      /* the walk rank 0 counted with (resolved) */
+  int gpu_ranks;       /* ranks that counted on a GPU */
   int failed_rank;     /* after a unit failed: the rank that ran it, else -1 */
   double seconds;
 } nq_count_result_t;
+
+/* CUDA GPUs this process sees: 0 without any, or in a build without CUDA. */
+int nq_count_gpus(void);
 
 void nq_count_result_init(nq_count_result_t *result);
 void nq_count_result_clear(nq_count_result_t *result);
@@ -36,7 +41,8 @@ void nq_count_result_clear(nq_count_result_t *result);
  * computing units itself between messages; every other rank is a worker.
  * Returns 0, or a negative NQ_E* code: NQ_EINVAL on every rank for options
  * no rank can run; NQ_ENOTSUP on every rank when options.walk is explicit
- * and some rank's CPU cannot run it; a unit's failure on rank 0 (with result->failed_rank)
+ * and some rank's CPU cannot run it; NQ_ENOGPU on every rank when
+ * options.gpu finds no GPU on any rank; a unit's failure on rank 0 (with result->failed_rank)
  * and on the rank that ran it, after every rank has stopped cleanly;
  * NQ_EMPI on the rank whose MPI call failed, which must then abort. */
 int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, MPI_Comm comm);

@@ -13,7 +13,8 @@ enum {
   NQ_EPROTO = -7,    /* a message broke the master/worker protocol */
   NQ_ENOTSUP = -8,   /* this CPU (or a rank's) cannot run what was asked */
   NQ_ECHECK = -9,    /* the counts failed a consistency check: a bug, never a result */
-  NQ_EGPU = -10      /* a GPU call failed (details went to stderr) */
+  NQ_EGPU = -10,     /* a GPU call failed (details went to stderr) */
+  NQ_ENOGPU = -11    /* GPUs were asked for and no rank has one */
 };
 
 /* A static, human-readable message for an NQ_E* code. */
