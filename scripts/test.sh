@@ -14,7 +14,7 @@ werror=OFF
 if [ -n "${CI:-}" ] && [ "${CI}" != false ]; then
   werror=ON
 fi
-NQ_BUILD_VERBOSE=1 nq_build "$NQ_ROOT/build" -DNQ_WERROR="$werror" -DBUILD_TESTING=ON
+NQ_BUILD_VERBOSE=1 nq_build "$NQ_ROOT/build" -DNQ_WERROR="$werror" -DNQ_TESTS=ON
 
 # The tests start mpirun through ctest, where no flag can be added: as root,
 # Open MPI needs these two variables instead.
