@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds build/ (Release) and runs the whole test
-# suite (about 75 s on 2 cores once installed):
-#   scripts/test.sh                   every test, the "long" ones (n = 17, 18) last
-#   NQ_TEST_QUICK=1 scripts/test.sh   all but the "long" ones
-# With CI set (CI=true), warnings are errors (-DNQ_WERROR=ON).
+# Installs what is missing, builds and runs the whole test suite:
+#   1. build/ (Release): every test but the "long" ones
+#   2. build-sanitize/ (Debug, NQ_SANITIZE=ON: ASan + UBSan, assertions on):
+#      the same tests again
+#   3. build/: the "long" ones (n = 17, 18)
+# NQ_TEST_QUICK=1 skips step 3, NQ_TEST_SANITIZE=0 step 2 (CI runs all).
+# With CI set (CI=true), warnings are errors (-DNQ_WERROR=ON).  Each step's
+# wall time is printed at the end.
 set -euo pipefail
 # shellcheck source=scripts/setup.sh
 . "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -14,7 +17,6 @@ werror=OFF
 if [ -n "${CI:-}" ] && [ "${CI}" != false ]; then
   werror=ON
 fi
-NQ_BUILD_VERBOSE=1 nq_build "$NQ_ROOT/build" -DNQ_WERROR="$werror" -DNQ_TESTS=ON
 
 # The tests start mpirun through ctest, where no flag can be added: as root,
 # Open MPI needs these two variables instead.
@@ -22,8 +24,26 @@ if [ "$(id -u)" -eq 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 
-cd "$NQ_ROOT/build"
-ctest --output-on-failure -LE long
-if [ "${NQ_TEST_QUICK:-0}" != 1 ]; then
-  ctest --output-on-failure -L long
+timings=()
+# step NAME COMMAND...: runs COMMAND and records its wall time.
+step() {
+  local name=$1 started=$SECONDS
+  shift
+  echo "== test.sh: $name" >&2
+  "$@"
+  timings+=("$(printf '%-28s %4d s' "$name" $((SECONDS - started)))")
+}
+
+NQ_BUILD_VERBOSE=1 # read by nq_build: the build log goes to the CI log
+step "build (Release)" nq_build "$NQ_ROOT/build" -DNQ_WERROR="$werror" -DNQ_TESTS=ON
+step "tests (Release)" ctest --test-dir "$NQ_ROOT/build" --output-on-failure -LE long
+if [ "${NQ_TEST_SANITIZE:-1}" != 0 ]; then
+  # nq_build's -DCMAKE_BUILD_TYPE=Release comes first: this one wins.
+  step "build (sanitize)" nq_build "$NQ_ROOT/build-sanitize" -DCMAKE_BUILD_TYPE=Debug \
+    -DNQ_SANITIZE=ON -DNQ_WERROR="$werror" -DNQ_TESTS=ON
+  step "tests (sanitize)" ctest --test-dir "$NQ_ROOT/build-sanitize" --output-on-failure -LE long
 fi
+if [ "${NQ_TEST_QUICK:-0}" != 1 ]; then
+  step "long tests (Release)" ctest --test-dir "$NQ_ROOT/build" --output-on-failure -L long
+fi
+printf 'test.sh: %s\n' "${timings[@]}" >&2
