@@ -171,6 +171,44 @@ done
 run -n ""
 usage_error_ok "1 rank" "-n ''"
 
+# ---- ranks started with different arguments ---------------------------------
+# One job, one rank per command line (mpiexec's "A : B").  The ranks must
+# settle on one verdict before acting: status 2, one line from rank 0,
+# nothing on stdout, and no hang (these runs take a second; a hang ends at 60).
+
+# run_mpmd "RANK 0 ARGS" "RANK 1 ARGS"
+run_mpmd() {
+  local first=() second=()
+  read -ra first <<<"$1"
+  read -ra second <<<"$2"
+  timeout 60 "$mpiexec" -q --oversubscribe "$numproc_flag" 1 "$binary" "${first[@]}" : \
+    "$numproc_flag" 1 "$binary" "${second[@]}" >"$out" 2>"$err"
+  status=$?
+}
+# mpmd_refused_ok "RANK 0 ARGS" "RANK 1 ARGS" MESSAGE
+mpmd_refused_ok() {
+  run_mpmd "$1" "$2"
+  if [ "$status" -eq 2 ] && is_empty "$out" && one_line "$err" && [ "$(cat "$err")" = "$3" ]; then
+    pass
+  else
+    fail "'$1' : '$2': status $status (expected 2, 124 is a hang), stdout $(wc -c <"$out")" \
+      "bytes, stderr: $(head -c 300 "$err" | tr '\n' '|'), expected '$3'"
+  fi
+}
+
+# The same command line twice: one job that counts, so the refusals below
+# are the program's, not the launcher's.
+run_mpmd "-n 12 --format json" "-n 12 --format json"
+count_ok "-n 12 : -n 12 (two app contexts)" 12
+mpmd_refused_ok "-n 12" "-n abc" \
+  "nqueens-mpi: ranks were started with different arguments; rank 1: board size 'abc' is not a whole number"
+mpmd_refused_ok "-n 12" "-n 12 --list" "nqueens-mpi: ranks were started with different arguments"
+mpmd_refused_ok "-n 12 --list" "-n 12" "nqueens-mpi: ranks were started with different arguments"
+mpmd_refused_ok "-n 12" "-n 13" "nqueens-mpi: ranks were started with different arguments"
+mpmd_refused_ok "-n 8 --first" "-n 8 --first --format json" \
+  "nqueens-mpi: ranks were started with different arguments"
+mpmd_refused_ok "-n abc" "-n 12" "nqueens-mpi: board size 'abc' is not a whole number (see --help)"
+
 # ---- more output checks ------------------------------------------------------
 
 run_ranks 1 -n 8 --list --format json
