@@ -34,16 +34,37 @@ step() {
   timings+=("$(printf '%-28s %4d s' "$name" $((SECONDS - started)))")
 }
 
+# suite DIR CTEST_ARGS...: ctest in DIR; then, for each test it skipped
+# (status 77: this machine or build cannot run it), the line where that test
+# said why (the last one naming a skip, else its last line).
+suite() {
+  local dir=$1 summary name
+  shift
+  summary=$(mktemp)
+  ctest --test-dir "$dir" --output-on-failure "$@" | tee "$summary"
+  for name in $(sed -n 's/^\t *[0-9]* - \(.*\) (Skipped)$/\1/p' "$summary"); do
+    awk -v name="$name" '
+      $0 ~ "^[0-9]+/[0-9]+ Test: " { this = $3 }
+      this == name && /^<end of output>/ {
+        print "test.sh: skipped " name ": " (why != "" ? why : last)
+        this = ""
+      }
+      this == name && tolower($0) ~ /skip/ { why = $0 }
+      this == name && !/^-+$/ { last = $0 }' "$dir/Testing/Temporary/LastTest.log"
+  done
+  rm -f "$summary"
+}
+
 NQ_BUILD_VERBOSE=1 # read by nq_build: the build log goes to the CI log
 step "build (Release)" nq_build "$NQ_ROOT/build" -DNQ_WERROR="$werror" -DNQ_TESTS=ON
-step "tests (Release)" ctest --test-dir "$NQ_ROOT/build" --output-on-failure -LE long
+step "tests (Release)" suite "$NQ_ROOT/build" -LE long
 if [ "${NQ_TEST_SANITIZE:-1}" != 0 ]; then
   # nq_build's -DCMAKE_BUILD_TYPE=Release comes first: this one wins.
   step "build (sanitize)" nq_build "$NQ_ROOT/build-sanitize" -DCMAKE_BUILD_TYPE=Debug \
     -DNQ_SANITIZE=ON -DNQ_WERROR="$werror" -DNQ_TESTS=ON
-  step "tests (sanitize)" ctest --test-dir "$NQ_ROOT/build-sanitize" --output-on-failure -LE long
+  step "tests (sanitize)" suite "$NQ_ROOT/build-sanitize" -LE long
 fi
 if [ "${NQ_TEST_QUICK:-0}" != 1 ]; then
-  step "long tests (Release)" ctest --test-dir "$NQ_ROOT/build" --output-on-failure -L long
+  step "long tests (Release)" suite "$NQ_ROOT/build" -L long
 fi
 printf 'test.sh: %s\n' "${timings[@]}" >&2
