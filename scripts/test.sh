@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds build/ (Release) and runs the whole test
-# suite (about 75 s on 2 cores once installed):
-#   scripts/test.sh                   every test, the "long" ones (n = 17, 18) last
-#   NQ_TEST_QUICK=1 scripts/test.sh   all but the "long" ones
-# With CI set (CI=true), warnings are errors (-DNQ_WERROR=ON).
+# Installs what is missing, builds and runs the whole test suite:
+#   1. build/ (Release): every test but the "long" ones
+#   2. build-sanitize/ (Debug, NQ_SANITIZE=ON: ASan + UBSan, assertions on):
+#      the same tests again
+#   3. build/: the "long" ones (n = 17, 18)
+# NQ_TEST_QUICK=1 skips step 3, NQ_TEST_SANITIZE=0 step 2 (CI runs all).
+# With CI set (CI=true), warnings are errors (-DNQ_WERROR=ON).  Each step's
+# wall time is printed at the end.
 set -euo pipefail
 # shellcheck source=scripts/setup.sh
 . "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -14,7 +17,6 @@ werror=OFF
 if [ -n "${CI:-}" ] && [ "${CI}" != false ]; then
   werror=ON
 fi
-NQ_BUILD_VERBOSE=1 nq_build "$NQ_ROOT/build" -DNQ_WERROR="$werror" -DBUILD_TESTING=ON
 
 # The tests start mpirun through ctest, where no flag can be added: as root,
 # Open MPI needs these two variables instead.
@@ -22,8 +24,47 @@ if [ "$(id -u)" -eq 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 
-cd "$NQ_ROOT/build"
-ctest --output-on-failure -LE long
-if [ "${NQ_TEST_QUICK:-0}" != 1 ]; then
-  ctest --output-on-failure -L long
+timings=()
+# step NAME COMMAND...: runs COMMAND and records its wall time.
+step() {
+  local name=$1 started=$SECONDS
+  shift
+  echo "== test.sh: $name" >&2
+  "$@"
+  timings+=("$(printf '%-28s %4d s' "$name" $((SECONDS - started)))")
+}
+
+# suite DIR CTEST_ARGS...: ctest in DIR; then, for each test it skipped
+# (status 77: this machine or build cannot run it), the line where that test
+# said why (the last one naming a skip, else its last line).
+suite() {
+  local dir=$1 summary name
+  shift
+  summary=$(mktemp)
+  ctest --test-dir "$dir" --output-on-failure "$@" | tee "$summary"
+  for name in $(sed -n 's/^\t *[0-9]* - \(.*\) (Skipped)$/\1/p' "$summary"); do
+    awk -v name="$name" '
+      $0 ~ "^[0-9]+/[0-9]+ Test: " { this = $3 }
+      this == name && /^<end of output>/ {
+        print "test.sh: skipped " name ": " (why != "" ? why : last)
+        this = ""
+      }
+      this == name && tolower($0) ~ /skip/ { why = $0 }
+      this == name && !/^-+$/ { last = $0 }' "$dir/Testing/Temporary/LastTest.log"
+  done
+  rm -f "$summary"
+}
+
+NQ_BUILD_VERBOSE=1 # read by nq_build: the build log goes to the CI log
+step "build (Release)" nq_build "$NQ_ROOT/build" -DNQ_WERROR="$werror" -DNQ_TESTS=ON
+step "tests (Release)" suite "$NQ_ROOT/build" -LE long
+if [ "${NQ_TEST_SANITIZE:-1}" != 0 ]; then
+  # nq_build's -DCMAKE_BUILD_TYPE=Release comes first: this one wins.
+  step "build (sanitize)" nq_build "$NQ_ROOT/build-sanitize" -DCMAKE_BUILD_TYPE=Debug \
+    -DNQ_SANITIZE=ON -DNQ_WERROR="$werror" -DNQ_TESTS=ON
+  step "tests (sanitize)" suite "$NQ_ROOT/build-sanitize" -LE long
 fi
+if [ "${NQ_TEST_QUICK:-0}" != 1 ]; then
+  step "long tests (Release)" suite "$NQ_ROOT/build" -L long
+fi
+printf 'test.sh: %s\n' "${timings[@]}" >&2

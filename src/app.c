@@ -174,6 +174,75 @@ static int run_first(const nq_cli_t *cli, FILE *out, FILE *err) {
   return close_output(&output, rc, err, what);
 }
 
+/* The parsed options as numbers: ranks that read the same command line
+ * encode the same words. */
+enum { CLI_WORDS = 6 };
+static void encode_cli(long long words[CLI_WORDS], const nq_cli_t *cli) {
+  words[0] = cli->mode;
+  words[1] = cli->n;
+  words[2] = cli->format;
+  words[3] = (long long)cli->limit; /* parsed by strtoll: at most LLONG_MAX */
+  words[4] = cli->unique;
+  words[5] = cli->walk;
+}
+
+static int agreement_failed(FILE *err, int rank, int mpi_code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  if (MPI_Error_string(mpi_code, text, &length) != MPI_SUCCESS)
+    snprintf(text, sizeof text, "MPI error %d", mpi_code);
+  fprintf(err, "nqueens-mpi: rank %d: comparing the ranks' command lines failed: %s\n", rank,
+          text);
+  return NQ_EXIT_ABORT;
+}
+
+/* A launcher can start ranks with different command lines (mpirun -np 1
+ * nqueens-mpi -n 12 : -np 1 nqueens-mpi -n abc); ranks that act on
+ * different options wait for each other forever.  So all ranks settle
+ * together, in one reduction, before any acts: the first rank whose parse
+ * failed (MIN of rank, or of size where it parsed) and, for each option
+ * word, its MIN and the MIN of its negation (the MAX).  Any failure or
+ * difference ends every rank with NQ_EXIT_USAGE, and rank 0 alone says
+ * why, in one line.  `message` holds this rank's parse error, if any.
+ * Returns NQ_EXIT_OK when all ranks hold the same options. */
+static int ranks_agree(const nq_cli_t *cli, int parse_rc, char *message, int message_size,
+                       MPI_Comm comm, int rank, FILE *err) {
+  int size = 1, code;
+  if ((code = MPI_Comm_size(comm, &size)) != MPI_SUCCESS)
+    return agreement_failed(err, rank, code);
+  long long words[CLI_WORDS] = {0}, mine[1 + 2 * CLI_WORDS], all[1 + 2 * CLI_WORDS];
+  if (parse_rc == NQ_OK)
+    encode_cli(words, cli);
+  mine[0] = parse_rc == NQ_OK ? size : rank;
+  for (int i = 0; i < CLI_WORDS; i++) {
+    mine[1 + i] = words[i];
+    mine[1 + CLI_WORDS + i] = -words[i];
+  }
+  if ((code = MPI_Allreduce(mine, all, 1 + 2 * CLI_WORDS, MPI_LONG_LONG, MPI_MIN, comm)) !=
+      MPI_SUCCESS)
+    return agreement_failed(err, rank, code);
+  int first_failed = (int)all[0];
+  if (first_failed < size) {
+    /* Rank 0 reports the first failed parse, its own or another rank's. */
+    if (first_failed != 0 &&
+        (code = MPI_Bcast(message, message_size, MPI_CHAR, first_failed, comm)) != MPI_SUCCESS)
+      return agreement_failed(err, rank, code);
+    if (rank == 0 && first_failed == 0)
+      fprintf(err, "nqueens-mpi: %s (see --help)\n", message);
+    else if (rank == 0)
+      fprintf(err, "nqueens-mpi: ranks were started with different arguments; rank %d: %s\n",
+              first_failed, message);
+    return NQ_EXIT_USAGE;
+  }
+  for (int i = 0; i < CLI_WORDS; i++)
+    if (all[1 + i] != -all[1 + CLI_WORDS + i]) {
+      if (rank == 0)
+        fprintf(err, "nqueens-mpi: ranks were started with different arguments\n");
+      return NQ_EXIT_USAGE;
+    }
+  return NQ_EXIT_OK;
+}
+
 int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
   nq_cli_t cli;
   char message[256];
@@ -185,13 +254,12 @@ int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
     fprintf(err, "nqueens-mpi: cannot query the MPI communicator\n");
     return NQ_EXIT_ABORT;
   }
-  /* Every rank parses the same argv and reaches the same verdict, so bad
-   * input ends all ranks quietly with one message from rank 0. */
-  if (nq__cli_parse(&cli, message, sizeof message, argc, argv) != NQ_OK) {
-    if (rank == 0)
-      fprintf(err, "nqueens-mpi: %s (see --help)\n", message);
-    return NQ_EXIT_USAGE;
-  }
+  /* Every rank parses its own argv; bad input, or argv that differ between
+   * ranks, end all ranks together with one message from rank 0. */
+  int parse_rc = nq__cli_parse(&cli, message, sizeof message, argc, argv);
+  int agreed = ranks_agree(&cli, parse_rc, message, (int)sizeof message, comm, rank, err);
+  if (agreed != NQ_EXIT_OK)
+    return agreed;
   if (cli.mode == NQ_MODE_COUNT)
     return run_count(&cli, comm, rank, out, err);
   if (rank != 0)

@@ -265,8 +265,8 @@ static Suite *lanes_suite(int argc, char **argv) {
   suite_add_tcase(suite, limits);
   if (!nq__lanes_supported()) {
     if (support_rank() == 0)
-      fprintf(stderr, "check_lanes: lane walk not built, or this CPU lacks AVX-512 "
-                      "F/CD/VPOPCNTDQ: lane counts not run\n");
+      fprintf(stderr, "check_lanes: lane counts skipped: lane walk not built, or this CPU "
+                      "lacks AVX-512 F/CD/VPOPCNTDQ\n");
     return suite;
   }
   TCase *counts = tcase_create("counts");

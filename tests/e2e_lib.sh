@@ -1,0 +1,219 @@
+# shellcheck shell=bash
+# Shared by the end-to-end scripts (e2e.sh, e2e_avx512.sh, ...); each sources
+# it with its own arguments:
+#   . e2e_lib.sh NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]
+# and ends with `finish`, which prints "N passed, M failed" and exits 1 on any
+# failure.  A script that cannot run on this machine calls `skip REASON`:
+# status 77, which ctest shows as skipped (SKIP_RETURN_CODE), never as a pass.
+# (ctest sets OMPI_ALLOW_RUN_AS_ROOT* where needed.)
+set -u
+
+if [ "$#" -lt 2 ]; then
+  echo "usage: $0 NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]" >&2
+  exit 2
+fi
+binary=$1
+mpiexec=$2
+numproc_flag=${3:--n}
+
+# Q(n), OEIS A000170, and U(n), OEIS A002562, n = 0..16.
+known_all=(1 1 0 0 2 10 4 40 92 352 724 2680 14200 73712 365596 2279184 14772512)
+known_unique=(1 1 0 0 1 2 1 6 12 46 92 341 1787 9233 45752 285053 1846955)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out=$work/out
+err=$work/err
+passed=0
+failed=0
+status=0
+
+pass() { passed=$((passed + 1)); }
+fail() {
+  failed=$((failed + 1))
+  echo "FAIL: $*"
+}
+# check DESCRIPTION COMMAND...: passes when COMMAND succeeds.
+check() {
+  local what=$1
+  shift
+  if "$@"; then pass; else fail "$what"; fi
+}
+finish() {
+  echo "$passed passed, $failed failed"
+  [ "$failed" -eq 0 ]
+  exit
+}
+# skip REASON: this script cannot run here.  Checks already failed still fail.
+skip() {
+  if [ "$failed" -ne 0 ]; then
+    finish
+  fi
+  echo "SKIPPED: $*"
+  exit 77
+}
+
+# A hung run fails instead of stalling the suite.
+limit=300
+
+# run ARGS...: the binary alone (a singleton MPI process).
+run() {
+  timeout "$limit" "$binary" "$@" >"$out" 2>"$err"
+  status=$?
+}
+
+# run_ranks RANKS ARGS...: the binary under mpiexec.
+run_ranks() {
+  local ranks=$1
+  shift
+  timeout "$limit" "$mpiexec" "$numproc_flag" "$ranks" -q --oversubscribe "$binary" "$@" \
+    >"$out" 2>"$err"
+  status=$?
+}
+
+json_solutions() { sed -n 's/.*"solutions":"\([0-9]*\)".*/\1/p' "$out"; }
+json_unique() { sed -n 's/.*"unique":"\([0-9]*\)".*/\1/p' "$out"; }
+json_nodes() { sed -n 's/.*"nodes":"\([0-9]*\)".*/\1/p' "$out"; }
+# The count's JSON line with the fields that vary between runs and builds
+# (time, rate, how the work was cut, node count, version) replaced by '#',
+# so that the rest can be compared whole.
+json_count_shape() {
+  sed -E -e 's/"(seconds|nodes_per_second|units|depth)":[0-9.e+-]+/"\1":#/g' \
+    -e 's/"(nodes|version)":"[^"]*"/"\1":"#"/g' "$out"
+}
+is_empty() { [ ! -s "$1" ]; }
+# Exactly one complete line.
+one_line() { [ "$(wc -l <"$1")" -eq 1 ] && [ -z "$(tail -c 1 "$1" | tr -d '\n')" ]; }
+# line_matches FILE LINE_NUMBER ERE: that whole line matches the pattern.
+line_matches() { sed -n "$2p" "$1" | grep -qxE -e "$3"; }
+# text_count_ok N RANKS WALK [unique]: the text count of Q(N) (and U(N)),
+# whole: status 0, nothing on stderr, the count lines exactly and the
+# figures line by pattern (times vary; WALK is an ERE).
+text_count_ok() {
+  local n=$1 ranks=$2 walk=$3 plural=s rank_plural=s expected
+  if [ "${known_all[$n]}" = 1 ]; then plural=""; fi
+  if [ "$ranks" = 1 ]; then rank_plural=""; fi
+  expected="Q($n) = ${known_all[$n]} solution$plural on the ${n}x$n board"
+  if [ "${4:-}" = unique ]; then
+    expected+=$'\n'"U($n) = ${known_unique[$n]} up to rotation and reflection"
+  fi
+  local count_lines
+  count_lines=$(wc -l <<<"$expected")
+  [ "$status" -eq 0 ] && is_empty "$err" && [ "$(wc -l <"$out")" -eq $((count_lines + 1)) ] &&
+    [ "$(head -n "$count_lines" "$out")" = "$expected" ] &&
+    line_matches "$out" $((count_lines + 1)) \
+      "[0-9]+\.[0-9]{3} s on $ranks rank$rank_plural, [0-9]+ work units?, [0-9][0-9.e+-]* nodes/s, $walk walk"
+}
+
+# The oracle for boards, independent of the program: queens attack along
+# rows, columns and diagonals, nothing more.
+# columns_are_solution N "C0 C1 ...": N columns, no two queens attacking.
+columns_are_solution() {
+  awk -v n="$1" -v columns="$2" 'BEGIN {
+    rows = split(columns, col, " ")
+    ok = rows == n
+    for (a = 1; a <= rows; a++) {
+      if (col[a] !~ /^[0-9]+$/ || col[a] + 0 >= n) ok = 0
+      for (b = a + 1; b <= rows; b++) {
+        gap = col[a] - col[b]
+        if (gap < 0) gap = -gap
+        if (gap == 0 || gap == b - a) ok = 0
+      }
+    }
+    exit !ok
+  }'
+}
+# boards_columns N < BOARDS: boards of N rows of N squares ('Q' or '.', one
+# 'Q' a row), a blank line between two, to one line of columns per board;
+# fails on anything else.
+boards_columns() {
+  awk -v n="$1" '
+    function board_end() {
+      if (rows != n) bad = 1
+      print line
+      line = ""
+      rows = 0
+    }
+    /^$/ { board_end(); next }
+    {
+      q = index($0, "Q")
+      if (length($0) != n || $0 !~ /^[.Q]+$/ || q == 0 || index(substr($0, q + 1), "Q")) bad = 1
+      line = line (rows ? " " : "") (q - 1)
+      rows++
+    }
+    END {
+      if (rows) board_end()
+      exit bad
+    }'
+}
+# boards_ok N COUNT FILE: FILE holds COUNT different boards of N (as
+# boards_columns reads them), each a solution.
+boards_ok() {
+  local n=$1 count=$2 file=$3 columns board
+  columns=$(boards_columns "$n" <"$file") || return 1
+  [ "$(sort -u <<<"$columns" | wc -l)" -eq "$count" ] &&
+    [ "$(wc -l <<<"$columns")" -eq "$count" ] || return 1
+  while read -r board; do
+    columns_are_solution "$n" "$board" || return 1
+  done <<<"$columns"
+}
+
+# count_ok LABEL N: status 0, nothing on stderr, Q(n) on stdout (JSON).
+count_ok() {
+  local label=$1 n=$2 got
+  got=$(json_solutions)
+  if [ "$status" -eq 0 ] && is_empty "$err" && [ "$got" = "${known_all[$n]}" ]; then
+    pass
+  else
+    fail "$label: -n $n --format json: status $status, solutions '$got'," \
+      "expected ${known_all[$n]}; stderr: $(head -c 200 "$err")"
+  fi
+}
+
+# usage_error_ok LABEL LINE: status 2, nothing on stdout, one line on stderr.
+usage_error_ok() {
+  local label=$1 line=$2
+  if [ "$status" -eq 2 ] && is_empty "$out" && one_line "$err" &&
+    [ "$(head -c 12 "$err")" = "nqueens-mpi:" ]; then
+    pass
+  else
+    fail "$label: '$line': status $status (expected 2), stdout $(wc -c <"$out") bytes," \
+      "stderr $(wc -l <"$err") lines: $(head -c 300 "$err" | tr '\n' '|')"
+  fi
+}
+
+# ---- the lane walk: does this build, on this CPU, run it? ------------------
+# --version lists the walks; the build (NQ_E2E_LANES_BUILT, from CMake) and
+# the CPU's flags (/proc/cpuinfo) say what it should list.  A disagreement
+# fails, so a walk that wrongly vanishes cannot turn its tests into skips.
+# Sets lanes_listed (yes/no) and lanes_missing (why not, when no).
+lanes_probe() {
+  run --version
+  lanes_listed=no
+  lanes_missing=""
+  if [ "$status" -ne 0 ] ||
+    ! line_matches "$out" 1 'nqueens-mpi [0-9]+\.[0-9]+\.[0-9]+ \(walks: scalar(, avx512)?\)'; then
+    fail "--version: status $status, output: $(head -c 200 "$out")"
+    return
+  fi
+  if grep -qF ', avx512)' "$out"; then lanes_listed=yes; fi
+  local expected=yes flags
+  if [ "${NQ_E2E_LANES_BUILT:-unknown}" = 0 ]; then
+    expected=no
+    lanes_missing="the lane walk is not built (NQ_LANES=OFF, or the compiler cannot target AVX-512)"
+  elif [ "${NQ_E2E_LANES_BUILT:-unknown}" != 1 ] || [ ! -r /proc/cpuinfo ]; then
+    # Nothing to check --version against: it alone decides.
+    expected=$lanes_listed
+    lanes_missing="--version does not list avx512"
+  else
+    flags=$(grep -m 1 '^flags' /proc/cpuinfo)
+    for flag in avx512f avx512cd avx512_vpopcntdq; do
+      if ! grep -qw -e "$flag" <<<"$flags"; then
+        expected=no
+        lanes_missing="this CPU lacks AVX-512 F, CD or VPOPCNTDQ (/proc/cpuinfo: no $flag)"
+      fi
+    done
+  fi
+  check "--version lists avx512: $lanes_listed, but the build and /proc/cpuinfo say $expected" \
+    [ "$lanes_listed" = "$expected" ]
+}
