@@ -263,4 +263,26 @@ for n in 2 3; do
   check "-n $n --list --format json wrote to stderr" is_empty "$err"
 done
 
+# ---- GPU ranks ----------------------------------------------------------------
+# --gpu counts only; where this process sees a CUDA GPU (--version lists it)
+# a lone process counts on it, and elsewhere --gpu is a usage error.
+
+run -n 12 --gpu --list
+usage_error_ok "--gpu with --list" "-n 12 --gpu --list"
+check "-n 12 --gpu --list: stderr is not the --gpu refusal" \
+  [ "$(cat "$err")" = "nqueens-mpi: --gpu only applies to counting (see --help)" ]
+run --version
+if grep -q 'CUDA GPUs: [1-9]' "$out"; then
+  run -n 14 --gpu --format json
+  count_ok "1 rank, --gpu" 14
+  check "-n 14 --gpu: no \"gpu_ranks\":1 in $(head -c 300 "$out")" grep -q '"gpu_ranks":1,' "$out"
+else
+  run -n 12 --gpu
+  usage_error_ok "--gpu without a GPU" "-n 12 --gpu"
+  check "-n 12 --gpu: stderr is not the no-GPU refusal: $(head -c 200 "$err")" \
+    [ "$(cat "$err")" = "nqueens-mpi: --gpu: no rank found a usable CUDA GPU (rank 0 drives one only when alone; see --version)" ]
+  run_ranks 3 -n 12 --gpu
+  usage_error_ok "--gpu without a GPU, 3 ranks" "-n 12 --gpu"
+fi
+
 finish
