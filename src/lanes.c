@@ -226,8 +226,8 @@ LANE_TARGET static void settle_pending(pending_t *pending) {
   __m512i sum = _mm512_setzero_si512(), third_squares = _mm512_setzero_si512();
   uint64_t extra = 0;
   for (int start = 0; start < pending->count; start += 8) {
-    int left = pending->count - start;
-    __mmask8 valid = left >= 8 ? (__mmask8)0xff : (__mmask8)((1u << left) - 1);
+    const unsigned left = (unsigned)(pending->count - start);
+    const __mmask8 valid = (__mmask8)(left >= 8 ? 0xffu : (1u << left) - 1u);
     sum = _mm512_add_epi64(sum, settle_eight(pending, start, valid, &third_squares, &extra));
   }
   pending->third_squares += (uint64_t)_mm512_reduce_add_epi64(third_squares);
