@@ -260,15 +260,15 @@ void nq__gpu_solver_destroy(nq__gpu_solver_t *s) {
 /* ---- the host stand-in for the device ---- */
 
 int nq__gpu_host_walk(const nq__gpu_work_t *work) {
-  uint32_t free_squares[NQ_GPU_MAX_LEVELS], queen[NQ_GPU_MAX_LEVELS];
-  const nq__gpu_stack_t stack = {free_squares, queen, 1};
+  nq__gpu_entry_t entries[NQ_GPU_STACK_ENTRIES];
+  const nq__gpu_stack_t stack = {entries, 1};
   for (size_t i = 0; i < work->sub_count; i++) {
     const nq__gpu_sub_t *sub = &work->subs[i];
     const nq__gpu_tables_t *t = &work->tables[sub->table];
     nq__gpu_lane_t lane;
-    nq__gpu_lane_start(&lane, t, sub);
-    while (nq__gpu_lane_step(&lane, t, stack))
-      ;
+    nq__gpu_lane_start(&lane, t, sub, stack);
+    while (lane.depth > 0)
+      nq__gpu_lane_step(&lane, t, stack);
     if (__builtin_add_overflow(work->unit_solutions[sub->unit], lane.solutions,
                                &work->unit_solutions[sub->unit]) ||
         __builtin_add_overflow(work->unit_nodes[sub->unit], lane.nodes,

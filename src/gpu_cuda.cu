@@ -1,9 +1,10 @@
 /* The device: every lane of a warp walks its own sub-problem with the walk
- * of gpu_walk.h, one step per loop turn, and a lane that finishes takes
+ * of gpu_walk.h, one queen per loop turn, and a lane that finishes takes
  * the next sub-problem at once (one atomic per warp for all its idle
  * lanes), so lanes stay busy however unequal the sub-problems are.  The
- * stacks live in shared memory, level-major: the 32 lanes of a warp at the
- * same level touch 32 consecutive words. */
+ * stacks live in shared memory, level-major: the 32 lanes of a warp at one
+ * level touch 512 consecutive bytes, and a level's stride is a multiple of
+ * 128 bytes, so lanes at different levels meet no bank conflict either. */
 
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -17,7 +18,7 @@ extern "C" {
 
 namespace {
 
-constexpr int kBlock = 256;
+constexpr int kBlock = 128;
 constexpr unsigned kFullWarp = 0xffffffffu;
 
 __device__ void add_counts(unsigned long long *sum, unsigned long long value, int *overflow) {
@@ -32,9 +33,8 @@ __global__ void __launch_bounds__(kBlock)
     walk_subs(const nq__gpu_tables_t *tables, const nq__gpu_sub_t *subs,
               unsigned long long sub_count, unsigned long long *unit_solutions,
               unsigned long long *unit_nodes, unsigned long long *next_sub, int *overflow) {
-  __shared__ uint32_t stack_free[NQ_GPU_MAX_LEVELS * kBlock];
-  __shared__ uint32_t stack_queen[NQ_GPU_MAX_LEVELS * kBlock];
-  const nq__gpu_stack_t stack = {stack_free + threadIdx.x, stack_queen + threadIdx.x, kBlock};
+  __shared__ nq__gpu_entry_t stack_entries[NQ_GPU_STACK_ENTRIES * kBlock];
+  const nq__gpu_stack_t stack = {stack_entries + threadIdx.x, kBlock};
   const unsigned lane_index = threadIdx.x & 31u;
   nq__gpu_lane_t lane;
   const nq__gpu_tables_t *t = nullptr;
@@ -55,14 +55,14 @@ __global__ void __launch_bounds__(kBlock)
           const nq__gpu_sub_t sub = subs[index];
           t = &tables[sub.table];
           unit = sub.unit;
-          nq__gpu_lane_start(&lane, t, &sub);
-          active = true;
+          nq__gpu_lane_start(&lane, t, &sub, stack);
+          active = lane.depth > 0;
         }
       }
     }
-    if (!__any_sync(kFullWarp, active))
+    if (!__any_sync(kFullWarp, active) && exhausted)
       return;
-    if (active && !nq__gpu_lane_step(&lane, t, stack)) {
+    if (active && nq__gpu_lane_step(&lane, t, stack) == 0) {
       add_counts(&unit_solutions[unit], lane.solutions, overflow);
       add_counts(&unit_nodes[unit], lane.nodes, overflow);
       active = false;
