@@ -29,12 +29,9 @@ START_TEST(test_frame_is_valid_matches_brute_force) {
     for (int bottom = 0; bottom < n; bottom++)
       for (int left = 0; left < n; left++)
         for (int right = 0; right < n; right++) {
-          nq_frame_t frame = {.kind = NQ_FRAME_BORDER,
-                              .top = (uint8_t)top,
-                              .bottom = (uint8_t)bottom,
-                              .left = (uint8_t)left,
-                              .right = (uint8_t)right};
-          int expected = brute_border_is_valid(n, (brute_border_t){top, bottom, left, right});
+          const brute_border_t b = {top, bottom, left, right};
+          nq_frame_t frame = border_frame(b);
+          int expected = brute_border_is_valid(n, b);
           ck_assert_msg(!nq_frame_is_valid(n, &frame) == !expected,
                         "n %d: frame (%d,%d,%d,%d) valid %d, expected %d", n, top, bottom, left,
                         right, nq_frame_is_valid(n, &frame), expected);
@@ -56,11 +53,7 @@ START_TEST(test_frame_classify_one_canonical_per_orbit) {
           if (!brute_border_is_valid(n, b))
             continue;
           uint32_t stabilizer = brute_border_stabilizer(n, b);
-          nq_frame_t frame = {.kind = NQ_FRAME_BORDER,
-                              .top = (uint8_t)top,
-                              .bottom = (uint8_t)bottom,
-                              .left = (uint8_t)left,
-                              .right = (uint8_t)right};
+          nq_frame_t frame = border_frame(b);
           nq_frame_classify(n, &frame);
           ck_assert_uint_eq(frame.stabilizer, stabilizer);
           ck_assert_int_eq(frame.weight, NQ_SYM_COUNT / nq_symmetry_set_size(stabilizer));
@@ -76,11 +69,7 @@ START_TEST(test_frame_classify_one_canonical_per_orbit) {
             if (repeat)
               continue;
             seen_codes[distinct++] = code;
-            nq_frame_t member = {.kind = NQ_FRAME_BORDER,
-                                 .top = (uint8_t)image.top,
-                                 .bottom = (uint8_t)image.bottom,
-                                 .left = (uint8_t)image.left,
-                                 .right = (uint8_t)image.right};
+            nq_frame_t member = border_frame(image);
             canonical += nq_frame_classify(n, &member);
           }
           ck_assert_int_eq(distinct, frame.weight);

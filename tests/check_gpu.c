@@ -22,28 +22,9 @@ enum { SKIP = 77 };
 
 static nq__gpu_device_t *device; /* --device: the device under test */
 
-typedef struct unit_batch {
-  nq_unit_t *units;
-  size_t count;
-} unit_batch_t;
+typedef support_units_t unit_batch_t;
 
-static unit_batch_t all_units(int n, int depth) {
-  nq_unit_gen_t *gen = NULL;
-  unit_batch_t batch = {NULL, 0};
-  size_t capacity = 0;
-  nq_unit_t unit;
-  ck_assert_int_eq(nq_unit_gen_create(&gen, n, depth), NQ_OK);
-  while (nq_unit_gen_next(gen, &unit) > 0) {
-    if (batch.count == capacity) {
-      capacity = capacity ? 2 * capacity : 256;
-      batch.units = realloc(batch.units, capacity * sizeof *batch.units);
-      ck_assert_ptr_nonnull(batch.units);
-    }
-    batch.units[batch.count++] = unit;
-  }
-  nq_unit_gen_destroy(gen);
-  return batch;
-}
+static unit_batch_t all_units(int n, int depth) { return support_all_units(n, depth); }
 
 /* Solves every unit of (n, depth) through the GPU solver, in batches of
  * `batch_size` units (so batches start and end inside frames). */

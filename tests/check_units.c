@@ -14,28 +14,9 @@
 
 /* ---- helpers ---------------------------------------------------------- */
 
-typedef struct unit_list {
-  size_t count;
-  nq_unit_t *units;
-} unit_list_t;
+typedef support_units_t unit_list_t;
 
-static unit_list_t list_units(int n, int depth) {
-  nq_unit_gen_t *gen = NULL;
-  ck_assert_int_eq(nq_unit_gen_create(&gen, n, depth), NQ_OK);
-  unit_list_t list = {0, NULL};
-  size_t capacity = 0;
-  nq_unit_t unit;
-  while (nq_unit_gen_next(gen, &unit) > 0) {
-    if (list.count == capacity) {
-      capacity = capacity ? 2 * capacity : 64;
-      list.units = realloc(list.units, capacity * sizeof *list.units);
-      ck_assert_ptr_nonnull(list.units);
-    }
-    list.units[list.count++] = unit;
-  }
-  nq_unit_gen_destroy(gen);
-  return list;
-}
+static unit_list_t list_units(int n, int depth) { return support_all_units(n, depth); }
 
 static brute_border_t border_of_frame(const nq_frame_t *frame, int bottom) {
   return (brute_border_t){frame->top, bottom, frame->left, frame->right};

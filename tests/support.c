@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nqueens/error.h"
 #include "nqueens/units.h"
 
 /* Written apart from nq_solutions_is_valid, which compares pairs: here
@@ -210,6 +211,24 @@ int support_unit_holds(int n, const nq_unit_t *unit, uint64_t bottoms, const uin
     return 0;
   }
   return memcmp(unit->prefix, columns, unit->depth) == 0;
+}
+
+support_units_t support_all_units(int n, int depth) {
+  nq_unit_gen_t *gen = NULL;
+  support_units_t list = {0, NULL};
+  size_t capacity = 0;
+  nq_unit_t unit;
+  ck_assert_int_eq(nq_unit_gen_create(&gen, n, depth), NQ_OK);
+  while (nq_unit_gen_next(gen, &unit) > 0) {
+    if (list.count == capacity) {
+      capacity = capacity ? 2 * capacity : 256;
+      list.units = realloc(list.units, capacity * sizeof *list.units);
+      ck_assert_ptr_nonnull(list.units);
+    }
+    list.units[list.count++] = unit;
+  }
+  nq_unit_gen_destroy(gen);
+  return list;
 }
 
 int support_rank(void) {

@@ -69,6 +69,14 @@ struct nq_unit;
 int support_unit_holds(int n, const struct nq_unit *unit, uint64_t bottoms,
                        const uint8_t *columns);
 
+/* Every unit of (n, depth) from the generator, in id order; free units. */
+struct nq_unit;
+typedef struct support_units {
+  size_t count;
+  struct nq_unit *units;
+} support_units_t;
+support_units_t support_all_units(int n, int depth);
+
 /* Initialises MPI, builds the suite with `make_suite` (which may read the
  * arguments), runs it without forking (check's fork mode breaks Open MPI),
  * finalises MPI.  Only rank 0 prints.  Returns the exit status for main:
