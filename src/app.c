@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "nqueens/error.h"
 #include "output.h"
+#include "progress.h"
 #include "nqueens/count.h"
 #include "nqueens/solutions.h"
 #include "nqueens/units.h"
@@ -97,6 +98,9 @@ static int write_count(const nq_cli_t *cli, const nq_count_result_t *result, FIL
 static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
   nq_count_options_t options = {
       .n = cli->n, .unique = cli->unique, .walk = cli->walk, .gpu = cli->gpu};
+  nq__progress_printer_t printer;
+  if (rank == 0 && !cli->quiet)
+    nq__progress_attach(&options, &printer, err, cli->progress);
   nq_count_result_t result;
   nq_count_result_init(&result);
   int rc = nq_count_run(&result, &options, comm), status = NQ_EXIT_OK;
@@ -176,7 +180,7 @@ static int run_first(const nq_cli_t *cli, FILE *out, FILE *err) {
 
 /* The parsed options as numbers: ranks that read the same command line
  * encode the same words. */
-enum { CLI_WORDS = 6 };
+enum { CLI_WORDS = 9 };
 static void encode_cli(long long words[CLI_WORDS], const nq_cli_t *cli) {
   words[0] = cli->mode;
   words[1] = cli->n;
@@ -184,6 +188,9 @@ static void encode_cli(long long words[CLI_WORDS], const nq_cli_t *cli) {
   words[3] = (long long)cli->limit; /* parsed by strtoll: at most LLONG_MAX */
   words[4] = cli->unique;
   words[5] = cli->walk;
+  words[6] = cli->gpu;
+  words[7] = (long long)cli->progress;
+  words[8] = cli->quiet;
 }
 
 static int agreement_failed(FILE *err, int rank, int mpi_code) {

@@ -9,7 +9,7 @@
 #include "nqueens/error.h"
 #include "nqueens/units.h"
 
-enum { OPT_LIMIT = 256, OPT_FORMAT, OPT_WALK, OPT_GPU };
+enum { OPT_LIMIT = 256, OPT_FORMAT, OPT_WALK, OPT_GPU, OPT_PROGRESS };
 
 static const struct option long_options[] = {
     {"size", required_argument, NULL, 'n'},   {"list", no_argument, NULL, 'l'},
@@ -18,18 +18,20 @@ static const struct option long_options[] = {
     {"format", required_argument, NULL, OPT_FORMAT},
     {"walk", required_argument, NULL, OPT_WALK},
     {"gpu", no_argument, NULL, OPT_GPU},
+    {"progress", required_argument, NULL, OPT_PROGRESS},
+    {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
 
 /* '+': stop at the first operand instead of reordering argv; ':': report a
  * missing value apart from an unknown option. */
-static const char short_options[] = "+:n:lfuhV";
+static const char short_options[] = "+:n:lfuqhV";
 
 typedef struct parser {
   nq_cli_t *cli;
   char *message;
   size_t message_size;
-  int seen[OPT_GPU + 1];
+  int seen[OPT_PROGRESS + 1];
   int have_n;
 } parser_t;
 
@@ -81,6 +83,16 @@ static int parse_limit(parser_t *p, const char *text) {
   return NQ_OK;
 }
 
+/* Whole seconds, up to a day: a longer silence would look like a hang. */
+static int parse_progress(parser_t *p, const char *text) {
+  long long value;
+  int rc = parse_integer(&value, text);
+  if (rc != NQ_OK || value < 0 || value > 86400)
+    return fail(p, "--progress '%s' is not a number of seconds from 0 to 86400", text);
+  p->cli->progress = (double)value;
+  return NQ_OK;
+}
+
 static int parse_format(parser_t *p, const char *text) {
   if (strcmp(text, "text") == 0)
     p->cli->format = NQ_FORMAT_TEXT;
@@ -121,6 +133,8 @@ static int take_option(parser_t *p, int option, const char *value) {
   case OPT_FORMAT: return parse_format(p, value);
   case OPT_WALK: return parse_walk(p, value);
   case OPT_GPU: p->cli->gpu = 1; return NQ_OK;
+  case OPT_PROGRESS: return parse_progress(p, value);
+  case 'q': p->cli->quiet = 1; return NQ_OK;
   default: return NQ_EINVAL;
   }
 }
@@ -141,6 +155,8 @@ static int check_combination(parser_t *p) {
     return fail(p, "--walk only applies to counting");
   if (cli->gpu && cli->mode != NQ_MODE_COUNT)
     return fail(p, "--gpu only applies to counting");
+  if ((p->seen[OPT_PROGRESS] || cli->quiet) && cli->mode != NQ_MODE_COUNT)
+    return fail(p, "%s only applies to counting", cli->quiet ? "--quiet" : "--progress");
   /* Whether the CPUs have AVX-512 is settled later, by all ranks together:
    * checked here, ranks on different CPUs would disagree. */
   if (cli->walk == NQ_WALK_AVX512 && cli->n > NQ_WALK_AVX512_MAX_N)
@@ -162,6 +178,7 @@ static int reject_bad_option(parser_t *p, int option, char **argv) {
 int nq__cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, char **argv) {
   parser_t p = {.cli = cli, .message = message, .message_size = message_size};
   memset(cli, 0, sizeof *cli);
+  cli->progress = 60;
   message[0] = '\0';
   optind = 0; /* glibc: start afresh, so the parser can run more than once */
   opterr = 0;
@@ -186,7 +203,7 @@ int nq__cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, c
 void nq__cli_print_help(FILE *out) {
   fputs(
       "Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
-      "                        [--walk auto|scalar|avx512] [--gpu]\n"
+      "                        [--walk auto|scalar|avx512] [--gpu] [--progress SECS] [-q]\n"
       "       mpirun -np P nqueens-mpi -n N ...\n"
       "\n"
       "Counts the solutions of the N-Queens problem exactly, spread over MPI ranks:\n"
@@ -208,6 +225,10 @@ void nq__cli_print_help(FILE *out) {
       "      --gpu          count on CUDA GPUs too: on each node the ranks other than\n"
       "                     rank 0 take one GPU each (rank 0 too when alone); boards\n"
       "                     over 32 and --unique's symmetric frames stay on the CPU\n"
+      "      --progress S   counting: where the run stands on stderr every S seconds\n"
+      "                     (default 60; 0: never); on a terminal, one line kept\n"
+      "                     up to date instead\n"
+      "  -q, --quiet        no progress on stderr\n"
       "  -h, --help         show this help\n"
       "  -V, --version      show the version\n"
       "\n"

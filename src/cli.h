@@ -25,6 +25,8 @@ typedef struct nq_cli {
   int unique;
   nq_walk_t walk; /* --walk: counting only; AUTO unless given */
   int gpu;        /* --gpu: counting only */
+  double progress; /* --progress SECS: counting only; 0 = off */
+  int quiet;       /* -q, --quiet: no progress */
 } nq_cli_t;
 
 /* Exit statuses of the command line.  NQ_EXIT_ABORT is never an exit

@@ -31,6 +31,8 @@ typedef struct master {
   nq_search_t *search;
   uint64_t *inbox; /* 2 + (the largest batch) * NQ_RESULT_WORDS words */
   int inbox_words;
+  uint64_t units_total; /* for progress: counted once at the start */
+  double started, last_progress;
   nq_unit_t *local_units; /* the master's own share: local_batch units */
   nq_unit_result_t *local_results;
   size_t local_batch;
@@ -149,6 +151,35 @@ static int stop_workers(master_t *m) {
   return NQ_OK;
 }
 
+/* Tells the caller where the run stands, at most every progress_seconds
+ * (and always when `final`). */
+static void report_progress(master_t *m, int final) {
+  const nq_count_options_t *options = m->run->options;
+  if (options->progress == NULL)
+    return;
+  double now = MPI_Wtime();
+  if (!final && now - m->last_progress < options->progress_seconds)
+    return;
+  m->last_progress = now;
+  const nq_count_progress_t progress = {m->totals->units, m->units_total,
+                                        (const mpz_t *)&m->totals->solutions, now - m->started,
+                                        final};
+  options->progress(&progress, options->progress_context);
+}
+
+/* The units' total, for progress: one pass of a second generator. */
+static uint64_t count_units(const nq_count_options_t *options) {
+  nq_unit_gen_t *gen = NULL;
+  nq_unit_t unit;
+  uint64_t total = 0;
+  if (nq_unit_gen_create(&gen, options->n, options->depth) != NQ_OK)
+    return 0;
+  while (nq_unit_gen_next(gen, &unit) > 0)
+    total++;
+  nq_unit_gen_destroy(gen);
+  return total;
+}
+
 /* The master computes a unit itself whenever no worker is waiting for an
  * answer, so one rank per core keeps every core busy.  After a failure it
  * hands out nothing more but still collects every batch in flight before
@@ -167,7 +198,10 @@ static int distribute(master_t *m) {
       solve_locally(m);
     else if (m->batches_out > 0)
       rc = serve_workers(m, 1);
+    report_progress(m, 0);
   }
+  if (rc == NQ_OK && m->failure == NQ_OK)
+    report_progress(m, 1);
   if (rc == NQ_OK)
     rc = stop_workers(m);
   return rc;
@@ -224,6 +258,9 @@ int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq__run_t *run,
   m->totals = totals;
   m->peer_count = size - 1;
   m->peers = peers;
+  m->started = m->last_progress = MPI_Wtime();
+  if (options->progress != NULL)
+    m->units_total = count_units(options);
   int rc = allocate_buffers(m, run);
   if (rc == NQ_OK)
     rc = nq_unit_gen_create(&m->gen, options->n, options->depth);

@@ -134,7 +134,39 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--list", "--walk", "scalar", NULL}, "--walk"},
     {{"-n", "8", "--first", "--walk", "scalar", NULL}, "--walk"},
     {{"-n", "33", "--walk", "avx512", NULL}, "33"},
+    {{"-n", "8", "--list", "--gpu", NULL}, "--gpu"},
+    {{"-n", "8", "--gpu", "--gpu", NULL}, "--gpu"},
+    {{"-n", "8", "--progress", "x", NULL}, "'x'"},
+    {{"-n", "8", "--progress", "-1", NULL}, "'-1'"},
+    {{"-n", "8", "--progress", "86401", NULL}, "86401"},
+    {{"-n", "8", "--list", "--progress", "5", NULL}, "--progress"},
+    {{"-n", "8", "--first", "-q", NULL}, "--quiet"},
 };
+
+/* The counting switches with their defaults: progress every 60 s, not
+ * quiet, no GPU. */
+START_TEST(test_parse_counting_switches) {
+  static const struct {
+    const char *words[MAX_WORDS + 1];
+    double progress;
+    int quiet, gpu;
+  } cases[] = {
+      {{"-n", "8", NULL}, 60, 0, 0},
+      {{"-n", "8", "--progress", "5", NULL}, 5, 0, 0},
+      {{"-n", "8", "--progress=0", NULL}, 0, 0, 0},
+      {{"-n", "8", "-q", NULL}, 60, 1, 0},
+      {{"-n", "8", "--quiet", "--gpu", NULL}, 60, 1, 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    nq_cli_t cli;
+    char message[MESSAGE_SIZE];
+    ck_assert_int_eq(parse(&cli, message, cases[i].words), NQ_OK);
+    ck_assert_msg(cli.progress == cases[i].progress, "case %zu: progress %g", i, cli.progress);
+    ck_assert_int_eq(cli.quiet, cases[i].quiet);
+    ck_assert_int_eq(cli.gpu, cases[i].gpu);
+  }
+}
+END_TEST
 
 
 
@@ -187,7 +219,8 @@ START_TEST(test_print_help_mentions_every_option) {
   static const char *const options[] = {"-n", "--size", "-u", "--unique", "-l", "--list",
                                         "--limit", "-f", "--first", "--format", "-h",
                                         "--help", "-V", "--version", "json", "text",
-                                        "--walk", "scalar", "avx512", "auto"};
+                                        "--walk", "scalar", "avx512", "auto", "--gpu",
+                                        "--progress", "-q", "--quiet"};
   char *text = NULL;
   size_t size = 0;
   FILE *out = open_memstream(&text, &size);
@@ -210,6 +243,7 @@ static Suite *cli_suite(int argc, char **argv) {
   tcase_add_loop_test(parse_case, test_parse_rejects_bad_command_lines, 0,
                       (int)(sizeof bad_cases / sizeof bad_cases[0]));
   tcase_add_test(parse_case, test_parse_runs_repeatedly);
+  tcase_add_test(parse_case, test_parse_counting_switches);
   tcase_add_test(parse_case, test_parse_truncates_message_to_buffer);
   suite_add_tcase(suite, parse_case);
   TCase *help = tcase_create("help");

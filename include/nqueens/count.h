@@ -7,6 +7,16 @@
 
 #include "nqueens/kernel.h"
 
+/* Where a run stands, as rank 0 sees it (see nq_count_options.progress). */
+typedef struct nq_count_progress {
+  uint64_t units_done, units_total;
+  const mpz_t *solutions; /* the total so far */
+  double seconds;         /* since the run started */
+  int final;              /* 1 on the last call, when every unit is done */
+} nq_count_progress_t;
+
+typedef void (*nq_count_progress_fn)(const nq_count_progress_t *progress, void *context);
+
 /* How to count: the board and how the work is cut. */
 typedef struct nq_count_options {
   int n;
@@ -15,6 +25,12 @@ typedef struct nq_count_options {
   int batch_units;     /* units per message; 0 = default */
   nq_walk_t walk;      /* how units are counted; AUTO = the fastest here */
   int gpu;             /* ranks with a CUDA device count on it (see docs/design.md) */
+  /* Rank 0 calls `progress` (when set) at most every progress_seconds,
+   * from the master's loop, and once more when the count is complete.
+   * Counting the units' total first costs one pass of the generator. */
+  nq_count_progress_fn progress;
+  void *progress_context;
+  double progress_seconds;
 } nq_count_options_t;
 
 /* Totals of a run, valid on rank 0 of the communicator. */
