@@ -170,6 +170,24 @@ static uint64_t count_short_walk(const nq_search_t *search, int start_step, atta
                      gap);
 }
 
+/* The scalar walks ask whether to abandon their unit (nq__kernel_set_cancel)
+ * once per subtree rooted this many steps above their bottom (the step
+ * whose squares count_under_row tries): a few thousand nodes on average at
+ * n = 16 and 17, so asking costs nothing measurable, while even the largest
+ * unit is asked many times a second. */
+enum { CANCEL_STEPS = 8 };
+
+/* The step where a walk from `start_step` to `bottom_step` asks; a walk of
+ * at most CANCEL_STEPS steps never asks, and returns `start_step`. */
+static inline int cancel_point(int start_step, int bottom_step) {
+  return bottom_step - CANCEL_STEPS > start_step ? bottom_step - CANCEL_STEPS : start_step;
+}
+
+void nq__kernel_set_cancel(nq_search_t *search, nq__cancel_fn cancelled, void *context) {
+  search->cancelled = cancelled;
+  search->cancel_context = context;
+}
+
 /* The hot loop: depth-first with an explicit stack over the steps from
  * `start_step` to walk_rows - 4; the squares of step walk_rows - 3 are
  * tried by count_under_row.  Plain scalars and one array per quantity keep
@@ -227,6 +245,53 @@ static int count_completions(nq_unit_result_t *result, const nq_search_t *search
   return NQ_OK;
 }
 
+/* count_completions for a searcher with a cancel hook: a plain walk from
+ * `start_step` down to `check_step` hands each of its placements there to
+ * count_completions, asking the hook before each.  The hot loop stays as
+ * it was: a test for the hook inside it, though never taken, slowed it
+ * measurably (docs/performance.md).  The nodes add up to the same count:
+ * this walk counts the queens it places above `check_step`,
+ * count_completions those from there down. */
+static int count_in_subtrees(nq_unit_result_t *result, const nq_search_t *search, int start_step,
+                             attacks_t start, int check_step) {
+  const uint64_t *mask = search->walk_mask;
+  const int *gap = search->walk_gap;
+  uint64_t free_squares[NQ_MAX_N];
+  attacks_t at[NQ_MAX_N];
+  uint64_t solutions = 0, nodes = 0;
+  int overflow = 0, i = start_step;
+  at[i] = start;
+  free_squares[i] = mask[i] & ~attacked(start);
+  while (i >= start_step) {
+    if (i == check_step) {
+      nq_unit_result_t subtree;
+      if (nq__search_cancelled(search))
+        return NQ_ESTOPPED;
+      int rc = count_completions(&subtree, search, i, at[i]);
+      if (rc != NQ_OK)
+        return rc;
+      overflow |= __builtin_add_overflow(solutions, subtree.solutions, &solutions);
+      nodes += subtree.nodes;
+      i--;
+    } else if (free_squares[i]) {
+      const uint64_t bit = lowest_bit(free_squares[i]);
+      free_squares[i] = drop_lowest_bit(free_squares[i]);
+      at[i + 1] = (attacks_t){at[i].cols | bit, (at[i].diag_left | bit) << gap[i],
+                              (at[i].diag_right | bit) >> gap[i]};
+      free_squares[i + 1] = mask[i + 1] & ~attacked(at[i + 1]);
+      nodes++;
+      i++;
+    } else {
+      i--;
+    }
+  }
+  if (overflow)
+    return NQ_EOVERFLOW;
+  result->solutions = solutions;
+  result->nodes = nodes;
+  return NQ_OK;
+}
+
 /* The first step at or below `row`, with the attacks moved to its row. */
 static int step_at_or_below(const nq_search_t *search, int row, attacks_t *a) {
   int step = 0;
@@ -246,6 +311,7 @@ static int step_at_or_below(const nq_search_t *search, int row, attacks_t *a) {
 static int classify_completions(nq_unit_result_t *result, const nq_search_t *search,
                                 int start_row, attacks_t start, uint8_t *columns) {
   const int n = search->n, last_row = search->last_row;
+  const int check_row = cancel_point(start_row, last_row - 2);
   uint64_t stack_free[NQ_MAX_N];
   attacks_t stack_attacks[NQ_MAX_N];
   uint64_t solutions = 0, stabilizer_sum = 0, nodes = 0;
@@ -274,8 +340,12 @@ static int classify_completions(nq_unit_result_t *result, const nq_search_t *sea
       free_squares = search->row_mask[row] & ~attacked(a);
       continue;
     }
-    if (row == start_row)
-      break;
+    if (row <= check_row) {
+      if (row == start_row)
+        break;
+      if (nq__search_cancelled(search))
+        return NQ_ESTOPPED;
+    }
     row--;
     free_squares = stack_free[row];
     a = stack_attacks[row];
@@ -306,6 +376,9 @@ static int count_unit(nq_unit_result_t *result, const nq_search_t *search, int s
       nq__lanes_fit(search, start_step))
     return nq__lanes_count(result, search, start_step, start.cols, start.diag_left,
                            start.diag_right);
+  int check_step = cancel_point(start_step, search->walk_rows - 3);
+  if (search->cancelled != NULL && check_step > start_step)
+    return count_in_subtrees(result, search, start_step, start, check_step);
   return count_completions(result, search, start_step, start);
 }
 

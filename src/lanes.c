@@ -86,6 +86,7 @@ typedef struct root_walk {
   uint64_t free_squares[NQ_MAX_N], cols[NQ_MAX_N], diag_left[NQ_MAX_N], diag_right[NQ_MAX_N];
   root_t chunk[ROOT_CHUNK];
   int chunk_size, chunk_next;
+  int cancelled; /* the caller asked to abandon the unit: no more roots */
 } root_walk_t;
 
 static void root_walk_start(root_walk_t *walk, const nq_search_t *search, int start_step,
@@ -99,13 +100,21 @@ static void root_walk_start(root_walk_t *walk, const nq_search_t *search, int st
   walk->diag_right[start_step] = diag_right;
   walk->free_squares[start_step] = search->walk_mask[start_step] & ~(cols | diag_left | diag_right);
   walk->chunk_size = walk->chunk_next = 0;
+  walk->cancelled = 0;
 }
 
-/* Refills the chunk with the next roots, depth first; 0 when none is left. */
+/* Refills the chunk with the next roots, depth first; 0 when none is left.
+ * Before each chunk of the unit (never while the lanes drain) it asks
+ * whether to abandon the unit: a chunk is ROOT_CHUNK subtrees of the lanes'
+ * rows, thousands of nodes or more. */
 static int root_walk_next_chunk(root_walk_t *walk) {
   const uint64_t *mask = walk->search->walk_mask;
   const int *gap = walk->search->walk_gap;
   int count = 0, i = walk->level;
+  if (i >= walk->start_step && nq__search_cancelled(walk->search)) {
+    walk->cancelled = 1;
+    i = walk->start_step - 1;
+  }
   while (count < ROOT_CHUNK && i >= walk->start_step) {
     if (i == walk->lanes_step) {
       walk->chunk[count++] = (root_t){walk->cols[i], walk->diag_left[i], walk->diag_right[i]};
@@ -419,6 +428,8 @@ int nq__lanes_count(nq_unit_result_t *result, const nq_search_t *search, int sta
   root_walk_start(&roots, search, start_step, cols, diag_left, diag_right);
   lane_tables_init(&tables, &pending, search, roots.lanes_step);
   uint64_t lane_nodes = run_lanes(&roots, &pending, &tables);
+  if (roots.cancelled)
+    return NQ_ESTOPPED;
   if (pending.overflow)
     return NQ_EOVERFLOW;
   result->solutions = pending.solutions;

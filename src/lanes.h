@@ -28,7 +28,8 @@ int nq__lanes_fit(const nq_search_t *search, int start_step);
  * node count) for the completions from step `start_step`, whose row's
  * attacks are (cols, diag_left, diag_right).  Only where
  * nq__lanes_supported() and nq__lanes_fit(); NQ_EOVERFLOW if the count
- * passes 2^64 - 1. */
+ * passes 2^64 - 1, NQ_ESTOPPED when the searcher's cancel hook abandoned
+ * the unit. */
 int nq__lanes_count(nq_unit_result_t *result, const nq_search_t *search, int start_step,
                     uint64_t cols, uint64_t diag_left, uint64_t diag_right);
 

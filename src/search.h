@@ -4,9 +4,14 @@
 /* The searcher's tables, shared by the scalar walk (kernel.c) and the lane
  * walk (lanes.c). */
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "nqueens/kernel.h"
+
+/* Asked at coarse points of a unit's walk (nq__kernel_set_cancel): non-zero
+ * abandons the unit. */
+typedef int (*nq__cancel_fn)(void *context);
 
 struct nq_search {
   int n;
@@ -25,6 +30,8 @@ struct nq_search {
   int walk_row[NQ_MAX_N];
   int walk_gap[NQ_MAX_N];
   uint64_t walk_mask[NQ_MAX_N];
+  nq__cancel_fn cancelled; /* NULL: units always run to the end */
+  void *cancel_context;
 };
 
 /* Where a unit's counting walk starts: walk step `step`, with the attacks
@@ -37,5 +44,20 @@ typedef struct nq__walk_start {
 /* Checks `unit` as nq_kernel_solve does (frame, prefix), prepares its
  * frame's tables in `search` and fills `start`.  NQ_OK, or NQ_EUNIT. */
 int nq__kernel_walk_start(nq__walk_start_t *start, nq_search_t *search, const nq_unit_t *unit);
+
+/* Lets the caller abandon long units: the walks call `cancelled(context)`
+ * now and then (whenever a subtree CANCEL_STEPS steps above the walk's
+ * closed-form bottom is finished, and when the lane walk takes its next
+ * roots), never in their innermost loop, and when it returns non-zero
+ * nq_kernel_solve stops and returns NQ_ESTOPPED, with the unit's result
+ * undefined: it must be solved again.  Units too short to reach such a
+ * point run to the end.  `cancelled` may call anything but this searcher;
+ * NULL removes the hook. */
+void nq__kernel_set_cancel(nq_search_t *search, nq__cancel_fn cancelled, void *context);
+
+/* Inside the walks: has the caller asked to abandon the unit? */
+static inline int nq__search_cancelled(const nq_search_t *search) {
+  return search->cancelled != NULL && search->cancelled(search->cancel_context);
+}
 
 #endif

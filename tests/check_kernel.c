@@ -10,6 +10,7 @@
 #include "nqueens/kernel.h"
 #include "nqueens/symmetry.h"
 #include "nqueens/units.h"
+#include "search.h"
 #include "support.h"
 
 typedef struct totals {
@@ -285,6 +286,91 @@ START_TEST(test_solve_rejects_invalid_frames) {
 }
 END_TEST
 
+/* A cancel hook (src/search.h) that counts its calls and says yes from
+ * call `cancel_at` on (never when 0). */
+typedef struct cancel_probe {
+  unsigned calls, cancel_at;
+} cancel_probe_t;
+
+static int probe_cancelled(void *context) {
+  cancel_probe_t *probe = context;
+  probe->calls++;
+  return probe->cancel_at != 0 && probe->calls >= probe->cancel_at;
+}
+
+static void assert_same_result(const nq_unit_result_t *got, const nq_unit_result_t *expected,
+                               const char *what, int n, const nq_unit_t *unit) {
+  ck_assert_msg(got->solutions == expected->solutions && got->nodes == expected->nodes &&
+                    got->stabilizer_sum == expected->stabilizer_sum,
+                "n %d unit %llu, %s: %llu solutions / %llu nodes, without a hook %llu / %llu", n,
+                (unsigned long long)unit->id, what, (unsigned long long)got->solutions,
+                (unsigned long long)got->nodes, (unsigned long long)expected->solutions,
+                (unsigned long long)expected->nodes);
+}
+
+/* Solves `unit` with a hook that says yes at call `cancel_at` (never when
+ * 0): the unit ends as without the hook, or, only once the hook said yes
+ * and without asking again, with NQ_ESTOPPED.  Returns the code and adds
+ * the hook's calls to `calls`. */
+static int solve_with_hook(nq_unit_result_t *result, nq_search_t *search, const nq_unit_t *unit,
+                           int classify, unsigned cancel_at, unsigned *calls) {
+  cancel_probe_t probe = {0, cancel_at};
+  nq__kernel_set_cancel(search, probe_cancelled, &probe);
+  int rc = nq_kernel_solve(result, search, unit, classify);
+  nq__kernel_set_cancel(search, NULL, NULL);
+  *calls += probe.calls;
+  if (rc == NQ_ESTOPPED)
+    ck_assert_msg(cancel_at != 0 && probe.calls == cancel_at,
+                  "unit %llu: abandoned after %u calls, the hook said yes at %u",
+                  (unsigned long long)unit->id, probe.calls, cancel_at);
+  else
+    ck_assert_msg(rc == NQ_OK && (cancel_at == 0 || probe.calls < cancel_at),
+                  "unit %llu: %s after %u calls, the hook said yes at %u",
+                  (unsigned long long)unit->id, nq_strerror(rc), probe.calls, cancel_at);
+  return rc;
+}
+
+/* Every unit of n with `walk`: a hook that never says yes changes no
+ * result; one that says yes at the first or the third call abandons the
+ * units that ask that often, and the searcher then still counts an
+ * abandoned unit exactly.  Returns how many units the first call
+ * abandoned. */
+static unsigned check_cancel_hook(int n, nq_walk_t walk, int classify) {
+  nq_search_t *plain = NULL, *hooked = NULL;
+  ck_assert_int_eq(nq_kernel_create(&plain, n, walk), NQ_OK);
+  ck_assert_int_eq(nq_kernel_create(&hooked, n, walk), NQ_OK);
+  nq_unit_gen_t *gen = NULL;
+  nq_unit_t unit;
+  unsigned abandoned = 0, calls = 0;
+  ck_assert_int_eq(nq_unit_gen_create(&gen, n, 0), NQ_OK);
+  while (nq_unit_gen_next(gen, &unit) > 0) {
+    nq_unit_result_t expected, got;
+    ck_assert_int_eq(nq_kernel_solve(&expected, plain, &unit, classify), NQ_OK);
+    solve_with_hook(&got, hooked, &unit, classify, 0, &calls);
+    assert_same_result(&got, &expected, "a hook that never says yes", n, &unit);
+    solve_with_hook(&got, hooked, &unit, classify, 3, &calls);
+    if (solve_with_hook(&got, hooked, &unit, classify, 1, &calls) == NQ_ESTOPPED) {
+      abandoned++;
+      ck_assert_int_eq(nq_kernel_solve(&got, hooked, &unit, classify), NQ_OK);
+      assert_same_result(&got, &expected, "again after abandoning it", n, &unit);
+    }
+  }
+  ck_assert_uint_gt(calls, 0);
+  nq_unit_gen_destroy(gen);
+  nq_kernel_destroy(plain);
+  nq_kernel_destroy(hooked);
+  return abandoned;
+}
+
+/* n = 15: many units are long enough to be asked.  The scalar walk and
+ * the one AUTO picks here (the lanes where the CPU has them, for the
+ * longest units), counting and classifying. */
+START_TEST(test_cancel_hook_abandons_units_and_nothing_else) {
+  nq_walk_t walk = _i / 2 ? NQ_WALK_AUTO : NQ_WALK_SCALAR;
+  ck_assert_uint_gt(check_cancel_hook(15, walk, _i % 2), 0);
+}
+END_TEST
+
 START_TEST(test_create_rejects_invalid_arguments) {
   nq_search_t *search = NULL;
   ck_assert_int_eq(nq_kernel_create(&search, NQ_MAX_N + 1, NQ_WALK_AUTO), NQ_EINVAL);
@@ -308,6 +394,9 @@ static Suite *kernel_suite(int argc, char **argv) {
   tcase_add_loop_test(units, test_solve_each_unit_matches_brute_force, NQ_FRAME_MIN_N, 10);
   tcase_add_loop_test(units, test_solve_open_board_units_match_brute_force, 0, NQ_FRAME_MIN_N);
   suite_add_tcase(suite, units);
+  TCase *cancel = tcase_create("cancel");
+  tcase_add_loop_test(cancel, test_cancel_hook_abandons_units_and_nothing_else, 0, 4);
+  suite_add_tcase(suite, cancel);
 
   TCase *corrupt = tcase_create("corrupt");
   tcase_add_test(corrupt, test_solve_rejects_prefix_on_attacked_column);

@@ -206,6 +206,58 @@ START_TEST(test_lanes_match_scalar_walk_on_every_unit) {
 }
 END_TEST
 
+/* Counts the cancel hook's calls (src/search.h); says yes when `yes`. */
+typedef struct cancel_probe {
+  unsigned calls;
+  int yes;
+} cancel_probe_t;
+
+static int probe_cancelled(void *context) {
+  cancel_probe_t *probe = context;
+  probe->calls++;
+  return probe->yes;
+}
+
+/* The lanes ask the hook before each chunk of roots: a hook that never
+ * says yes changes no count; one that says yes at once abandons the unit
+ * (NQ_ESTOPPED) without asking again, and the searcher then counts the
+ * unit as the scalar walk does. */
+START_TEST(test_lanes_abandon_units_when_cancelled) {
+  int n = _i;
+  nq_search_t *scalar_search = NULL, *lane_search = NULL;
+  ck_assert_int_eq(nq_kernel_create(&scalar_search, n, NQ_WALK_SCALAR), NQ_OK);
+  ck_assert_int_eq(nq_kernel_create(&lane_search, n, NQ_WALK_AVX512), NQ_OK);
+  lane_search->lanes_min_rows = 0;
+  nq_unit_gen_t *gen = NULL;
+  nq_unit_t unit;
+  unsigned abandoned = 0;
+  ck_assert_int_eq(nq_unit_gen_create(&gen, n, 1), NQ_OK);
+  while (nq_unit_gen_next(gen, &unit) > 0) {
+    nq_unit_result_t scalar, lanes;
+    ck_assert_int_eq(nq_kernel_solve(&scalar, scalar_search, &unit, 0), NQ_OK);
+    cancel_probe_t never = {0, 0}, at_once = {0, 1};
+    nq__kernel_set_cancel(lane_search, probe_cancelled, &never);
+    ck_assert_int_eq(nq_kernel_solve(&lanes, lane_search, &unit, 0), NQ_OK);
+    ck_assert_msg(lanes.solutions == scalar.solutions && lanes.nodes == scalar.nodes,
+                  "n %d unit %llu: the hook changed the count", n, (unsigned long long)unit.id);
+    nq__kernel_set_cancel(lane_search, probe_cancelled, &at_once);
+    int rc = nq_kernel_solve(&lanes, lane_search, &unit, 0);
+    ck_assert_int_eq(rc, at_once.calls ? NQ_ESTOPPED : NQ_OK);
+    ck_assert_uint_le(at_once.calls, 1);
+    abandoned += rc == NQ_ESTOPPED;
+    nq__kernel_set_cancel(lane_search, NULL, NULL);
+    ck_assert_int_eq(nq_kernel_solve(&lanes, lane_search, &unit, 0), NQ_OK);
+    ck_assert_msg(lanes.solutions == scalar.solutions && lanes.nodes == scalar.nodes,
+                  "n %d unit %llu: miscounted after being abandoned", n,
+                  (unsigned long long)unit.id);
+  }
+  ck_assert_uint_gt(abandoned, 0);
+  nq_unit_gen_destroy(gen);
+  nq_kernel_destroy(scalar_search);
+  nq_kernel_destroy(lane_search);
+}
+END_TEST
+
 START_TEST(test_lanes_fit_limits) {
   nq_search_t search;
   memset(&search, 0, sizeof search);
@@ -274,6 +326,7 @@ static Suite *lanes_suite(int argc, char **argv) {
   tcase_add_loop_test(counts, test_lanes_match_reference_on_widest_spans, 0, 10);
   tcase_add_loop_test(counts, test_lanes_match_reference_on_open_rows, 0, 5);
   tcase_add_loop_test(counts, test_lanes_match_scalar_walk_on_every_unit, 8, 16);
+  tcase_add_loop_test(counts, test_lanes_abandon_units_when_cancelled, 12, 15);
   suite_add_tcase(suite, counts);
   return suite;
 }
