@@ -111,7 +111,8 @@ static int set_up_and_run(nq_count_result_t *result, nq__run_t *run, MPI_Comm co
 
 int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_t *options,
                               nq__faults_t faults, MPI_Comm comm) {
-  nq__run_t run = {.options = options, .faults = faults};
+  uint64_t units_started = 0;
+  nq__run_t run = {.options = options, .faults = faults, .units_started = &units_started};
   /* Every rank checks the same options and agrees without a message, so a
    * bad request never leaves workers waiting for a master that gave up. */
   if (nq_units_check(options->n, options->depth) != NQ_OK || options->batch_units < 0 ||
@@ -122,6 +123,7 @@ int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_
   MPI_Comm own;
   NQ_MPI_CHECK(comm, MPI_Comm_dup(comm, &own));
   NQ_MPI_CHECK(own, MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN));
+  NQ_MPI_CHECK(own, MPI_Comm_rank(own, &run.rank));
   int rc = set_up_and_run(result, &run, own);
   if (rc != NQ_EMPI)
     NQ_MPI_CHECK(comm, MPI_Comm_free(&own));
@@ -132,8 +134,31 @@ int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, M
   return nq__count_run_with_faults(result, options, NQ_NO_FAULTS, comm);
 }
 
+int nq__run_stop_asked(const nq__run_t *run) {
+  return run->options->stop != NULL && *run->options->stop != 0;
+}
+
+int nq__run_poll_due(double *last_poll) {
+  double now = MPI_Wtime();
+  if (now - *last_poll < NQ_POLL_SECONDS)
+    return 0;
+  *last_poll = now;
+  return 1;
+}
+
+/* The test's signal: faults.stop_rank sets its stop flag as it starts
+ * `count` more units past faults.stop_after_units. */
+static void count_started_units(const nq__run_t *run, size_t count) {
+  if (run->rank != run->faults.stop_rank || run->units_started == NULL)
+    return;
+  *run->units_started += count;
+  if (*run->units_started > run->faults.stop_after_units && run->options->stop != NULL)
+    *run->options->stop = 1;
+}
+
 int nq__run_solve(nq_unit_result_t *result, nq_search_t *search, const nq__run_t *run,
                   const nq_unit_t *unit) {
+  count_started_units(run, 1);
   if (unit->id == run->faults.failing_unit)
     return NQ_EUNIT;
   return nq_kernel_solve(result, search, unit, run->options->unique);
@@ -141,6 +166,7 @@ int nq__run_solve(nq_unit_result_t *result, nq_search_t *search, const nq__run_t
 
 int nq__run_solve_batch(nq_unit_result_t *results, const nq__run_t *run, const nq_unit_t *units,
                         size_t count) {
+  count_started_units(run, count);
   for (size_t i = 0; i < count; i++)
     if (units[i].id == run->faults.failing_unit)
       return NQ_EUNIT;

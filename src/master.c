@@ -5,6 +5,7 @@
 #include "mpi_check.h"
 #include "nqueens/error.h"
 #include "run.h"
+#include "search.h"
 
 /* Each worker holds up to two batches: the one it solves and the next one,
  * so it never waits for a round trip to the master. */
@@ -25,6 +26,10 @@ typedef struct master {
   int exhausted;
   int failure;     /* first unit failure; once set, no new work goes out */
   int failed_rank;
+  int stopping;    /* a rank was asked to stop: no new work goes out, and
+                      every worker was told to abandon its batches */
+  int hook_failed; /* an MPI call made from the cancel hook failed */
+  double last_poll; /* when the cancel hook last served the workers */
   int peer_count;
   peer_t *peers; /* peers[i] is rank i + 1 */
   int batches_out;
@@ -44,6 +49,24 @@ static void note_failure(master_t *m, int code, int rank) {
   m->failure = code;
   m->failed_rank = rank;
   m->exhausted = 1; /* hand out nothing more */
+}
+
+/* Hands out nothing more and tells every worker to abandon its batches;
+ * their answers (results that were finished, or NQ_ESTOPPED) are still
+ * collected before the stop. */
+static int begin_stop(master_t *m) {
+  if (m->stopping)
+    return NQ_OK;
+  m->stopping = 1;
+  m->exhausted = 1;
+  for (int rank = 1; rank <= m->peer_count; rank++)
+    NQ_MPI_CHECK(m->comm, MPI_Send(NULL, 0, MPI_UINT64_T, rank, NQ_TAG_CANCEL, m->comm));
+  return NQ_OK;
+}
+
+/* This rank's own stop flag, looked at between any two steps of the loop. */
+static int check_stop(master_t *m) {
+  return !m->stopping && nq__run_stop_asked(m->run) ? begin_stop(m) : NQ_OK;
 }
 
 static int next_unit(master_t *m, nq_unit_t *unit) {
@@ -90,6 +113,8 @@ static int receive_result(master_t *m, int rank) {
   if (worker_status == NQ_OK && (count > (uint64_t)m->peers[rank - 1].batch_units ||
                                  (uint64_t)words != 2 + count * NQ_RESULT_WORDS))
     worker_status = NQ_EPROTO;
+  if (worker_status == NQ_ESTOPPED) /* that batch is not done; nor is the run */
+    return begin_stop(m);
   if (worker_status != NQ_OK) {
     note_failure(m, worker_status, rank);
     return NQ_OK;
@@ -102,25 +127,41 @@ static int receive_result(master_t *m, int rank) {
   return send_batch(m, rank);
 }
 
-/* Answers every worker whose result has arrived; with `wait`, first blocks
- * until at least one has. */
+/* Answers every worker whose result has arrived; with `wait`, first waits
+ * until at least one has.  The wait polls, as MPI_Probe does, but between
+ * polls it hears this rank's own stop, which must reach workers deep in
+ * long units without waiting for their results. */
 static int serve_workers(master_t *m, int wait) {
   for (;;) {
     MPI_Status status;
-    int arrived = 0;
-    if (wait) {
-      NQ_MPI_CHECK(m->comm, MPI_Probe(MPI_ANY_SOURCE, NQ_TAG_RESULT, m->comm, &status));
-      arrived = 1;
-      wait = 0;
-    } else {
-      NQ_MPI_CHECK(m->comm, MPI_Iprobe(MPI_ANY_SOURCE, NQ_TAG_RESULT, m->comm, &arrived, &status));
+    int arrived = 0, rc;
+    NQ_MPI_CHECK(m->comm, MPI_Iprobe(MPI_ANY_SOURCE, NQ_TAG_RESULT, m->comm, &arrived, &status));
+    if (!arrived && wait) {
+      if ((rc = check_stop(m)) != NQ_OK)
+        return rc;
+      continue;
     }
     if (!arrived)
       return NQ_OK;
-    int rc = receive_result(m, status.MPI_SOURCE);
-    if (rc != NQ_OK)
+    wait = 0;
+    if ((rc = receive_result(m, status.MPI_SOURCE)) != NQ_OK)
       return rc;
   }
+}
+
+/* The master's searcher asks this at coarse points of its unit: its own
+ * stop flag, and every NQ_POLL_SECONDS the workers' results, answered at
+ * once, so that a worker is not kept waiting for a long unit to end and a
+ * worker's stop reaches the master inside one.  Non-zero abandons the
+ * unit. */
+static int master_cancelled(void *context) {
+  master_t *m = context;
+  int rc = check_stop(m);
+  if (rc == NQ_OK && m->peer_count > 0 && nq__run_poll_due(&m->last_poll))
+    rc = serve_workers(m, 0);
+  if (rc != NQ_OK)
+    m->hook_failed = 1;
+  return m->stopping || m->hook_failed;
 }
 
 /* The master's own share between two polls: one unit on the CPU, or a
@@ -138,7 +179,7 @@ static void solve_locally(master_t *m) {
                        : nq__run_solve(results, m->search, m->run, units);
   for (size_t i = 0; rc == NQ_OK && i < count; i++)
     nq__totals_add(m->totals, &results[i]);
-  if (rc != NQ_OK)
+  if (rc != NQ_OK && rc != NQ_ESTOPPED) /* an abandoned unit is simply not done */
     note_failure(m, rc, 0);
 }
 
@@ -181,23 +222,27 @@ static uint64_t count_units(const nq_count_options_t *options) {
 }
 
 /* The master computes a unit itself whenever no worker is waiting for an
- * answer, so one rank per core keeps every core busy.  After a failure it
- * hands out nothing more but still collects every batch in flight before
- * the stop, so no rank is left blocked.  Only an MPI error leaves at once
- * (main then aborts the job). */
+ * answer, so one rank per core keeps every core busy.  After a failure or
+ * a stop it hands out nothing more but still collects every batch in
+ * flight before the stop, so no rank is left blocked.  Only an MPI error
+ * leaves at once (main then aborts the job). */
 static int distribute(master_t *m) {
-  int rc = NQ_OK;
+  int rc = check_stop(m);
   for (int round = 0; rc == NQ_OK && round < BATCHES_IN_FLIGHT; round++)
     for (int rank = 1; rc == NQ_OK && rank <= m->peer_count; rank++)
       rc = send_batch(m, rank);
   while (rc == NQ_OK && (!m->exhausted || m->batches_out > 0)) {
     rc = serve_workers(m, 0);
+    if (rc == NQ_OK)
+      rc = check_stop(m);
     if (rc != NQ_OK)
       break;
     if (!m->exhausted)
       solve_locally(m);
     else if (m->batches_out > 0)
       rc = serve_workers(m, 1);
+    if (m->hook_failed)
+      rc = NQ_EMPI;
     report_progress(m, 0);
   }
   if (rc == NQ_OK && m->failure == NQ_OK)
@@ -266,11 +311,13 @@ int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq__run_t *run,
     rc = nq_unit_gen_create(&m->gen, options->n, options->depth);
   if (rc == NQ_OK)
     rc = nq_kernel_create(&m->search, options->n, options->walk);
+  if (rc == NQ_OK)
+    nq__kernel_set_cancel(m->search, master_cancelled, m);
   if (rc != NQ_OK)
     note_failure(m, rc, 0);
   rc = distribute(m);
   if (rc == NQ_OK)
-    rc = m->failure;
+    rc = m->failure != NQ_OK ? m->failure : m->stopping ? NQ_ESTOPPED : NQ_OK;
   *failed_rank = m->failure != NQ_OK ? m->failed_rank : -1;
   nq_unit_gen_destroy(m->gen);
   nq_kernel_destroy(m->search);

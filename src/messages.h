@@ -6,14 +6,16 @@
  *   NQ_TAG_WORK   master -> worker: [unit count, units (NQ_UNIT_WORDS each)]
  *   NQ_TAG_RESULT worker -> master: [status, result count, results
  *                                    (NQ_RESULT_WORDS each)]
- *   NQ_TAG_STOP   master -> worker: empty, no more work. */
+ *   NQ_TAG_STOP   master -> worker: empty, no more work
+ *   NQ_TAG_CANCEL master -> worker: empty, the run is stopping: abandon
+ *                 the batch in hand, answer every batch with NQ_ESTOPPED. */
 
 #include <stdint.h>
 
 #include "nqueens/kernel.h"
 #include "nqueens/units.h"
 
-enum { NQ_TAG_WORK = 1, NQ_TAG_RESULT = 2, NQ_TAG_STOP = 3 };
+enum { NQ_TAG_WORK = 1, NQ_TAG_RESULT = 2, NQ_TAG_STOP = 3, NQ_TAG_CANCEL = 4 };
 
 #define NQ_UNIT_WORDS 3
 #define NQ_RESULT_WORDS 5

@@ -24,16 +24,24 @@ typedef struct nq__faults {
   int gpu_stand_in_rank;  /* with options.gpu, this rank is a GPU rank that walks on the
                              host: GPU ranks' batching tested without a GPU */
   int hide_gpus;          /* every rank acts as if it saw no CUDA device */
+  int stop_rank;          /* this rank sets *options.stop, as a signal would, */
+  uint64_t stop_after_units; /* when it starts its unit after this many */
 } nq__faults_t;
 
 #define NQ_NO_FAULTS                                                                     \
   ((nq__faults_t){.failing_unit = UINT64_MAX, .walk_refusing_rank = -1,                  \
-                  .gpu_stand_in_rank = -1})
+                  .gpu_stand_in_rank = -1, .stop_rank = -1})
+
+/* How often, at most, a rank inside a unit looks for messages: a worker
+ * for the master's cancel, the master for its workers' results. */
+#define NQ_POLL_SECONDS 0.001
 
 typedef struct nq__run {
   const nq_count_options_t *options;
   nq__faults_t faults;
   /* This rank's part (count.c sets it up before the roles start): */
+  int rank;
+  uint64_t *units_started; /* this rank's, for faults.stop_after_units */
   nq__gpu_device_t *gpu_device; /* the device it drives, or NULL */
   nq__gpu_solver_t *gpu;        /* its GPU solver (on the device or a stand-in), or NULL */
   int *batch_units;             /* units per batch each rank takes, by rank */
@@ -43,6 +51,13 @@ typedef struct nq__run {
 /* nq_count_run with faults injected. */
 int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_t *options,
                               nq__faults_t faults, MPI_Comm comm);
+
+/* Whether this rank was asked to stop (options.stop). */
+int nq__run_stop_asked(const nq__run_t *run);
+
+/* Whether NQ_POLL_SECONDS have passed since *last_poll; if so, restarts
+ * the interval. */
+int nq__run_poll_due(double *last_poll);
 
 /* Solves one unit where it runs, through the fault hook. */
 int nq__run_solve(nq_unit_result_t *result, nq_search_t *search, const nq__run_t *run,
@@ -61,7 +76,8 @@ int nq__gpu_ranks_open(nq__run_t *run, MPI_Comm comm);
 void nq__gpu_ranks_close(nq__run_t *run);
 
 /* The two roles (master.c, worker.c).  The master returns the first unit
- * failure with the rank that had it, after every worker has stopped. */
+ * failure with the rank that had it, after every worker has stopped; or,
+ * once any rank was asked to stop, NQ_ESTOPPED, as every worker then does. */
 int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq__run_t *run, MPI_Comm comm);
 int nq__worker_run(const nq__run_t *run, MPI_Comm comm);
 

@@ -12,6 +12,7 @@
 #include <check.h>
 #include <gmp.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -165,6 +166,62 @@ START_TEST(test_count_reports_failed_unit_without_hanging) {
   }
   nq_count_options_t clean = {.n = 12, .unique = 1};
   count_and_check(MPI_COMM_WORLD, &clean);
+}
+END_TEST
+
+/* One run that must stop: NQ_ESTOPPED on every rank, no failure named. */
+static void assert_stops_everywhere(const nq_count_options_t *options, nq__faults_t faults) {
+  int rank = support_rank();
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  int rc = nq__count_run_with_faults(&result, options, faults, MPI_COMM_WORLD);
+  ck_assert_msg(rc == NQ_ESTOPPED, "n %d on rank %d: %s", options->n, rank, nq_strerror(rc));
+  if (rank == 0)
+    ck_assert_int_eq(result.failed_rank, -1);
+  nq_count_result_clear(&result);
+}
+
+/* The world counts again right after a stop: nothing of the stopped run
+ * is left in flight.  The stop flag is there, and stays down. */
+static void assert_counts_after_stop(void) {
+  volatile sig_atomic_t stop = 0;
+  nq_count_options_t clean = {.n = 12, .unique = 1, .stop = &stop};
+  count_and_check(MPI_COMM_WORLD, &clean);
+}
+
+/* A stop flag already up when the run starts, on every rank, on rank 0
+ * alone, or on the last rank alone (as if only that process got the
+ * signal): every rank returns NQ_ESTOPPED, none waits for ever. */
+START_TEST(test_count_stops_when_flag_is_up_before_the_run) {
+  int rank = support_rank(), size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int up = _i == 0 || (_i == 1 && rank == 0) || (_i == 2 && rank == size - 1);
+  volatile sig_atomic_t stop = up;
+  nq_count_options_t options = {.n = 12, .stop = &stop};
+  assert_stops_everywhere(&options, NQ_NO_FAULTS);
+  assert_counts_after_stop();
+}
+END_TEST
+
+/* A rank's flag goes up during the run, as it starts a unit (its first, or
+ * its sixth, which its first batch of 16 holds): rank 0, whose workers
+ * learn it from a cancel, or the last rank, whose stop answer tells rank 0.
+ * n = 15 has 3,240 units, so every rank gets that far. */
+START_TEST(test_count_stops_when_a_rank_raises_its_flag_midway) {
+  static const struct {
+    int last_rank, batch_units;
+    uint64_t after_units;
+  } cases[] = {{0, 16, 5}, {0, 1, 0}, {1, 16, 5}, {1, 1, 0}};
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  volatile sig_atomic_t stop = 0;
+  nq_count_options_t options = {.n = 15, .batch_units = cases[_i].batch_units, .stop = &stop};
+  nq__faults_t faults = NQ_NO_FAULTS;
+  faults.stop_rank = cases[_i].last_rank ? size - 1 : 0;
+  faults.stop_after_units = cases[_i].after_units;
+  assert_stops_everywhere(&options, faults);
+  ck_assert_int_eq(stop, support_rank() == faults.stop_rank);
+  assert_counts_after_stop();
 }
 END_TEST
 
@@ -363,6 +420,10 @@ static Suite *run_suite(int argc, char **argv) {
   tcase_add_test(invalid, test_count_reports_failed_unit_on_gpu_rank);
   tcase_add_loop_test(invalid, test_count_reports_failed_unit_without_hanging, 0, 3);
   suite_add_tcase(suite, invalid);
+  TCase *stops = tcase_create("stops");
+  tcase_add_loop_test(stops, test_count_stops_when_flag_is_up_before_the_run, 0, 3);
+  tcase_add_loop_test(stops, test_count_stops_when_a_rank_raises_its_flag_midway, 0, 4);
+  suite_add_tcase(suite, stops);
   return suite;
 }
 

@@ -3,6 +3,7 @@
 
 #include <gmp.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "nqueens/kernel.h"
@@ -12,7 +13,8 @@ typedef struct nq_count_progress {
   uint64_t units_done, units_total;
   const mpz_t *solutions; /* the total so far */
   double seconds;         /* since the run started */
-  int final;              /* 1 on the last call, when every unit is done */
+  int final;              /* 1 on the last call: every unit is done, or the run
+                             stopped (options.stop) with units_done short */
 } nq_count_progress_t;
 
 typedef void (*nq_count_progress_fn)(const nq_count_progress_t *progress, void *context);
@@ -31,6 +33,12 @@ typedef struct nq_count_options {
   nq_count_progress_fn progress;
   void *progress_context;
   double progress_seconds;
+  /* When set, the run stops as soon as *stop is non-zero on any rank (a
+   * signal handler sets it): no more work goes out, every rank abandons
+   * the units it is in (units are asked at coarse points of their walk;
+   * GPU batches only between batches), and every rank returns
+   * NQ_ESTOPPED.  NULL: the run ends only when the count is complete. */
+  volatile sig_atomic_t *stop;
 } nq_count_options_t;
 
 /* Totals of a run, valid on rank 0 of the communicator. */
@@ -60,6 +68,9 @@ void nq_count_result_clear(nq_count_result_t *result);
  * and some rank's CPU cannot run it; NQ_ENOGPU on every rank when
  * options.gpu finds no GPU on any rank; a unit's failure on rank 0 (with result->failed_rank)
  * and on the rank that ran it, after every rank has stopped cleanly;
+ * NQ_ESTOPPED on every rank, after every rank has left the run cleanly,
+ * when options.stop asked for a stop before the count was complete (the
+ * result then holds no totals, and `comm` is ready for another run);
  * NQ_EMPI on the rank whose MPI call failed, which must then abort. */
 int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, MPI_Comm comm);
 
