@@ -104,14 +104,13 @@ static void root_walk_start(root_walk_t *walk, const nq_search_t *search, int st
 }
 
 /* Refills the chunk with the next roots, depth first; 0 when none is left.
- * Before each chunk of the unit (never while the lanes drain) it asks
- * whether to abandon the unit: a chunk is ROOT_CHUNK subtrees of the lanes'
- * rows, thousands of nodes or more. */
+ * Before each chunk it asks whether to abandon the unit: a chunk is
+ * ROOT_CHUNK subtrees of the lanes' rows, thousands of nodes or more. */
 static int root_walk_next_chunk(root_walk_t *walk) {
   const uint64_t *mask = walk->search->walk_mask;
   const int *gap = walk->search->walk_gap;
   int count = 0, i = walk->level;
-  if (i >= walk->start_step && nq__search_cancelled(walk->search)) {
+  if (nq__search_cancelled(walk->search)) {
     walk->cancelled = 1;
     i = walk->start_step - 1;
   }
@@ -289,10 +288,14 @@ LANE_STEP __m512i lane_attacks(__m512i cols, __m512i diag_left, __m512i diag_rig
                          _mm512_or_si512(diag_left, _mm512_srli_epi64(diag_right, RIGHT_OFFSET)));
 }
 
-/* Puts the next roots into idle lanes; 0 when no lane has work left. */
+/* Puts the next roots into idle lanes; 0 when no lane has work left.
+ * Once the root walk is over, the lanes drain without calling it: the
+ * call, which may reach the cancel hook, costs a save of every vector
+ * register. */
 LANE_STEP int lanes_refill(lanes_t *lanes, root_walk_t *roots, const lane_tables_t *tables) {
   __mmask8 idle = (__mmask8)~lanes->active;
-  if (!idle || (roots->chunk_next == roots->chunk_size && !root_walk_next_chunk(roots)))
+  if (!idle || (roots->chunk_next == roots->chunk_size &&
+                (roots->level < roots->start_step || !root_walk_next_chunk(roots))))
     return lanes->active != 0;
   uint64_t cols[8], diag_left[8], diag_right[8];
   __mmask8 filled = 0;
