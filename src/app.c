@@ -10,6 +10,7 @@
 #include "nqueens/error.h"
 #include "output.h"
 #include "progress.h"
+#include "stop_signals.h"
 #include "nqueens/count.h"
 #include "nqueens/solutions.h"
 #include "nqueens/units.h"
@@ -95,6 +96,17 @@ static int write_count(const nq_cli_t *cli, const nq_count_result_t *result, FIL
   return close_output(&output, rc, err, what);
 }
 
+/* Every rank counts with the stop signals caught, so that a signal to any
+ * of them ends the whole count cleanly (NQ_ESTOPPED everywhere). */
+static int count_until_stopped(nq_count_result_t *result, nq_count_options_t *options,
+                               MPI_Comm comm) {
+  nq__stop_signals_t signals;
+  options->stop = nq__stop_signals_install(&signals);
+  int rc = nq_count_run(result, options, comm);
+  nq__stop_signals_restore(&signals);
+  return rc;
+}
+
 static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
   nq_count_options_t options = {
       .n = cli->n, .unique = cli->unique, .walk = cli->walk, .gpu = cli->gpu};
@@ -103,8 +115,12 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
     nq__progress_attach(&options, &printer, err, cli->progress);
   nq_count_result_t result;
   nq_count_result_init(&result);
-  int rc = nq_count_run(&result, &options, comm), status = NQ_EXIT_OK;
-  if (rc == NQ_ENOTSUP) {
+  int rc = count_until_stopped(&result, &options, comm), status = NQ_EXIT_OK;
+  if (rc == NQ_ESTOPPED) {
+    if (rank == 0)
+      fprintf(err, "nqueens-mpi: stopped cleanly; nothing was saved: rerun to start over\n");
+    status = NQ_EXIT_STOPPED;
+  } else if (rc == NQ_ENOTSUP) {
     /* Refused on every rank at once, before any work: a usage error. */
     if (rank == 0)
       fprintf(err,

@@ -238,6 +238,11 @@ void nq__cli_print_help(FILE *out) {
       "  nqueens-mpi -n 8 --list --limit 3        the first three 8-queens boards\n"
       "  nqueens-mpi -n 8 --first --format json   one solution as JSON\n"
       "\n"
-      "Exit status: 0 success, 1 runtime failure (MPI, output), 2 bad command line.\n",
+      "SIGINT, SIGTERM, SIGUSR1 or SIGUSR2 stops a count cleanly, even in the middle of\n"
+      "a work unit.  Under mpirun, send SIGUSR1 to mpirun, which passes it on to every\n"
+      "rank (SIGTERM or SIGINT to mpirun ends the job its own way, status 1).\n"
+      "\n"
+      "Exit status: 0 success, 1 runtime failure (MPI, output), 2 bad command line,\n"
+      "3 stopped cleanly by a signal (nothing saved: rerun to start over).\n",
       out);
 }

@@ -29,10 +29,17 @@ typedef struct nq_cli {
   int quiet;       /* -q, --quiet: no progress */
 } nq_cli_t;
 
-/* Exit statuses of the command line.  NQ_EXIT_ABORT is never an exit
- * status: it tells main to tear the job down with MPI_Abort (an MPI call
- * failed, and other ranks may be blocked waiting on this one). */
-enum { NQ_EXIT_OK = 0, NQ_EXIT_FAILURE = 1, NQ_EXIT_USAGE = 2, NQ_EXIT_ABORT = 3 };
+/* Exit statuses of the command line.  NQ_EXIT_STOPPED: a signal stopped
+ * the count cleanly.  NQ_EXIT_ABORT is never an exit status: it tells main
+ * to tear the job down with MPI_Abort (an MPI call failed, and other ranks
+ * may be blocked waiting on this one). */
+enum {
+  NQ_EXIT_OK = 0,
+  NQ_EXIT_FAILURE = 1,
+  NQ_EXIT_USAGE = 2,
+  NQ_EXIT_STOPPED = 3,
+  NQ_EXIT_ABORT = -1
+};
 
 /* Parses argv.  On a usage error returns NQ_EINVAL and writes one line
  * (without newline) naming the problem into `message`. */

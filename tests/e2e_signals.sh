@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# End-to-end: a signal stops a count cleanly.  Q(18) (tens of seconds, so
+# it is still counting when the signal comes) starts in the background,
+# alone or under mpiexec with 3 ranks; once its first progress line shows
+# it counting, it gets a signal: SIGUSR1, SIGUSR2, SIGTERM or SIGINT when
+# alone; under mpiexec, SIGUSR1 to mpiexec (which passes it to every
+# rank), or a signal to one rank alone.  Each run must end with status 3,
+# nothing on stdout, and on stderr, besides progress lines, exactly the
+# line that says nothing was saved.
+#   e2e_signals.sh NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]
+# shellcheck source=tests/e2e_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
+
+stopped_line='nqueens-mpi: stopped cleanly; nothing was saved: rerun to start over'
+progress_line='nqueens-mpi: [0-9]+/8192 units \([0-9.]+%\), [0-9]+ solutions so far, [0-9.e+]+ units/s, [0-9.]+ (s|min|h|d) elapsed, ETA ([0-9.]+ (s|min|h|d)|unknown)'
+# Every wait is for a condition; this bound only turns a hang into a
+# failure, and is far longer than a loaded machine needs.
+patience=120
+
+# within SECONDS COMMAND...: COMMAND succeeds before SECONDS have passed
+# (polled every 0.1 s).
+within() {
+  local deadline=$((SECONDS + $1))
+  shift
+  until "$@"; do
+    [ "$SECONDS" -lt "$deadline" ] || return 1
+    sleep 0.1
+  done
+}
+counting() { grep -qE -e "^$progress_line\$" "$err"; }
+ended() { ! kill -0 "$pid" 2>/dev/null; }
+
+# start_count RANKS [PREFIX...]: Q(18) in the background, a progress line
+# every second, alone (RANKS 0) or under mpiexec; PREFIX runs it (env, to
+# give it the default signal actions a background job of a script lacks).
+# Sets `pid`: the binary's, or mpiexec's.
+start_count() {
+  local ranks=$1
+  shift
+  # Emptied here, not only by the job's own redirections, which may come
+  # after the first look for a progress line.
+  : >"$out"
+  : >"$err"
+  if [ "$ranks" -eq 0 ]; then
+    "$@" "$binary" -n 18 --progress 1 >"$out" 2>"$err" &
+  else
+    "$@" "$mpiexec" "$numproc_flag" "$ranks" -q --oversubscribe "$binary" -n 18 --progress 1 \
+      >"$out" 2>"$err" &
+  fi
+  pid=$!
+}
+with_default_signals=(env --default-signal=INT,TERM,USR1,USR2)
+
+# rank_pid RANK: the process of that rank among mpiexec's children.
+rank_pid() {
+  local child
+  for child in $(pgrep -P "$pid"); do
+    if tr '\0' '\n' <"/proc/$child/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1"; then
+      echo "$child"
+      return
+    fi
+  done
+}
+
+# end_hung_run: what a failed stop left running goes, mpiexec's ranks first.
+end_hung_run() {
+  local child
+  for child in $(pgrep -P "$pid"); do kill -KILL "$child" 2>/dev/null; done
+  kill -KILL "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+}
+
+# stopped_ok LABEL: the run ended with status 3, nothing on stdout, and
+# only progress lines and the one stop line on stderr.
+stopped_ok() {
+  local label=$1
+  if within "$patience" ended; then
+    wait "$pid"
+    status=$?
+  else
+    end_hung_run
+    status=124
+  fi
+  local others
+  others=$(grep -vxE -e "$progress_line" "$err")
+  if [ "$status" -eq 3 ] && is_empty "$out" && [ "$others" = "$stopped_line" ]; then
+    pass
+  else
+    fail "$label: status $status (expected 3; 124: still running after ${patience} s)," \
+      "stdout $(wc -c <"$out") bytes, stderr besides progress: $(head -c 300 <<<"$others" | tr '\n' '|')"
+  fi
+}
+
+# signal_ok LABEL SIGNAL TARGET: once the count is counting, SIGNAL to
+# TARGET (a pid, or "rank R" under mpiexec) stops it cleanly.
+signal_ok() {
+  local label=$1 signal=$2 target=$3
+  if ! within "$patience" counting; then
+    fail "$label: no progress line after ${patience} s: $(head -c 300 "$err" | tr '\n' '|')"
+    end_hung_run
+    return
+  fi
+  if [ "${target% *}" = rank ]; then
+    target=$(rank_pid "${target#rank }")
+  fi
+  if [ -z "$target" ]; then
+    fail "$label: no process of $3 under mpiexec (pid $pid)"
+    end_hung_run
+    return
+  fi
+  kill -s "$signal" "$target"
+  stopped_ok "$label"
+}
+
+run --help
+check "--help does not give exit status 3: $(grep -i 'exit status' -A 2 "$out" | tr '\n' '|')" \
+  grep -qx '3 stopped cleanly by a signal (nothing saved: rerun to start over).' "$out"
+
+# ---- alone -------------------------------------------------------------------
+
+for signal in USR1 USR2 TERM INT; do
+  start_count 0 "${with_default_signals[@]}"
+  signal_ok "alone, SIG$signal" "$signal" "$pid"
+done
+
+# Started with SIGINT ignored (as a script's background job is), the count
+# leaves it ignored and catches the other three (/proc/PID/status: bit
+# S-1 of the SigIgn and SigCgt masks is signal S).
+signal_bit() { (((0x$1 >> ($2 - 1)) & 1)); }
+start_count 0 env --default-signal=TERM,USR1,USR2
+if within "$patience" counting; then
+  ignored=$(sed -n 's/^SigIgn:[[:space:]]*//p' "/proc/$pid/status")
+  caught=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$pid/status")
+  check "SIGINT, ignored at the start, is no longer ignored (SigIgn $ignored)" \
+    signal_bit "$ignored" "$(kill -l INT)"
+  for signal in TERM USR1 USR2; do
+    check "SIG$signal is not caught while counting (SigCgt $caught)" \
+      signal_bit "$caught" "$(kill -l "$signal")"
+  done
+  kill -s USR1 "$pid"
+  stopped_ok "alone, SIGINT ignored, then SIGUSR1"
+else
+  fail "alone, SIGINT ignored: no progress line after ${patience} s"
+  end_hung_run
+fi
+
+# ---- under mpiexec, 3 ranks --------------------------------------------------
+# mpiexec passes SIGUSR1 and SIGUSR2 on to every rank; a signal to one rank
+# alone (Slurm signals each task; a person may signal one process) reaches
+# the others through rank 0.
+
+start_count 3 "${with_default_signals[@]}"
+signal_ok "3 ranks, SIGUSR1 to mpiexec" USR1 "$pid"
+start_count 3 "${with_default_signals[@]}"
+signal_ok "3 ranks, SIGUSR2 to mpiexec" USR2 "$pid"
+start_count 3 "${with_default_signals[@]}"
+signal_ok "3 ranks, SIGUSR1 to rank 0 alone" USR1 "rank 0"
+start_count 3 "${with_default_signals[@]}"
+signal_ok "3 ranks, SIGUSR1 to rank 2 alone" USR1 "rank 2"
+start_count 3 "${with_default_signals[@]}"
+signal_ok "3 ranks, SIGTERM to rank 1 alone" TERM "rank 1"
+
+finish
