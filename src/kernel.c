@@ -172,9 +172,9 @@ static uint64_t count_short_walk(const nq_search_t *search, int start_step, atta
 
 /* The scalar walks ask whether to abandon their unit (nq__kernel_set_cancel)
  * once per subtree rooted this many steps above their bottom (the step
- * whose squares count_under_row tries): a few thousand nodes on average at
- * n = 16 and 17, so asking costs nothing measurable, while even the largest
- * unit is asked many times a second. */
+ * whose squares count_under_row tries): a few thousand nodes apart at any
+ * n (docs/performance.md), however large the unit: asking costs nothing
+ * measurable, and a stop waits for one such subtree at most. */
 enum { CANCEL_STEPS = 8 };
 
 /* The step where a walk from `start_step` to `bottom_step` asks; a walk of

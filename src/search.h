@@ -46,13 +46,13 @@ typedef struct nq__walk_start {
 int nq__kernel_walk_start(nq__walk_start_t *start, nq_search_t *search, const nq_unit_t *unit);
 
 /* Lets the caller abandon long units: the walks call `cancelled(context)`
- * now and then (whenever a subtree CANCEL_STEPS steps above the walk's
- * closed-form bottom is finished, and when the lane walk takes its next
- * roots), never in their innermost loop, and when it returns non-zero
- * nq_kernel_solve stops and returns NQ_ESTOPPED, with the unit's result
- * undefined: it must be solved again.  Units too short to reach such a
- * point run to the end.  `cancelled` may call anything but this searcher;
- * NULL removes the hook. */
+ * at coarse points, never in their innermost loop (the scalar walk before
+ * each subtree rooted CANCEL_STEPS steps above its closed-form bottom, the
+ * classifying walk when it backs up to that depth, the lane walk before
+ * each chunk of roots), and when it returns non-zero nq_kernel_solve
+ * stops and returns NQ_ESTOPPED, with the unit's result undefined: it must
+ * be solved again.  Units too short to reach such a point run to the end.
+ * `cancelled` may call anything but this searcher; NULL removes the hook. */
 void nq__kernel_set_cancel(nq_search_t *search, nq__cancel_fn cancelled, void *context);
 
 /* Inside the walks: has the caller asked to abandon the unit? */

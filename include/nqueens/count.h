@@ -33,10 +33,10 @@ typedef struct nq_count_options {
   nq_count_progress_fn progress;
   void *progress_context;
   double progress_seconds;
-  /* When set, the run stops as soon as *stop is non-zero on any rank (a
-   * signal handler sets it): no more work goes out, every rank abandons
-   * the units it is in (units are asked at coarse points of their walk;
-   * GPU batches only between batches), and every rank returns
+  /* When set, the run stops soon after *stop becomes non-zero on any rank
+   * (a signal handler sets it): no more work goes out, every rank
+   * abandons the unit it is in (the search looks at coarse points of its
+   * walk; a GPU rank only between batches), and every rank returns
    * NQ_ESTOPPED.  NULL: the run ends only when the count is complete. */
   volatile sig_atomic_t *stop;
 } nq_count_options_t;
