@@ -14,7 +14,8 @@ enum {
   NQ_ENOTSUP = -8,   /* this CPU (or a rank's) cannot run what was asked */
   NQ_ECHECK = -9,    /* the counts failed a consistency check: a bug, never a result */
   NQ_EGPU = -10,     /* a GPU call failed (details went to stderr) */
-  NQ_ENOGPU = -11    /* GPUs were asked for and no rank has one */
+  NQ_ENOGPU = -11,   /* GPUs were asked for and no rank has one */
+  NQ_EJOURNAL = -12  /* the checkpoint journal cannot be used (refused, left untouched) */
 };
 
 /* A static, human-readable message for an NQ_E* code. */

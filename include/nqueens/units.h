@@ -5,6 +5,12 @@
 
 #include "nqueens/frame.h"
 
+/* The version of the unit enumeration: which units exist for (n, depth)
+ * and the ids they get.  Bump it whenever the enumeration or the id order
+ * changes: checkpoint journals record finished units by id, and one
+ * written under another scheme must be refused, not resumed. */
+#define NQ_UNIT_SCHEME 1
+
 /* Rows a unit may carry pre-placed (row 0 included). */
 #define NQ_UNIT_MAX_DEPTH 8
 
