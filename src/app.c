@@ -96,8 +96,11 @@ static int write_count(const nq_cli_t *cli, const nq_count_result_t *result, FIL
 }
 
 static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
-  nq_count_options_t options = {
-      .n = cli->n, .unique = cli->unique, .walk = cli->walk, .gpu = cli->gpu};
+  nq_count_options_t options = {.n = cli->n,
+                                .unique = cli->unique,
+                                .walk = cli->walk,
+                                .gpu = cli->gpu,
+                                .checkpoint = cli->checkpoint};
   nq__progress_printer_t printer;
   if (rank == 0 && !cli->quiet)
     nq__progress_attach(&options, &printer, err, cli->progress);
@@ -112,14 +115,24 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
               "and a build with the lane walk (see --version)\n",
               nq_walk_name(cli->walk));
     status = NQ_EXIT_USAGE;
+  } else if (rc == NQ_EJOURNAL) {
+    if (rank == 0)
+      fprintf(err, "nqueens-mpi: --checkpoint %s: %s\n", cli->checkpoint, result.message);
+    status = NQ_EXIT_USAGE;
   } else if (rc == NQ_ENOGPU) {
     if (rank == 0)
       fprintf(err, "nqueens-mpi: --gpu: no rank found a usable CUDA GPU (rank 0 drives one "
                    "only when alone; see --version)\n");
     status = NQ_EXIT_USAGE;
+  } else if (rc == NQ_EIO && result.message[0] != '\0') {
+    fprintf(err, "nqueens-mpi: %s\n", result.message); /* rank 0's journal */
+    status = NQ_EXIT_FAILURE;
   } else if (rc != NQ_OK) {
     status = count_failure(err, rank, rc, &result);
   } else if (rank == 0) {
+    if (result.message[0] != '\0')
+      fprintf(err, "nqueens-mpi: warning: --checkpoint %s: %s\n", cli->checkpoint,
+              result.message);
     status = write_count(cli, &result, out, err);
   }
   nq_count_result_clear(&result);

@@ -9,7 +9,7 @@
 #include "nqueens/error.h"
 #include "nqueens/units.h"
 
-enum { OPT_LIMIT = 256, OPT_FORMAT, OPT_WALK, OPT_GPU, OPT_PROGRESS };
+enum { OPT_LIMIT = 256, OPT_FORMAT, OPT_WALK, OPT_GPU, OPT_PROGRESS, OPT_CHECKPOINT };
 
 static const struct option long_options[] = {
     {"size", required_argument, NULL, 'n'},   {"list", no_argument, NULL, 'l'},
@@ -19,6 +19,7 @@ static const struct option long_options[] = {
     {"walk", required_argument, NULL, OPT_WALK},
     {"gpu", no_argument, NULL, OPT_GPU},
     {"progress", required_argument, NULL, OPT_PROGRESS},
+    {"checkpoint", required_argument, NULL, OPT_CHECKPOINT},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
@@ -31,7 +32,7 @@ typedef struct parser {
   nq_cli_t *cli;
   char *message;
   size_t message_size;
-  int seen[OPT_PROGRESS + 1];
+  int seen[OPT_CHECKPOINT + 1];
   int have_n;
 } parser_t;
 
@@ -80,6 +81,13 @@ static int parse_limit(parser_t *p, const char *text) {
   if (rc == NQ_EOVERFLOW)
     return fail(p, "--limit %s is too large", text);
   p->cli->limit = (uint64_t)value;
+  return NQ_OK;
+}
+
+static int parse_checkpoint(parser_t *p, const char *text) {
+  if (text[0] == '\0')
+    return fail(p, "--checkpoint needs a file name");
+  p->cli->checkpoint = text;
   return NQ_OK;
 }
 
@@ -134,6 +142,7 @@ static int take_option(parser_t *p, int option, const char *value) {
   case OPT_WALK: return parse_walk(p, value);
   case OPT_GPU: p->cli->gpu = 1; return NQ_OK;
   case OPT_PROGRESS: return parse_progress(p, value);
+  case OPT_CHECKPOINT: return parse_checkpoint(p, value);
   case 'q': p->cli->quiet = 1; return NQ_OK;
   default: return NQ_EINVAL;
   }
@@ -155,6 +164,8 @@ static int check_combination(parser_t *p) {
     return fail(p, "--walk only applies to counting");
   if (cli->gpu && cli->mode != NQ_MODE_COUNT)
     return fail(p, "--gpu only applies to counting");
+  if (cli->checkpoint && cli->mode != NQ_MODE_COUNT)
+    return fail(p, "--checkpoint only applies to counting");
   if ((p->seen[OPT_PROGRESS] || cli->quiet) && cli->mode != NQ_MODE_COUNT)
     return fail(p, "%s only applies to counting", cli->quiet ? "--quiet" : "--progress");
   /* Whether the CPUs have AVX-512 is settled later, by all ranks together:
@@ -204,6 +215,7 @@ void nq__cli_print_help(FILE *out) {
   fputs(
       "Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
       "                        [--walk auto|scalar|avx512] [--gpu] [--progress SECS] [-q]\n"
+      "                        [--checkpoint FILE]\n"
       "       mpirun -np P nqueens-mpi -n N ...\n"
       "\n"
       "Counts the solutions of the N-Queens problem exactly, spread over MPI ranks:\n"
@@ -225,6 +237,8 @@ void nq__cli_print_help(FILE *out) {
       "      --gpu          count on CUDA GPUs too: on each node the ranks other than\n"
       "                     rank 0 take one GPU each (rank 0 too when alone); boards\n"
       "                     over 32 and --unique's symmetric frames stay on the CPU\n"
+      "      --checkpoint F counting: record finished work in the journal F as it\n"
+      "                     comes; rerun the same command to resume from it\n"
       "      --progress S   counting: where the run stands on stderr every S seconds\n"
       "                     (default 60; 0: never); on a terminal, one line kept\n"
       "                     up to date instead\n"

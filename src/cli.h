@@ -27,6 +27,7 @@ typedef struct nq_cli {
   int gpu;        /* --gpu: counting only */
   double progress; /* --progress SECS: counting only; 0 = off */
   int quiet;       /* -q, --quiet: no progress */
+  const char *checkpoint; /* --checkpoint FILE: counting only; NULL unless given */
 } nq_cli_t;
 
 /* Exit statuses of the command line.  NQ_EXIT_ABORT is never an exit
