@@ -42,10 +42,10 @@ enum {
 
 struct nq__journal {
   int fd;
-  off_t size;           /* bytes of whole lines in the file */
-  int unsynced;         /* something was written since the last fdatasync */
+  off_t size;             /* bytes of whole lines in the file */
+  int unsynced;           /* something was written since the last fdatasync */
   struct timespec synced; /* when it last was (CLOCK_MONOTONIC) */
-  int status;           /* NQ_OK, or NQ_EIO once a write or sync failed */
+  int status;             /* NQ_OK, or NQ_EIO once a write or sync failed */
   int failed_errno;
   uint64_t total_units;
 };
@@ -60,7 +60,8 @@ static int say(char *message, const char *path, const char *format, va_list args
 }
 
 /* Fills `message` with "<path>: <what>" and returns NQ_EJOURNAL. */
-static int refuse(char *message, const char *path, const char *format, ...) {
+__attribute__((format(printf, 3, 4))) static int refuse(char *message, const char *path,
+                                                         const char *format, ...) {
   va_list args;
   va_start(args, format);
   int rc = say(message, path, format, args);
@@ -313,18 +314,20 @@ static int parse_header(nq__journal_header_t *header, char *message, const char 
   size_t magic_length = strlen(MAGIC);
   if (length <= magic_length || memcmp(line, MAGIC " ", magic_length + 1) != 0)
     return refuse(message, path, "not a checkpoint journal (no \"" MAGIC "\" header line)");
-  size_t body;
-  if (!crc_matches(line, length, &body))
-    return refuse(message, path, "damaged journal header (checksum mismatch)");
-  fields_t fields = {line + magic_length + 1, line + body};
+  /* The format first: another format may check its lines otherwise. */
+  fields_t fields = {line + magic_length + 1, line + length - 1};
   uint64_t format;
   if (!take_u64(&fields, UINT64_MAX, &format))
     return refuse(message, path, "damaged journal header (format)");
   if (format != FORMAT)
     return refuse(message, path, "journal format %" PRIu64 ", this program reads format %d",
                   format, FORMAT);
+  size_t body;
+  if (!crc_matches(line, length, &body))
+    return refuse(message, path, "damaged journal header (checksum mismatch)");
+  fields.end = line + body;
   memset(header, 0, sizeof *header);
-  if (!parse_header_fields(&fields, header))
+  if (fields.at == NULL || fields.at >= fields.end || !parse_header_fields(&fields, header))
     return refuse(message, path, "damaged journal header (fields)");
   return NQ_OK;
 }

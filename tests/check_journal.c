@@ -6,11 +6,13 @@
 
 #include <check.h>
 #include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -440,6 +442,53 @@ START_TEST(test_journal_bad_last_line_dropped) {
 }
 END_TEST
 
+/* A write that fails (here: past the file size limit, after writing part
+ * of the line) ends the journal's appends; what it left is a torn last
+ * record that the next open drops. */
+START_TEST(test_journal_failed_write_stops_appends) {
+  write_journal(three_batches, 2);
+  nq__journal_header_t header = test_header();
+  nq__journal_state_t state;
+  nq__journal_state_init(&state);
+  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  nq__journal_t *journal = open_ok(&state, &header, message);
+  struct stat info;
+  ck_assert_int_eq(stat(path, &info), 0);
+  struct rlimit saved, small;
+  ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &saved), 0);
+  small = saved;
+  small.rlim_cur = (rlim_t)info.st_size + 10;
+  void (*saved_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+  ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &small), 0);
+  nq__totals_t batch;
+  nq__totals_init(&batch);
+  mpz_set_ui(batch.solutions, 123456789);
+  batch.units = 20;
+  int failed = nq__journal_append(journal, 80, &batch, 1, 1700000000000);
+  int failed_errno = nq__journal_errno(journal);
+  setrlimit(RLIMIT_FSIZE, &saved);
+  signal(SIGXFSZ, saved_handler);
+  /* The file could grow again: the journal still takes nothing. */
+  batch.units = 8;
+  int after = nq__journal_append(journal, 40, &batch, 1, 1700000000000);
+  int closed = nq__journal_close(journal);
+  ck_assert_int_eq(failed, NQ_EIO);
+  ck_assert_int_eq(failed_errno, EFBIG);
+  ck_assert_int_eq(after, NQ_EIO);
+  ck_assert_int_eq(closed, NQ_EIO);
+  ck_assert_int_eq(stat(path, &info), 0);
+  ck_assert_int_eq(info.st_size, (off_t)small.rlim_cur);
+  nq__journal_state_clear(&state);
+  nq__journal_state_init(&state);
+  journal = open_ok(&state, &header, message);
+  ck_assert_ptr_nonnull(strstr(message, "torn last record at line 4 (10 bytes)"));
+  ck_assert_uint_eq(state.records, 2);
+  ck_assert_int_eq(nq__journal_close(journal), NQ_OK);
+  nq__totals_clear(&batch);
+  nq__journal_state_clear(&state);
+}
+END_TEST
+
 /* ---- refusals ---- */
 
 /* Any change to a byte of a record with records after it is damage: the
@@ -748,6 +797,7 @@ static Suite *journal_suite(int argc, char **argv) {
   tcase_add_checked_fixture(damage, make_directory, remove_directory);
   tcase_add_test(damage, test_journal_torn_tail_every_offset);
   tcase_add_test(damage, test_journal_bad_last_line_dropped);
+  tcase_add_test(damage, test_journal_failed_write_stops_appends);
   tcase_add_test(damage, test_journal_damaged_middle_refused);
   tcase_add_loop_test(damage, test_journal_wrong_header_refused, 0,
                       (int)(sizeof wrong_fields / sizeof wrong_fields[0]));
