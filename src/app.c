@@ -10,6 +10,7 @@
 #include "nqueens/error.h"
 #include "output.h"
 #include "progress.h"
+#include "status.h"
 #include "nqueens/count.h"
 #include "nqueens/solutions.h"
 #include "nqueens/units.h"
@@ -289,6 +290,7 @@ int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
   case NQ_MODE_HELP: nq__cli_print_help(out); break;
   case NQ_MODE_VERSION: print_version(out); break;
   case NQ_MODE_LIST: return run_list(&cli, out, err);
+  case NQ_MODE_STATUS: return nq__status_print(out, err, cli.status, cli.format);
   default: return run_first(&cli, out, err);
   }
   return flushed(out, err, "writing failed");

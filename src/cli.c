@@ -9,7 +9,7 @@
 #include "nqueens/error.h"
 #include "nqueens/units.h"
 
-enum { OPT_LIMIT = 256, OPT_FORMAT, OPT_WALK, OPT_GPU, OPT_PROGRESS, OPT_CHECKPOINT };
+enum { OPT_LIMIT = 256, OPT_FORMAT, OPT_WALK, OPT_GPU, OPT_PROGRESS, OPT_CHECKPOINT, OPT_STATUS };
 
 static const struct option long_options[] = {
     {"size", required_argument, NULL, 'n'},   {"list", no_argument, NULL, 'l'},
@@ -20,6 +20,7 @@ static const struct option long_options[] = {
     {"gpu", no_argument, NULL, OPT_GPU},
     {"progress", required_argument, NULL, OPT_PROGRESS},
     {"checkpoint", required_argument, NULL, OPT_CHECKPOINT},
+    {"status", required_argument, NULL, OPT_STATUS},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
@@ -32,7 +33,7 @@ typedef struct parser {
   nq_cli_t *cli;
   char *message;
   size_t message_size;
-  int seen[OPT_CHECKPOINT + 1];
+  int seen[OPT_STATUS + 1];
   int have_n;
 } parser_t;
 
@@ -122,7 +123,8 @@ static int parse_walk(parser_t *p, const char *text) {
 
 static int set_mode(parser_t *p, nq_mode_t mode, const char *name) {
   if (p->cli->mode != NQ_MODE_COUNT && p->cli->mode != mode) {
-    static const char *const names[] = {"", "--list", "--first", "--help", "--version"};
+    static const char *const names[] = {"", "--list", "--first", "--help", "--version",
+                                        "--status"};
     return fail(p, "%s cannot be combined with %s", names[p->cli->mode], name);
   }
   p->cli->mode = mode;
@@ -143,6 +145,11 @@ static int take_option(parser_t *p, int option, const char *value) {
   case OPT_GPU: p->cli->gpu = 1; return NQ_OK;
   case OPT_PROGRESS: return parse_progress(p, value);
   case OPT_CHECKPOINT: return parse_checkpoint(p, value);
+  case OPT_STATUS:
+    if (value[0] == '\0')
+      return fail(p, "--status needs a file name");
+    p->cli->status = value;
+    return set_mode(p, NQ_MODE_STATUS, "--status");
   case 'q': p->cli->quiet = 1; return NQ_OK;
   default: return NQ_EINVAL;
   }
@@ -153,6 +160,8 @@ static int check_combination(parser_t *p) {
   nq_cli_t *cli = p->cli;
   if (cli->mode == NQ_MODE_HELP || cli->mode == NQ_MODE_VERSION)
     return NQ_OK;
+  if (cli->mode == NQ_MODE_STATUS)
+    return p->have_n ? fail(p, "--status takes no -n: the journal names its board") : NQ_OK;
   if (!p->have_n)
     return fail(p, "missing board size: give -n N");
   if (p->seen[OPT_LIMIT] && cli->mode != NQ_MODE_LIST)
@@ -216,6 +225,7 @@ void nq__cli_print_help(FILE *out) {
       "Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
       "                        [--walk auto|scalar|avx512] [--gpu] [--progress SECS] [-q]\n"
       "                        [--checkpoint FILE]\n"
+      "       nqueens-mpi --status FILE [--format text|json]\n"
       "       mpirun -np P nqueens-mpi -n N ...\n"
       "\n"
       "Counts the solutions of the N-Queens problem exactly, spread over MPI ranks:\n"
@@ -239,6 +249,8 @@ void nq__cli_print_help(FILE *out) {
       "                     over 32 and --unique's symmetric frames stay on the CPU\n"
       "      --checkpoint F counting: record finished work in the journal F as it\n"
       "                     comes; rerun the same command to resume from it\n"
+      "      --status F     where the run of journal F stands (also while it runs):\n"
+      "                     units done of the total, solutions so far, rate, ETA\n"
       "      --progress S   counting: where the run stands on stderr every S seconds\n"
       "                     (default 60; 0: never); on a terminal, one line kept\n"
       "                     up to date instead\n"

@@ -82,6 +82,25 @@ exact_q17 "finished journal"
 check "finished journal: not every unit came from it: $(head -c 300 "$out")" \
   grep -q '"units":6112,.*"resumed_units":6112,' "$out"
 
+# --status reads a journal alone: a finished one, then a partial one.
+run --status "$journal"
+status_complete() {
+  [ "$status" -eq 0 ] && [ "$(wc -l <"$out")" -eq 2 ] &&
+    line_matches "$out" 2 'complete: rerun the same command to print the result'
+}
+check "--status of a finished journal: status $status, stdout: $(head -c 300 "$out")" \
+  status_complete
+check "--status: first line is not the summary: $(head -n 1 "$out")" \
+  line_matches "$out" 1 ".*: n = 17, 6112/6112 units \(100\.0%\), ${known_all[17]} solutions so far"
+run --status "$journal" --format json
+check "--status --format json: $(head -c 300 "$out")" line_matches "$out" 1 \
+  "\{\"journal\":\"[^\"]*\",\"n\":17,\"unique\":false,\"depth\":2,\"units_done\":6112,\"units_total\":6112,\"solutions\":\"${known_all[17]}\",\"nodes\":\"$reference_nodes\",\"records\":[0-9]+,\"complete\":true(,\"units_per_second\":[0-9.e+]+,\"eta_seconds\":[0-9]+)?\}"
+{ head -n 1 "$journal"; sed -n '2,3p' "$journal"; } >"$work/partial"
+run --status "$work/partial" --format json
+check "--status of a partial journal: $(head -c 300 "$out")" grep -q '"units_total":6112,.*"complete":false' "$out"
+run --status "$work/missing.journal"
+usage_error_ok "--status of a missing file" "--status missing.journal"
+
 # A torn last record (a crash mid-write) is dropped, with one warning line.
 cp "$journal" "$work/whole"
 head -n 1 "$journal" >"$work/header"
