@@ -12,7 +12,7 @@
 # NQ_BUILD_JOBS sets the parallel build jobs (default: nproc).
 
 NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-NQ_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libgmp-dev check)
+NQ_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libgmp-dev zlib1g-dev check)
 
 nq_as_root() {
   if [ "$(id -u)" -eq 0 ]; then

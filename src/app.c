@@ -3,6 +3,7 @@
 #include "app.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "output.h"
 #include "progress.h"
 #include "stop_signals.h"
+#include "status.h"
 #include "nqueens/count.h"
 #include "nqueens/solutions.h"
 #include "nqueens/units.h"
@@ -107,9 +109,26 @@ static int count_until_stopped(nq_count_result_t *result, nq_count_options_t *op
   return rc;
 }
 
+/* What a stop kept: with a checkpoint, every finished batch is in the
+ * journal and the same command resumes; without one, nothing. */
+static void report_stop(FILE *err, const nq_cli_t *cli, const nq_count_result_t *result) {
+  if (cli->checkpoint == NULL) {
+    fprintf(err, "nqueens-mpi: stopped cleanly; nothing was saved (no --checkpoint): "
+                 "rerun to start over\n");
+    return;
+  }
+  fprintf(err,
+          "nqueens-mpi: stopped cleanly, resumable with the same command: %" PRIu64
+          " units done are in %s\n",
+          result->units, cli->checkpoint);
+}
+
 static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
-  nq_count_options_t options = {
-      .n = cli->n, .unique = cli->unique, .walk = cli->walk, .gpu = cli->gpu};
+  nq_count_options_t options = {.n = cli->n,
+                                .unique = cli->unique,
+                                .walk = cli->walk,
+                                .gpu = cli->gpu,
+                                .checkpoint = cli->checkpoint};
   nq__progress_printer_t printer;
   if (rank == 0 && !cli->quiet)
     nq__progress_attach(&options, &printer, err, cli->progress);
@@ -118,7 +137,7 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
   int rc = count_until_stopped(&result, &options, comm), status = NQ_EXIT_OK;
   if (rc == NQ_ESTOPPED) {
     if (rank == 0)
-      fprintf(err, "nqueens-mpi: stopped cleanly; nothing was saved: rerun to start over\n");
+      report_stop(err, cli, &result);
     status = NQ_EXIT_STOPPED;
   } else if (rc == NQ_ENOTSUP) {
     /* Refused on every rank at once, before any work: a usage error. */
@@ -128,14 +147,24 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
               "and a build with the lane walk (see --version)\n",
               nq_walk_name(cli->walk));
     status = NQ_EXIT_USAGE;
+  } else if (rc == NQ_EJOURNAL) {
+    if (rank == 0)
+      fprintf(err, "nqueens-mpi: --checkpoint %s: %s\n", cli->checkpoint, result.message);
+    status = NQ_EXIT_USAGE;
   } else if (rc == NQ_ENOGPU) {
     if (rank == 0)
       fprintf(err, "nqueens-mpi: --gpu: no rank found a usable CUDA GPU (rank 0 drives one "
                    "only when alone; see --version)\n");
     status = NQ_EXIT_USAGE;
+  } else if (rc == NQ_EIO && result.message[0] != '\0') {
+    fprintf(err, "nqueens-mpi: %s\n", result.message); /* rank 0's journal */
+    status = NQ_EXIT_FAILURE;
   } else if (rc != NQ_OK) {
     status = count_failure(err, rank, rc, &result);
   } else if (rank == 0) {
+    if (result.message[0] != '\0')
+      fprintf(err, "nqueens-mpi: warning: --checkpoint %s: %s\n", cli->checkpoint,
+              result.message);
     status = write_count(cli, &result, out, err);
   }
   nq_count_result_clear(&result);
@@ -292,6 +321,7 @@ int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
   case NQ_MODE_HELP: nq__cli_print_help(out); break;
   case NQ_MODE_VERSION: print_version(out); break;
   case NQ_MODE_LIST: return run_list(&cli, out, err);
+  case NQ_MODE_STATUS: return nq__status_print(out, err, cli.status, cli.format);
   default: return run_first(&cli, out, err);
   }
   return flushed(out, err, "writing failed");

@@ -9,7 +9,7 @@
 #include "nqueens/error.h"
 #include "nqueens/units.h"
 
-enum { OPT_LIMIT = 256, OPT_FORMAT, OPT_WALK, OPT_GPU, OPT_PROGRESS };
+enum { OPT_LIMIT = 256, OPT_FORMAT, OPT_WALK, OPT_GPU, OPT_PROGRESS, OPT_CHECKPOINT, OPT_STATUS };
 
 static const struct option long_options[] = {
     {"size", required_argument, NULL, 'n'},   {"list", no_argument, NULL, 'l'},
@@ -19,6 +19,8 @@ static const struct option long_options[] = {
     {"walk", required_argument, NULL, OPT_WALK},
     {"gpu", no_argument, NULL, OPT_GPU},
     {"progress", required_argument, NULL, OPT_PROGRESS},
+    {"checkpoint", required_argument, NULL, OPT_CHECKPOINT},
+    {"status", required_argument, NULL, OPT_STATUS},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
@@ -31,7 +33,7 @@ typedef struct parser {
   nq_cli_t *cli;
   char *message;
   size_t message_size;
-  int seen[OPT_PROGRESS + 1];
+  int seen[OPT_STATUS + 1];
   int have_n;
 } parser_t;
 
@@ -83,6 +85,13 @@ static int parse_limit(parser_t *p, const char *text) {
   return NQ_OK;
 }
 
+static int parse_checkpoint(parser_t *p, const char *text) {
+  if (text[0] == '\0')
+    return fail(p, "--checkpoint needs a file name");
+  p->cli->checkpoint = text;
+  return NQ_OK;
+}
+
 /* Whole seconds, up to a day: a longer silence would look like a hang. */
 static int parse_progress(parser_t *p, const char *text) {
   long long value;
@@ -114,7 +123,8 @@ static int parse_walk(parser_t *p, const char *text) {
 
 static int set_mode(parser_t *p, nq_mode_t mode, const char *name) {
   if (p->cli->mode != NQ_MODE_COUNT && p->cli->mode != mode) {
-    static const char *const names[] = {"", "--list", "--first", "--help", "--version"};
+    static const char *const names[] = {"", "--list", "--first", "--help", "--version",
+                                        "--status"};
     return fail(p, "%s cannot be combined with %s", names[p->cli->mode], name);
   }
   p->cli->mode = mode;
@@ -134,6 +144,12 @@ static int take_option(parser_t *p, int option, const char *value) {
   case OPT_WALK: return parse_walk(p, value);
   case OPT_GPU: p->cli->gpu = 1; return NQ_OK;
   case OPT_PROGRESS: return parse_progress(p, value);
+  case OPT_CHECKPOINT: return parse_checkpoint(p, value);
+  case OPT_STATUS:
+    if (value[0] == '\0')
+      return fail(p, "--status needs a file name");
+    p->cli->status = value;
+    return set_mode(p, NQ_MODE_STATUS, "--status");
   case 'q': p->cli->quiet = 1; return NQ_OK;
   default: return NQ_EINVAL;
   }
@@ -144,6 +160,8 @@ static int check_combination(parser_t *p) {
   nq_cli_t *cli = p->cli;
   if (cli->mode == NQ_MODE_HELP || cli->mode == NQ_MODE_VERSION)
     return NQ_OK;
+  if (cli->mode == NQ_MODE_STATUS)
+    return p->have_n ? fail(p, "--status takes no -n: the journal names its board") : NQ_OK;
   if (!p->have_n)
     return fail(p, "missing board size: give -n N");
   if (p->seen[OPT_LIMIT] && cli->mode != NQ_MODE_LIST)
@@ -155,6 +173,8 @@ static int check_combination(parser_t *p) {
     return fail(p, "--walk only applies to counting");
   if (cli->gpu && cli->mode != NQ_MODE_COUNT)
     return fail(p, "--gpu only applies to counting");
+  if (cli->checkpoint && cli->mode != NQ_MODE_COUNT)
+    return fail(p, "--checkpoint only applies to counting");
   if ((p->seen[OPT_PROGRESS] || cli->quiet) && cli->mode != NQ_MODE_COUNT)
     return fail(p, "%s only applies to counting", cli->quiet ? "--quiet" : "--progress");
   /* Whether the CPUs have AVX-512 is settled later, by all ranks together:
@@ -204,6 +224,8 @@ void nq__cli_print_help(FILE *out) {
   fputs(
       "Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
       "                        [--walk auto|scalar|avx512] [--gpu] [--progress SECS] [-q]\n"
+      "                        [--checkpoint FILE]\n"
+      "       nqueens-mpi --status FILE [--format text|json]\n"
       "       mpirun -np P nqueens-mpi -n N ...\n"
       "\n"
       "Counts the solutions of the N-Queens problem exactly, spread over MPI ranks:\n"
@@ -225,6 +247,10 @@ void nq__cli_print_help(FILE *out) {
       "      --gpu          count on CUDA GPUs too: on each node the ranks other than\n"
       "                     rank 0 take one GPU each (rank 0 too when alone); boards\n"
       "                     over 32 and --unique's symmetric frames stay on the CPU\n"
+      "      --checkpoint F counting: record finished work in the journal F as it\n"
+      "                     comes; rerun the same command to resume from it\n"
+      "      --status F     where the run of journal F stands (also while it runs):\n"
+      "                     units done of the total, solutions so far, rate, ETA\n"
       "      --progress S   counting: where the run stands on stderr every S seconds\n"
       "                     (default 60; 0: never); on a terminal, one line kept\n"
       "                     up to date instead\n"
@@ -242,7 +268,9 @@ void nq__cli_print_help(FILE *out) {
       "a work unit.  Under mpirun, send SIGUSR1 to mpirun, which passes it on to every\n"
       "rank (SIGTERM or SIGINT to mpirun ends the job its own way, status 1).\n"
       "\n"
-      "Exit status: 0 success, 1 runtime failure (MPI, output), 2 bad command line,\n"
-      "3 stopped cleanly by a signal (nothing saved: rerun to start over).\n",
+      "Exit status: 0 success, 1 runtime failure (MPI, output, a failed unit),\n"
+      "2 bad command line or unusable journal (nothing changed), 3 stopped cleanly by\n"
+      "a signal: with --checkpoint, rerun the same command to resume; without, nothing\n"
+      "was saved.\n",
       out);
 }

@@ -12,7 +12,8 @@ typedef enum nq_mode {
   NQ_MODE_LIST,
   NQ_MODE_FIRST,
   NQ_MODE_HELP,
-  NQ_MODE_VERSION
+  NQ_MODE_VERSION,
+  NQ_MODE_STATUS
 } nq_mode_t;
 
 typedef enum nq_format { NQ_FORMAT_TEXT = 0, NQ_FORMAT_JSON } nq_format_t;
@@ -27,6 +28,8 @@ typedef struct nq_cli {
   int gpu;        /* --gpu: counting only */
   double progress; /* --progress SECS: counting only; 0 = off */
   int quiet;       /* -q, --quiet: no progress */
+  const char *checkpoint; /* --checkpoint FILE: counting only; NULL unless given */
+  const char *status;     /* --status FILE: the journal to report on */
 } nq_cli_t;
 
 /* Exit statuses of the command line.  NQ_EXIT_STOPPED: a signal stopped

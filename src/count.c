@@ -1,6 +1,9 @@
 #include "nqueens/count.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "messages.h"
 #include "mpi_check.h"
@@ -21,6 +24,8 @@ void nq_count_result_init(nq_count_result_t *result) {
   result->walk = NQ_WALK_AUTO;
   result->failed_rank = -1;
   result->gpu_ranks = 0;
+  result->resumed_units = 0;
+  result->message[0] = '\0';
   result->seconds = 0.0;
 }
 
@@ -51,12 +56,51 @@ static int run_on(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm
   rc = nq__master_run(&totals, &result->failed_rank, run, comm);
   if (rc == NQ_OK)
     rc = finish_totals(result, &totals, options->unique);
+  else if (rc == NQ_ESTOPPED)
+    result->units = totals.units; /* what a resume will skip, with a journal */
   nq__totals_clear(&totals);
   result->ranks = size;
   result->depth = options->depth > 0 ? options->depth : nq_units_depth(options->n);
   result->walk = nq_walk_resolve(options->walk, options->n);
   result->gpu_ranks = run->gpu_ranks;
+  result->resumed_units = run->resumed.sums.units;
   result->seconds = MPI_Wtime() - started;
+  return rc;
+}
+
+/* Rank 0 opens the journal (creating it, or loading what it holds) and
+ * every rank learns the verdict before any work: a refused journal ends
+ * every rank at once, the file untouched. */
+static int open_journal(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm) {
+  const nq_count_options_t *options = run->options;
+  int rank = 0, rc = NQ_OK;
+  NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
+  if (rank == 0 && options->checkpoint != NULL) {
+    char message[NQ__JOURNAL_MESSAGE_SIZE];
+    nq__journal_header_t header;
+    int depth = options->depth > 0 ? options->depth : nq_units_depth(options->n);
+    nq__journal_header_init(&header, options->n, options->unique, depth, run->units_total);
+    rc = nq__journal_open(&run->journal, &run->resumed, message, options->checkpoint, &header);
+    snprintf(result->message, sizeof result->message, "%s", message);
+  }
+  NQ_MPI_CHECK(comm, MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
+  return rc;
+}
+
+/* The final sync: a run whose finished work may not be on the disk has
+ * not succeeded. */
+static int close_journal(nq_count_result_t *result, nq__run_t *run, int rc) {
+  if (run->journal == NULL)
+    return rc;
+  int errno_seen = nq__journal_errno(run->journal);
+  int closed = nq__journal_close(run->journal);
+  run->journal = NULL;
+  if (closed != NQ_OK || errno_seen != 0) {
+    snprintf(result->message, sizeof result->message, "writing the checkpoint journal %s failed: %s",
+             run->options->checkpoint, strerror(errno_seen ? errno_seen : EIO));
+    if (rc == NQ_OK)
+      rc = NQ_EIO;
+  }
   return rc;
 }
 
@@ -93,16 +137,32 @@ static int share_batch_sizes(nq__run_t *run, MPI_Comm comm) {
   return NQ_OK;
 }
 
+/* Progress and the journal's header need the units' total: one pass of
+ * the generator on rank 0. */
+static int count_units_if_needed(nq__run_t *run, MPI_Comm comm) {
+  const nq_count_options_t *options = run->options;
+  int rank = 0;
+  NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
+  if (rank != 0 || (options->progress == NULL && options->checkpoint == NULL))
+    return NQ_OK;
+  return nq_units_total(&run->units_total, options->n, options->depth);
+}
+
 /* The run's per-rank set-up, the roles, the tear-down. */
 static int set_up_and_run(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm) {
   int rc = walk_runs_everywhere(run, comm);
   if (rc == NQ_OK)
+    rc = count_units_if_needed(run, comm);
+  if (rc == NQ_OK)
+    rc = open_journal(result, run, comm);
+  if (rc == NQ_OK)
     rc = nq__gpu_ranks_open(run, comm);
   if (rc != NQ_OK)
-    return rc;
+    return close_journal(result, run, rc);
   rc = share_batch_sizes(run, comm);
   if (rc == NQ_OK)
     rc = run_on(result, run, comm);
+  rc = close_journal(result, run, rc);
   nq__gpu_ranks_close(run);
   free(run->batch_units);
   run->batch_units = NULL;
@@ -124,7 +184,9 @@ int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_
   NQ_MPI_CHECK(comm, MPI_Comm_dup(comm, &own));
   NQ_MPI_CHECK(own, MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN));
   NQ_MPI_CHECK(own, MPI_Comm_rank(own, &run.rank));
+  nq__journal_state_init(&run.resumed);
   int rc = set_up_and_run(result, &run, own);
+  nq__journal_state_clear(&run.resumed);
   if (rc != NQ_EMPI)
     NQ_MPI_CHECK(comm, MPI_Comm_free(&own));
   return rc;

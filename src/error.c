@@ -14,6 +14,7 @@ const char *nq_strerror(int code) {
   case NQ_EGPU: return "GPU call failed";
   case NQ_ENOGPU: return "no rank has a usable CUDA GPU";
   case NQ_ESTOPPED: return "stopped before the work was finished";
+  case NQ_EJOURNAL: return "the checkpoint journal cannot be used";
   case NQ_ECHECK: return "the counts failed a consistency check (Burnside's lemma)";
   default: return "unknown error";
   }

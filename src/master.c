@@ -36,8 +36,14 @@ typedef struct master {
   nq_search_t *search;
   uint64_t *inbox; /* 2 + (the largest batch) * NQ_RESULT_WORDS words */
   int inbox_words;
-  uint64_t units_total; /* for progress: counted once at the start */
   double started, last_progress;
+  /* The checkpoint journal (run->journal, or NULL): units it holds are
+   * skipped; finished ones are recorded in runs of consecutive ids. */
+  nq__journal_done_cursor_t done;
+  nq__totals_t record;   /* the run of consecutive results being gathered */
+  uint64_t record_first; /* its first id */
+  int record_rank;
+  double record_started; /* when its first unit came in */
   nq_unit_t *local_units; /* the master's own share: local_batch units */
   nq_unit_result_t *local_results;
   size_t local_batch;
@@ -69,15 +75,56 @@ static int check_stop(master_t *m) {
   return !m->stopping && nq__run_stop_asked(m->run) ? begin_stop(m) : NQ_OK;
 }
 
+/* The next unit no journal holds yet. */
 static int next_unit(master_t *m, nq_unit_t *unit) {
   if (m->exhausted)
     return 0;
-  int rc = nq_unit_gen_next(m->gen, unit);
-  if (rc < 0)
-    note_failure(m, rc, 0);
+  int rc;
+  do
+    rc = nq_unit_gen_next(m->gen, unit);
+  while (rc > 0 && m->run->journal != NULL && nq__journal_done_cursor_next(&m->done, unit->id));
   if (rc <= 0)
     m->exhausted = 1;
   return rc > 0;
+}
+
+/* ---- the journal: finished work in runs of consecutive ids ---- */
+
+static void record_failed(master_t *m) { note_failure(m, NQ_EIO, 0); }
+
+/* Appends the gathered run, if any. */
+static void flush_record(master_t *m) {
+  if (m->run->journal == NULL || m->record.units == 0)
+    return;
+  if (nq__journal_append(m->run->journal, m->record_first, &m->record, m->record_rank,
+                         nq__journal_now_ms()) != NQ_OK)
+    record_failed(m);
+  nq__totals_reset(&m->record);
+}
+
+/* Adds a finished unit to the totals and to the run being gathered for the
+ * journal, which is appended first when the unit does not continue it. */
+static void finish_unit(master_t *m, const nq_unit_result_t *result, int rank) {
+  nq__totals_add(m->totals, result);
+  if (m->run->journal == NULL)
+    return;
+  if (m->record.units > 0 &&
+      (result->id != m->record_first + m->record.units || rank != m->record_rank))
+    flush_record(m);
+  if (m->record.units == 0) {
+    m->record_first = result->id;
+    m->record_rank = rank;
+    m->record_started = MPI_Wtime();
+  }
+  nq__totals_add(&m->record, result);
+}
+
+/* Appended lines reach the disk every few seconds. */
+static void sync_journal_if_due(master_t *m) {
+  if (m->run->journal == NULL)
+    return;
+  if (nq__journal_sync_if_due(m->run->journal) != NQ_OK)
+    record_failed(m);
 }
 
 static int send_batch(master_t *m, int rank) {
@@ -122,8 +169,9 @@ static int receive_result(master_t *m, int rank) {
   for (uint64_t i = 0; i < count; i++) {
     nq_unit_result_t result;
     nq__result_unpack(&result, m->inbox + 2 + i * NQ_RESULT_WORDS);
-    nq__totals_add(m->totals, &result);
+    finish_unit(m, &result, rank);
   }
+  flush_record(m);
   return send_batch(m, rank);
 }
 
@@ -178,7 +226,7 @@ static void solve_locally(master_t *m) {
   int rc = m->run->gpu ? nq__run_solve_batch(results, m->run, units, count)
                        : nq__run_solve(results, m->search, m->run, units);
   for (size_t i = 0; rc == NQ_OK && i < count; i++)
-    nq__totals_add(m->totals, &results[i]);
+    finish_unit(m, &results[i], 0);
   if (rc != NQ_OK && rc != NQ_ESTOPPED) /* an abandoned unit is simply not done */
     note_failure(m, rc, 0);
 }
@@ -202,23 +250,10 @@ static void report_progress(master_t *m, int final) {
   if (!final && now - m->last_progress < options->progress_seconds)
     return;
   m->last_progress = now;
-  const nq_count_progress_t progress = {m->totals->units, m->units_total,
+  const nq_count_progress_t progress = {m->totals->units, m->run->units_total,
                                         (const mpz_t *)&m->totals->solutions, now - m->started,
                                         final};
   options->progress(&progress, options->progress_context);
-}
-
-/* The units' total, for progress: one pass of a second generator. */
-static uint64_t count_units(const nq_count_options_t *options) {
-  nq_unit_gen_t *gen = NULL;
-  nq_unit_t unit;
-  uint64_t total = 0;
-  if (nq_unit_gen_create(&gen, options->n, options->depth) != NQ_OK)
-    return 0;
-  while (nq_unit_gen_next(gen, &unit) > 0)
-    total++;
-  nq_unit_gen_destroy(gen);
-  return total;
 }
 
 /* The master computes a unit itself whenever no worker is waiting for an
@@ -243,8 +278,12 @@ static int distribute(master_t *m) {
       rc = serve_workers(m, 1);
     if (m->hook_failed)
       rc = NQ_EMPI;
+    if (m->record.units > 0 && MPI_Wtime() - m->record_started >= NQ__JOURNAL_SYNC_SECONDS)
+      flush_record(m);
+    sync_journal_if_due(m);
     report_progress(m, 0);
   }
+  flush_record(m);
   if (rc == NQ_OK && m->failure == NQ_OK)
     report_progress(m, 1);
   if (rc == NQ_OK)
@@ -304,8 +343,11 @@ int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq__run_t *run,
   m->peer_count = size - 1;
   m->peers = peers;
   m->started = m->last_progress = MPI_Wtime();
-  if (options->progress != NULL)
-    m->units_total = count_units(options);
+  nq__totals_init(&m->record);
+  if (run->journal != NULL) {
+    nq__totals_merge(totals, &run->resumed.sums);
+    nq__journal_done_cursor_init(&m->done, &run->resumed);
+  }
   int rc = allocate_buffers(m, run);
   if (rc == NQ_OK)
     rc = nq_unit_gen_create(&m->gen, options->n, options->depth);
@@ -321,6 +363,7 @@ int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq__run_t *run,
   *failed_rank = m->failure != NQ_OK ? m->failed_rank : -1;
   nq_unit_gen_destroy(m->gen);
   nq_kernel_destroy(m->search);
+  nq__totals_clear(&m->record);
   free_buffers(m);
   free(m->peers);
   free(m);

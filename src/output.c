@@ -141,6 +141,9 @@ static void count_as_text(nq_output_t *output, int n, int unique, const nq_count
                 nq_walk_name(r->walk));
   if (r->gpu_ranks > 0)
     append_format(output, ", %d GPU rank%s", r->gpu_ranks, r->gpu_ranks == 1 ? "" : "s");
+  if (r->resumed_units > 0)
+    append_format(output, ", %llu unit%s from the checkpoint", (unsigned long long)r->resumed_units,
+                  r->resumed_units == 1 ? "" : "s");
   append_format(output, "\n");
 }
 
@@ -156,6 +159,8 @@ static void count_as_json(nq_output_t *output, int n, int unique, const nq_count
                 per_second(r->nodes, r->seconds), nq_walk_name(r->walk));
   if (r->gpu_ranks > 0)
     append_format(output, ",\"gpu_ranks\":%d", r->gpu_ranks);
+  if (r->resumed_units > 0)
+    append_format(output, ",\"resumed_units\":%llu", (unsigned long long)r->resumed_units);
   append_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);
 }
 

@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include "gpu.h"
+#include "journal.h"
 #include "nqueens/count.h"
 #include "nqueens/kernel.h"
 #include "totals.h"
@@ -46,6 +47,10 @@ typedef struct nq__run {
   nq__gpu_solver_t *gpu;        /* its GPU solver (on the device or a stand-in), or NULL */
   int *batch_units;             /* units per batch each rank takes, by rank */
   int gpu_ranks;                /* ranks with a GPU solver, over the whole run */
+  /* Rank 0 with a checkpoint: the open journal and what it held. */
+  nq__journal_t *journal;
+  nq__journal_state_t resumed;
+  uint64_t units_total; /* counted once when a journal or progress needs it */
 } nq__run_t;
 
 /* nq_count_run with faults injected. */

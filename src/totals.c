@@ -20,6 +20,20 @@ void nq__totals_add(nq__totals_t *totals, const nq_unit_result_t *result) {
   totals->units++;
 }
 
+void nq__totals_merge(nq__totals_t *totals, const nq__totals_t *more) {
+  mpz_add(totals->solutions, totals->solutions, more->solutions);
+  mpz_add(totals->unique_times_8, totals->unique_times_8, more->unique_times_8);
+  mpz_add(totals->nodes, totals->nodes, more->nodes);
+  totals->units += more->units;
+}
+
+void nq__totals_reset(nq__totals_t *totals) {
+  mpz_set_ui(totals->solutions, 0);
+  mpz_set_ui(totals->unique_times_8, 0);
+  mpz_set_ui(totals->nodes, 0);
+  totals->units = 0;
+}
+
 /* Burnside: each frame's classified sum is |stabilizer| times its number
  * of orbits, and weight x |stabilizer| = 8, so the weighted sum is exactly
  * 8 U(n). */

@@ -22,6 +22,12 @@ void nq__totals_init(nq__totals_t *totals);
 void nq__totals_clear(nq__totals_t *totals);
 void nq__totals_add(nq__totals_t *totals, const nq_unit_result_t *result);
 
+/* Adds all of `more` (a journal's sums, a batch's) into `totals`. */
+void nq__totals_merge(nq__totals_t *totals, const nq__totals_t *more);
+
+/* Back to zero, keeping the allocations. */
+void nq__totals_reset(nq__totals_t *totals);
+
 /* U(n) from the sums: NQ_ECHECK when 8 does not divide them, which
  * Burnside's lemma rules out for correct counts. */
 int nq__totals_unique(mpz_t unique, const nq__totals_t *totals);

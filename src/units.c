@@ -211,3 +211,16 @@ int nq_unit_gen_create(nq_unit_gen_t **out_gen, int n, int depth) {
 }
 
 void nq_unit_gen_destroy(nq_unit_gen_t *gen) { free(gen); }
+
+int nq_units_total(uint64_t *total, int n, int depth) {
+  nq_unit_gen_t *gen = NULL;
+  nq_unit_t unit;
+  int rc = nq_unit_gen_create(&gen, n, depth);
+  if (rc != NQ_OK)
+    return rc;
+  *total = 0;
+  while (nq_unit_gen_next(gen, &unit) > 0)
+    (*total)++;
+  nq_unit_gen_destroy(gen);
+  return NQ_OK;
+}

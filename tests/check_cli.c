@@ -141,6 +141,10 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--progress", "86401", NULL}, "86401"},
     {{"-n", "8", "--list", "--progress", "5", NULL}, "--progress"},
     {{"-n", "8", "--first", "-q", NULL}, "--quiet"},
+    {{"-n", "8", "--list", "--checkpoint", "j", NULL}, "--checkpoint"},
+    {{"-n", "8", "--checkpoint", "", NULL}, "--checkpoint"},
+    {{"--status", "j", "-n", "8", NULL}, "-n"},
+    {{"--status", "j", "--list", NULL}, "--status"},
 };
 
 /* The counting switches with their defaults: progress every 60 s, not
@@ -220,7 +224,8 @@ START_TEST(test_print_help_mentions_every_option) {
                                         "--limit", "-f", "--first", "--format", "-h",
                                         "--help", "-V", "--version", "json", "text",
                                         "--walk", "scalar", "avx512", "auto", "--gpu",
-                                        "--progress", "-q", "--quiet"};
+                                        "--progress", "-q", "--quiet", "--checkpoint",
+                                        "--status"};
   char *text = NULL;
   size_t size = 0;
   FILE *out = open_memstream(&text, &size);

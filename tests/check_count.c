@@ -9,12 +9,16 @@
  *                                 (ctest: skipped), saying why, where some
  *                                 rank cannot run the lanes */
 
+#define _POSIX_C_SOURCE 200809L /* truncate, getpid */
+
 #include <check.h>
 #include <gmp.h>
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "known_counts.h"
 #include "nqueens/error.h"
@@ -22,6 +26,7 @@
 #include "nqueens/units.h"
 
 #include "messages.h"
+#include "journal.h"
 #include "run.h"
 #include "support.h"
 
@@ -355,6 +360,118 @@ START_TEST(test_count_refuses_gpu_where_there_is_none) {
 }
 END_TEST
 
+/* ---- checkpoint journals ---- */
+
+/* A journal path of rank 0's, the same on every rank. */
+static void journal_path(char *path, size_t size, const char *what) {
+  int pid = (int)getpid();
+  MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  snprintf(path, size, "/tmp/nq-check-count-%d-%s.journal", pid, what);
+  if (support_rank() == 0)
+    unlink(path);
+}
+
+static long file_size(const char *path) {
+  struct stat info;
+  return stat(path, &info) == 0 ? (long)info.st_size : -1;
+}
+
+/* What a crash leaves of a run that got through units [first, end) and
+ * a few more not yet recorded: a journal holding that range, its sums
+ * solved here unit by unit (rank 0). */
+static void write_partial_journal(const char *path, int n, uint64_t first, uint64_t end) {
+  uint64_t total = 0;
+  ck_assert_int_eq(nq_units_total(&total, n, 0), NQ_OK);
+  nq__journal_header_t header;
+  nq__journal_header_init(&header, n, 1, nq_units_depth(n), total);
+  nq__journal_state_t state;
+  nq__journal_state_init(&state);
+  nq__journal_t *journal = NULL;
+  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  ck_assert_int_eq(nq__journal_open(&journal, &state, message, path, &header), NQ_OK);
+  nq__totals_t sums;
+  nq__totals_init(&sums);
+  nq_search_t *search = NULL;
+  nq_unit_gen_t *gen = NULL;
+  nq_unit_t unit;
+  ck_assert_int_eq(nq_kernel_create(&search, n, NQ_WALK_AUTO), NQ_OK);
+  ck_assert_int_eq(nq_unit_gen_create(&gen, n, 0), NQ_OK);
+  while (nq_unit_gen_next(gen, &unit) > 0 && unit.id < end) {
+    nq_unit_result_t result;
+    ck_assert_int_eq(nq_kernel_solve(&result, search, &unit, 1), NQ_OK);
+    if (unit.id >= first)
+      nq__totals_add(&sums, &result);
+  }
+  ck_assert_int_eq(nq__journal_append(journal, first, &sums, 0, nq__journal_now_ms()), NQ_OK);
+  ck_assert_int_eq(nq__journal_close(journal), NQ_OK);
+  nq_unit_gen_destroy(gen);
+  nq_kernel_destroy(search);
+  nq__totals_clear(&sums);
+  nq__journal_state_clear(&state);
+}
+
+static void count_with_journal(nq_count_result_t *result, int n, const char *path) {
+  nq_count_options_t options = {.n = n, .unique = 1, .checkpoint = path};
+  nq_count_result_init(result);
+  int rc = nq_count_run(result, &options, MPI_COMM_WORLD);
+  ck_assert_msg(rc == NQ_OK, "n %d with %s: %s (%s)", n, path, nq_strerror(rc), result->message);
+}
+
+/* A run cut short, resumed: the totals, U(n) and the node count of an
+ * uninterrupted run; a finished journal answers at once, adding nothing. */
+START_TEST(test_count_resumes_from_checkpoint) {
+  const int n = 14;
+  char path[256];
+  journal_path(path, sizeof path, "resume");
+  nq_count_options_t plain = {.n = n, .unique = 1};
+  nq_count_result_t expected, resumed, finished;
+  nq_count_result_init(&expected);
+  ck_assert_int_eq(nq_count_run(&expected, &plain, MPI_COMM_WORLD), NQ_OK);
+  if (support_rank() == 0)
+    write_partial_journal(path, n, 100, 700); /* of 2,300 units */
+  MPI_Barrier(MPI_COMM_WORLD);
+  count_with_journal(&resumed, n, path);
+  long size_after_resume = file_size(path);
+  count_with_journal(&finished, n, path);
+  if (support_rank() == 0) {
+    assert_count(resumed.solutions, known_all[n], "Q", n);
+    assert_count(resumed.unique, known_unique[n], "U", n);
+    ck_assert_msg(mpz_cmp(resumed.nodes, expected.nodes) == 0, "resumed nodes differ");
+    ck_assert_uint_eq(resumed.resumed_units, 600);
+    ck_assert_uint_eq(resumed.units, 2300);
+    assert_count(finished.solutions, known_all[n], "Q", n);
+    ck_assert_msg(mpz_cmp(finished.nodes, expected.nodes) == 0, "finished nodes differ");
+    ck_assert_uint_eq(finished.resumed_units, finished.units);
+    ck_assert_int_eq(file_size(path), size_after_resume);
+    unlink(path);
+  }
+  nq_count_result_clear(&expected);
+  nq_count_result_clear(&resumed);
+  nq_count_result_clear(&finished);
+}
+END_TEST
+
+/* A journal of another board is refused on every rank, before any work,
+ * and left as it was. */
+START_TEST(test_count_refuses_journal_of_another_run) {
+  char path[256];
+  journal_path(path, sizeof path, "refuse");
+  nq_count_result_t result;
+  count_with_journal(&result, 12, path);
+  nq_count_result_clear(&result);
+  long size = file_size(path);
+  nq_count_options_t other = {.n = 13, .unique = 1, .checkpoint = path};
+  nq_count_result_init(&result);
+  ck_assert_int_eq(nq_count_run(&result, &other, MPI_COMM_WORLD), NQ_EJOURNAL);
+  if (support_rank() == 0) {
+    ck_assert_msg(strstr(result.message, "n = 12") != NULL, "message: %s", result.message);
+    ck_assert_int_eq(file_size(path), size);
+    unlink(path);
+  }
+  nq_count_result_clear(&result);
+}
+END_TEST
+
 START_TEST(test_count_counts_large_boards) {
   nq_count_options_t options = {.n = _i, .unique = 1};
   count_and_check(MPI_COMM_WORLD, &options);
@@ -417,6 +534,8 @@ static Suite *run_suite(int argc, char **argv) {
   tcase_add_test(invalid, test_count_rejects_walk_it_cannot_run);
   tcase_add_test(invalid, test_count_refuses_walk_one_rank_lacks);
   tcase_add_test(invalid, test_count_refuses_gpu_where_there_is_none);
+  tcase_add_test(invalid, test_count_refuses_journal_of_another_run);
+  tcase_add_test(invalid, test_count_resumes_from_checkpoint);
   tcase_add_test(invalid, test_count_reports_failed_unit_on_gpu_rank);
   tcase_add_loop_test(invalid, test_count_reports_failed_unit_without_hanging, 0, 3);
   suite_add_tcase(suite, invalid);

@@ -6,12 +6,17 @@
 # alone; under mpiexec, SIGUSR1 to mpiexec (which passes it to every
 # rank), or a signal to one rank alone.  Each run must end with status 3,
 # nothing on stdout, and on stderr, besides progress lines, exactly the
-# line that says nothing was saved.
+# line that says nothing was saved.  With --checkpoint, the line says how
+# many units the journal holds, the journal holds exactly those, and the
+# same command then finishes the count exactly.
 #   e2e_signals.sh NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]
 # shellcheck source=tests/e2e_lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
-stopped_line='nqueens-mpi: stopped cleanly; nothing was saved: rerun to start over'
+# The line a stop leaves on stderr, as an ERE.
+unsaved_line='nqueens-mpi: stopped cleanly; nothing was saved \(no --checkpoint\): rerun to start over'
+stopped_line=$unsaved_line
+journal=$work/q18.journal
 progress_line='nqueens-mpi: [0-9]+/8192 units \([0-9.]+%\), [0-9]+ solutions so far, [0-9.e+]+ units/s, [0-9.]+ (s|min|h|d) elapsed, ETA ([0-9.]+ (s|min|h|d)|unknown)'
 # Every wait is for a condition; this bound only turns a hang into a
 # failure, and is far longer than a loaded machine needs.
@@ -30,6 +35,9 @@ within() {
 counting() { grep -qE -e "^$progress_line\$" "$err"; }
 ended() { ! kill -0 "$pid" 2>/dev/null; }
 
+# The count every run here makes; count_args adds to it (--checkpoint).
+count_args=()
+
 # start_count RANKS [PREFIX...]: Q(18) in the background, a progress line
 # every second, alone (RANKS 0) or under mpiexec; PREFIX runs it (env, to
 # give it the default signal actions a background job of a script lacks).
@@ -42,10 +50,10 @@ start_count() {
   : >"$out"
   : >"$err"
   if [ "$ranks" -eq 0 ]; then
-    "$@" "$binary" -n 18 --progress 1 >"$out" 2>"$err" &
+    "$@" "$binary" -n 18 --progress 1 "${count_args[@]}" >"$out" 2>"$err" &
   else
     "$@" "$mpiexec" "$numproc_flag" "$ranks" -q --oversubscribe "$binary" -n 18 --progress 1 \
-      >"$out" 2>"$err" &
+      "${count_args[@]}" >"$out" 2>"$err" &
   fi
   pid=$!
 }
@@ -83,7 +91,8 @@ stopped_ok() {
   fi
   local others
   others=$(grep -vxE -e "$progress_line" "$err")
-  if [ "$status" -eq 3 ] && is_empty "$out" && [ "$others" = "$stopped_line" ]; then
+  if [ "$status" -eq 3 ] && is_empty "$out" && [ "$(wc -l <<<"$others")" -eq 1 ] &&
+    grep -qxE -e "$stopped_line" <<<"$others"; then
     pass
   else
     fail "$label: status $status (expected 3; 124: still running after ${patience} s)," \
@@ -113,8 +122,8 @@ signal_ok() {
 }
 
 run --help
-check "--help does not give exit status 3: $(grep -i 'exit status' -A 2 "$out" | tr '\n' '|')" \
-  grep -qx '3 stopped cleanly by a signal (nothing saved: rerun to start over).' "$out"
+check "--help does not give exit status 3: $(grep -i 'exit status' -A 3 "$out" | tr '\n' '|')" \
+  grep -q 'stopped cleanly by$' "$out"
 
 # ---- alone -------------------------------------------------------------------
 
@@ -159,5 +168,47 @@ start_count 3 "${with_default_signals[@]}"
 signal_ok "3 ranks, SIGUSR1 to rank 2 alone" USR1 "rank 2"
 start_count 3 "${with_default_signals[@]}"
 signal_ok "3 ranks, SIGTERM to rank 1 alone" TERM "rank 1"
+
+# ---- with --checkpoint: stopped, then resumed -------------------------------
+# The stop line names the units kept; the journal (read by --status) holds
+# exactly those; the same command then counts the rest, and the total is
+# Q(18).
+
+journal_units_done() {
+  "$binary" --status "$journal" --format json 2>/dev/null |
+    sed -n 's/.*"units_done":\([0-9]*\).*/\1/p'
+}
+
+# stop_and_resume LABEL RANKS SIGNAL TARGET
+stop_and_resume() {
+  local label=$1 ranks=$2 signal=$3 target=$4
+  rm -f "$journal"
+  count_args=(--checkpoint "$journal")
+  stopped_line="nqueens-mpi: stopped cleanly, resumable with the same command: [0-9]+ units done are in $journal"
+  start_count "$ranks" "${with_default_signals[@]}"
+  [ "$target" = self ] && target=$pid
+  local before=$failed
+  signal_ok "$label" "$signal" "$target"
+  [ "$failed" -eq "$before" ] || return
+  local said kept
+  said=$(grep -vxE -e "$progress_line" "$err" | sed -E 's/.*command: ([0-9]+) units.*/\1/')
+  kept=$(journal_units_done)
+  check "$label: the stop line says $said units, the journal holds '$kept'" [ "$said" = "$kept" ]
+  check "$label: no unit was finished before the stop" [ "${kept:-0}" -gt 0 ]
+  if [ "$ranks" -eq 0 ]; then
+    run -n 18 --checkpoint "$journal" --format json -q
+  else
+    run_ranks "$ranks" -n 18 --checkpoint "$journal" --format json -q
+  fi
+  count_ok "$label, resumed" 18
+  check "$label, resumed: the $kept units kept were not all taken from the journal: $(head -c 300 "$out")" \
+    grep -q "\"resumed_units\":$kept[,}]" "$out"
+}
+
+stop_and_resume "alone, --checkpoint, SIGUSR1" 0 USR1 self
+stop_and_resume "3 ranks, --checkpoint, SIGUSR1 to mpiexec" 3 USR1 self
+stop_and_resume "3 ranks, --checkpoint, SIGTERM to rank 2 alone" 3 TERM "rank 2"
+count_args=()
+stopped_line=$unsaved_line
 
 finish

@@ -33,6 +33,10 @@ typedef struct nq_count_options {
   nq_count_progress_fn progress;
   void *progress_context;
   double progress_seconds;
+  /* A checkpoint journal (rank 0's path; NULL: none): each finished batch
+   * is recorded as it arrives, and a rerun with the same options resumes
+   * from what it holds (docs/design.md, "Checkpoint journal"). */
+  const char *checkpoint;
   /* When set, the run stops soon after *stop becomes non-zero on any rank
    * (a signal handler sets it): no more work goes out, every rank
    * abandons the unit it is in (the search looks at coarse points of its
@@ -40,6 +44,8 @@ typedef struct nq_count_options {
    * NQ_ESTOPPED.  NULL: the run ends only when the count is complete. */
   volatile sig_atomic_t *stop;
 } nq_count_options_t;
+
+#define NQ_COUNT_MESSAGE_SIZE 1024
 
 /* Totals of a run, valid on rank 0 of the communicator. */
 typedef struct nq_count_result {
@@ -51,6 +57,10 @@ typedef struct nq_count_result {
   int depth;           /* rows pre-placed per unit: unit ids depend on it */
   nq_walk_t walk;      /* the walk rank 0 counted with (resolved) */
   int gpu_ranks;       /* ranks that counted on a GPU */
+  uint64_t resumed_units; /* units whose counts came from the checkpoint journal */
+  /* Rank 0, with a checkpoint: why it was refused (NQ_EJOURNAL) or could
+   * not be written, or a warning (a torn last record dropped); else "". */
+  char message[NQ_COUNT_MESSAGE_SIZE];
   int failed_rank;     /* after a unit failed: the rank that ran it, else -1 */
   double seconds;
 } nq_count_result_t;
@@ -66,11 +76,13 @@ void nq_count_result_clear(nq_count_result_t *result);
  * Returns 0, or a negative NQ_E* code: NQ_EINVAL on every rank for options
  * no rank can run; NQ_ENOTSUP on every rank when options.walk is explicit
  * and some rank's CPU cannot run it; NQ_ENOGPU on every rank when
- * options.gpu finds no GPU on any rank; a unit's failure on rank 0 (with result->failed_rank)
+ * options.gpu finds no GPU on any rank; NQ_EJOURNAL on every rank when the
+ * checkpoint journal cannot serve this run (result->message says why); a unit's failure on rank 0 (with result->failed_rank)
  * and on the rank that ran it, after every rank has stopped cleanly;
  * NQ_ESTOPPED on every rank, after every rank has left the run cleanly,
  * when options.stop asked for a stop before the count was complete (the
- * result then holds no totals, and `comm` is ready for another run);
+ * result then holds no totals, only result->units finished, those resumed
+ * included, and `comm` is ready for another run);
  * NQ_EMPI on the rank whose MPI call failed, which must then abort. */
 int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, MPI_Comm comm);
 

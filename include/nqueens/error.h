@@ -15,7 +15,8 @@ enum {
   NQ_ECHECK = -9,    /* the counts failed a consistency check: a bug, never a result */
   NQ_EGPU = -10,     /* a GPU call failed (details went to stderr) */
   NQ_ENOGPU = -11,   /* GPUs were asked for and no rank has one */
-  NQ_ESTOPPED = -12  /* asked to stop (a signal): the work was left unfinished */
+  NQ_EJOURNAL = -12, /* the checkpoint journal cannot be used (refused, left untouched) */
+  NQ_ESTOPPED = -13  /* asked to stop (a signal): the work was left unfinished */
 };
 
 /* A static, human-readable message for an NQ_E* code. */

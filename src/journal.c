@@ -1,0 +1,874 @@
+#define _POSIX_C_SOURCE 200809L /* fdatasync, pwrite, link, strdup, O_DIRECTORY */
+
+#include "journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "nqueens/error.h"
+#include "nqueens/frame.h"
+#include "nqueens/units.h"
+
+#ifndef NQ_VERSION
+#define NQ_VERSION "unknown"
+#endif
+
+/* GMP's _ui functions take unsigned long: the 64-bit sums of a record go
+ * through them whole only where it holds 64 bits (LP64). */
+_Static_assert(sizeof(unsigned long) >= sizeof(uint64_t), "unsigned long must hold 64 bits");
+
+#define MAGIC "nqueens-journal"
+#define FORMAT 1
+
+enum {
+  /* The longest line: a record with 100-digit sums is under 400 bytes,
+   * while a batch of 65,536 units cannot pass 26 digits. */
+  LINE_BYTES = 512,
+  SUM_DIGITS_MAX = 100,
+  CRC_FIELD = 9, /* " %08x" */
+  READ_CHUNK = 1 << 20,
+};
+
+struct nq__journal {
+  int fd;
+  off_t size;             /* bytes of whole lines in the file */
+  int unsynced;           /* something was written since the last fdatasync */
+  struct timespec synced; /* when it last was (CLOCK_MONOTONIC) */
+  int status;             /* NQ_OK, or NQ_EIO once a write or sync failed */
+  int failed_errno;
+  uint64_t total_units;
+};
+
+/* ---- messages ---- */
+
+static int say(char *message, const char *path, const char *format, va_list args) {
+  int used = snprintf(message, NQ__JOURNAL_MESSAGE_SIZE, "%s: ", path);
+  if (used >= 0 && used < NQ__JOURNAL_MESSAGE_SIZE)
+    vsnprintf(message + used, NQ__JOURNAL_MESSAGE_SIZE - (size_t)used, format, args);
+  return NQ_EJOURNAL;
+}
+
+/* Fills `message` with "<path>: <what>" and returns NQ_EJOURNAL. */
+__attribute__((format(printf, 3, 4))) static int refuse(char *message, const char *path,
+                                                         const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  int rc = say(message, path, format, args);
+  va_end(args);
+  return rc;
+}
+
+/* ---- lines: building ---- */
+
+typedef struct line {
+  char text[LINE_BYTES];
+  size_t length;
+} line_t;
+
+static void put_char(line_t *line, char c) { line->text[line->length++] = c; }
+
+static void put_u64(line_t *line, uint64_t value) {
+  char digits[20];
+  int count = 0;
+  do {
+    digits[count++] = (char)('0' + (int)(value % 10));
+    value /= 10;
+  } while (value != 0);
+  while (count > 0)
+    put_char(line, digits[--count]);
+}
+
+/* NQ_EINVAL for a negative sum or one of more than SUM_DIGITS_MAX digits,
+ * which no batch can reach. */
+static int put_sum(line_t *line, const mpz_t value) {
+  if (mpz_sgn(value) < 0)
+    return NQ_EINVAL;
+  if (mpz_fits_ulong_p(value)) {
+    put_u64(line, mpz_get_ui(value));
+    return NQ_OK;
+  }
+  if (mpz_sizeinbase(value, 10) > SUM_DIGITS_MAX)
+    return NQ_EINVAL;
+  mpz_get_str(line->text + line->length, 10, value);
+  line->length += strlen(line->text + line->length);
+  return NQ_OK;
+}
+
+static uint32_t crc_of(const char *text, size_t length) {
+  return (uint32_t)crc32(0L, (const Bytef *)text, (uInt)length);
+}
+
+/* Ends the line: a space, the CRC-32 of everything before that space as 8
+ * lowercase hex digits, a newline. */
+static void put_crc(line_t *line) {
+  static const char hex[] = "0123456789abcdef";
+  uint32_t crc = crc_of(line->text, line->length);
+  put_char(line, ' ');
+  for (int shift = 28; shift >= 0; shift -= 4)
+    put_char(line, hex[crc >> shift & 0xf]);
+  put_char(line, '\n');
+}
+
+static void format_header(line_t *line, const nq__journal_header_t *header) {
+  int length = snprintf(line->text, sizeof line->text,
+                        MAGIC " %d n=%d unique=%d depth=%d scheme=%d version=%s units=%" PRIu64,
+                        FORMAT, header->n, header->unique, header->depth, header->scheme,
+                        header->version, header->total_units);
+  line->length = (size_t)length;
+  put_crc(line);
+}
+
+static int format_record(line_t *line, uint64_t first_id, const nq__totals_t *batch, int rank,
+                         int64_t time_ms) {
+  line->length = 0;
+  put_u64(line, first_id);
+  put_char(line, ' ');
+  put_u64(line, batch->units);
+  const mpz_srcptr sums[] = {batch->solutions, batch->unique_times_8, batch->nodes};
+  for (size_t i = 0; i < sizeof sums / sizeof sums[0]; i++) {
+    put_char(line, ' ');
+    if (put_sum(line, sums[i]) != NQ_OK)
+      return NQ_EINVAL;
+  }
+  put_char(line, ' ');
+  put_u64(line, (uint64_t)rank);
+  put_char(line, ' ');
+  put_u64(line, (uint64_t)time_ms);
+  put_crc(line);
+  return NQ_OK;
+}
+
+/* ---- lines: reading ---- */
+
+/* Fields separated by single spaces; `at` is NULL once the last is taken. */
+typedef struct fields {
+  const char *at, *end;
+} fields_t;
+
+/* 1 and the next field, 0 when there is none or it is empty. */
+static int take_field(fields_t *fields, const char **start, size_t *length) {
+  if (fields->at == NULL)
+    return 0;
+  const char *space = memchr(fields->at, ' ', (size_t)(fields->end - fields->at));
+  const char *stop = space != NULL ? space : fields->end;
+  *start = fields->at;
+  *length = (size_t)(stop - fields->at);
+  fields->at = space != NULL ? space + 1 : NULL;
+  return *length > 0;
+}
+
+/* Digits only, no leading zero: each number has one spelling, so a line
+ * that reads the same was written the same. */
+static int is_decimal(const char *text, size_t length) {
+  if (length == 0 || (length > 1 && text[0] == '0'))
+    return 0;
+  for (size_t i = 0; i < length; i++)
+    if (text[i] < '0' || text[i] > '9')
+      return 0;
+  return 1;
+}
+
+static int parse_u64(const char *text, size_t length, uint64_t max, uint64_t *out) {
+  if (!is_decimal(text, length) || length > 20)
+    return 0;
+  uint64_t value = 0;
+  for (size_t i = 0; i < length; i++) {
+    uint64_t digit = (uint64_t)(text[i] - '0');
+    if (value > (max - digit) / 10)
+      return 0;
+    value = value * 10 + digit;
+  }
+  *out = value;
+  return 1;
+}
+
+static int take_u64(fields_t *fields, uint64_t max, uint64_t *out) {
+  const char *start;
+  size_t length;
+  return take_field(fields, &start, &length) && parse_u64(start, length, max, out);
+}
+
+/* Adds a decimal field to `sum`; `scratch` holds the rare sum that does not
+ * fit 19 digits. */
+static int take_sum(fields_t *fields, mpz_t sum, mpz_t scratch) {
+  const char *start;
+  size_t length;
+  if (!take_field(fields, &start, &length) || !is_decimal(start, length) ||
+      length > SUM_DIGITS_MAX)
+    return 0;
+  uint64_t value;
+  if (length <= 19 && parse_u64(start, length, UINT64_MAX, &value)) {
+    mpz_add_ui(sum, sum, value);
+    return 1;
+  }
+  char digits[SUM_DIGITS_MAX + 1];
+  memcpy(digits, start, length);
+  digits[length] = '\0';
+  mpz_set_str(scratch, digits, 10);
+  mpz_add(sum, sum, scratch);
+  return 1;
+}
+
+/* "key=value": the value. */
+static int take_keyed(fields_t *fields, const char *key, const char **value, size_t *length) {
+  const char *start;
+  size_t field_length, key_length = strlen(key);
+  if (!take_field(fields, &start, &field_length) || field_length <= key_length + 1 ||
+      memcmp(start, key, key_length) != 0 || start[key_length] != '=')
+    return 0;
+  *value = start + key_length + 1;
+  *length = field_length - key_length - 1;
+  return 1;
+}
+
+static int take_keyed_int(fields_t *fields, const char *key, uint64_t max, int *out) {
+  const char *value;
+  size_t length;
+  uint64_t parsed;
+  if (!take_keyed(fields, key, &value, &length) || !parse_u64(value, length, max, &parsed))
+    return 0;
+  *out = (int)parsed;
+  return 1;
+}
+
+static int version_is_valid(const char *text, size_t length) {
+  if (length == 0 || length > NQ__JOURNAL_VERSION_MAX)
+    return 0;
+  for (size_t i = 0; i < length; i++)
+    if (text[i] <= ' ' || text[i] > '~')
+      return 0;
+  return 1;
+}
+
+/* The line (newline included) ends in a space and the CRC-32 of what
+ * precedes that space, in lowercase hex; `body_length` is that part. */
+static int crc_matches(const char *line, size_t length, size_t *body_length) {
+  if (length < CRC_FIELD + 2 || line[length - 1] != '\n')
+    return 0;
+  size_t body = length - 1 - CRC_FIELD;
+  if (line[body] != ' ')
+    return 0;
+  uint32_t stored = 0;
+  for (size_t i = body + 1; i < length - 1; i++) {
+    char c = line[i];
+    int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    if (digit < 0)
+      return 0;
+    stored = stored << 4 | (uint32_t)digit;
+  }
+  *body_length = body;
+  return stored == crc_of(line, body);
+}
+
+/* ---- headers ---- */
+
+static int header_is_valid(const nq__journal_header_t *header) {
+  return header->n >= 0 && header->n <= NQ_MAX_N && (header->unique == 0 || header->unique == 1) &&
+         header->depth >= 0 && header->depth <= NQ_UNIT_MAX_DEPTH && header->scheme >= 0 &&
+         version_is_valid(header->version, strnlen(header->version, sizeof header->version));
+}
+
+void nq__journal_header_init(nq__journal_header_t *header, int n, int unique, int depth,
+                             uint64_t total_units) {
+  memset(header, 0, sizeof *header);
+  header->n = n;
+  header->unique = unique;
+  header->depth = depth;
+  header->scheme = NQ_UNIT_SCHEME;
+  snprintf(header->version, sizeof header->version, "%s", NQ_VERSION);
+  header->total_units = total_units;
+}
+
+/* The fields after the format number, in their fixed order. */
+static int parse_header_fields(fields_t *fields, nq__journal_header_t *header) {
+  const char *version, *units;
+  size_t version_length, units_length;
+  if (!take_keyed_int(fields, "n", NQ_MAX_N, &header->n) ||
+      !take_keyed_int(fields, "unique", 1, &header->unique) ||
+      !take_keyed_int(fields, "depth", NQ_UNIT_MAX_DEPTH, &header->depth) ||
+      !take_keyed_int(fields, "scheme", INT_MAX, &header->scheme) ||
+      !take_keyed(fields, "version", &version, &version_length) ||
+      !version_is_valid(version, version_length) ||
+      !take_keyed(fields, "units", &units, &units_length) ||
+      !parse_u64(units, units_length, UINT64_MAX, &header->total_units) || fields->at != NULL)
+    return 0;
+  memcpy(header->version, version, version_length);
+  header->version[version_length] = '\0';
+  return 1;
+}
+
+/* The first line: the journal's magic and format, then its header. */
+static int parse_header(nq__journal_header_t *header, char *message, const char *path,
+                        const char *line, size_t length) {
+  size_t magic_length = strlen(MAGIC);
+  if (length <= magic_length || memcmp(line, MAGIC " ", magic_length + 1) != 0)
+    return refuse(message, path, "not a checkpoint journal (no \"" MAGIC "\" header line)");
+  /* The format first: another format may check its lines otherwise. */
+  fields_t fields = {line + magic_length + 1, line + length - 1};
+  uint64_t format;
+  if (!take_u64(&fields, UINT64_MAX, &format))
+    return refuse(message, path, "damaged journal header (format)");
+  if (format != FORMAT)
+    return refuse(message, path, "journal format %" PRIu64 ", this program reads format %d",
+                  format, FORMAT);
+  size_t body;
+  if (!crc_matches(line, length, &body))
+    return refuse(message, path, "damaged journal header (checksum mismatch)");
+  fields.end = line + body;
+  memset(header, 0, sizeof *header);
+  if (fields.at == NULL || fields.at >= fields.end || !parse_header_fields(&fields, header))
+    return refuse(message, path, "damaged journal header (fields)");
+  return NQ_OK;
+}
+
+/* One line naming the first field in which the journal and this run
+ * differ. */
+static int compare_headers(char *message, const char *path, const nq__journal_header_t *found,
+                           const nq__journal_header_t *expected) {
+  if (found->n != expected->n)
+    return refuse(message, path, "journal is for n = %d, this run is n = %d", found->n,
+                  expected->n);
+  if (found->unique != expected->unique)
+    return refuse(message, path, "journal was written %s --unique, this run is %s it",
+                  found->unique ? "with" : "without", expected->unique ? "with" : "without");
+  if (found->depth != expected->depth)
+    return refuse(message, path, "journal has unit depth %d, this run depth %d", found->depth,
+                  expected->depth);
+  if (found->scheme != expected->scheme)
+    return refuse(message, path, "journal uses unit scheme %d, this program scheme %d",
+                  found->scheme, expected->scheme);
+  if (strcmp(found->version, expected->version) != 0)
+    return refuse(message, path, "journal was written by version %s, this is version %s",
+                  found->version, expected->version);
+  if (found->total_units != expected->total_units)
+    return refuse(message, path, "journal has %" PRIu64 " units in all, this run %" PRIu64,
+                  found->total_units, expected->total_units);
+  return NQ_OK;
+}
+
+/* ---- loading ---- */
+
+typedef struct loader {
+  nq__journal_state_t *state;
+  char *message;
+  const char *path;
+  const nq__journal_header_t *expected; /* NULL: any header */
+  /* The ids of the records in file order, a run of records that continue
+   * each other as one range: sorted and checked once all are read. */
+  nq__journal_range_t *ranges;
+  size_t range_count, range_capacity;
+  uint64_t line_number; /* lines taken so far */
+  off_t line_start;     /* where the next line starts */
+  uint64_t bad_line;    /* a whole line that failed its checksum (it must be the last), or 0 */
+  off_t bad_start;
+  /* Set at the end of the file: what a resume keeps, and what it drops. */
+  off_t good_end, file_end;
+  uint64_t torn_line;
+} loader_t;
+
+static int add_range(loader_t *l, uint64_t first, uint64_t end) {
+  if (l->range_count > 0 && l->ranges[l->range_count - 1].end == first) {
+    l->ranges[l->range_count - 1].end = end;
+    return NQ_OK;
+  }
+  if (l->range_count == l->range_capacity) {
+    size_t capacity = l->range_capacity ? 2 * l->range_capacity : 1024;
+    nq__journal_range_t *grown = realloc(l->ranges, capacity * sizeof *grown);
+    if (grown == NULL)
+      return NQ_ENOMEM;
+    l->ranges = grown;
+    l->range_capacity = capacity;
+  }
+  l->ranges[l->range_count++] = (nq__journal_range_t){first, end};
+  return NQ_OK;
+}
+
+static int take_record(loader_t *l, const char *line, size_t body) {
+  nq__journal_state_t *state = l->state;
+  nq__totals_t *sums = &state->sums;
+  fields_t fields = {line, line + body};
+  uint64_t first, count, rank, time_ms;
+  if (!take_u64(&fields, UINT64_MAX, &first) || !take_u64(&fields, UINT64_MAX, &count) ||
+      !take_sum(&fields, sums->solutions, sums->term) ||
+      !take_sum(&fields, sums->unique_times_8, sums->term) ||
+      !take_sum(&fields, sums->nodes, sums->term) || !take_u64(&fields, INT_MAX, &rank) ||
+      !take_u64(&fields, INT64_MAX, &time_ms) || fields.at != NULL)
+    return refuse(l->message, l->path, "damaged record at line %" PRIu64 " (fields)",
+                  l->line_number);
+  uint64_t total = state->header.total_units;
+  if (count == 0)
+    return refuse(l->message, l->path, "record at line %" PRIu64 " holds no unit",
+                  l->line_number);
+  if (first >= total || count > total - first)
+    return refuse(l->message, l->path,
+                  "record at line %" PRIu64 " holds %" PRIu64 " units from id %" PRIu64
+                  ", past the journal's %" PRIu64 " units",
+                  l->line_number, count, first, total);
+  if (add_range(l, first, first + count) != NQ_OK)
+    return NQ_ENOMEM;
+  if (state->records == 0 || (int64_t)time_ms < state->first_time_ms)
+    state->first_time_ms = (int64_t)time_ms;
+  if ((int64_t)time_ms > state->last_time_ms)
+    state->last_time_ms = (int64_t)time_ms;
+  sums->units += count;
+  state->records++;
+  return NQ_OK;
+}
+
+static int take_header(loader_t *l, const char *line, size_t length) {
+  int rc = parse_header(&l->state->header, l->message, l->path, line, length);
+  if (rc == NQ_OK && l->expected != NULL)
+    rc = compare_headers(l->message, l->path, &l->state->header, l->expected);
+  return rc;
+}
+
+/* A whole line, newline included; `line` is NULL for one longer than any
+ * journal line, whose bytes were not kept. */
+static int take_line(loader_t *l, const char *line, size_t length) {
+  l->line_number++;
+  /* Only the last line may fail its checksum: this one follows it. */
+  if (l->bad_line != 0)
+    return refuse(l->message, l->path, "damaged record at line %" PRIu64 " (checksum mismatch)",
+                  l->bad_line);
+  off_t start = l->line_start;
+  l->line_start += (off_t)length;
+  if (l->line_number == 1)
+    return line != NULL ? take_header(l, line, length)
+                        : refuse(l->message, l->path, "not a checkpoint journal (no header line)");
+  size_t body;
+  if (line == NULL || !crc_matches(line, length, &body)) {
+    l->bad_line = l->line_number;
+    l->bad_start = start;
+    return NQ_OK;
+  }
+  return take_record(l, line, body);
+}
+
+/* `fragment` bytes follow the last newline.  What was torn by a crash, if
+ * anything, is that fragment or else a last line that failed its checksum;
+ * both at once mean a damaged line before the last. */
+static int take_end(loader_t *l, off_t fragment) {
+  if (l->line_number == 0)
+    return refuse(l->message, l->path,
+                  fragment == 0 ? "empty file, not a checkpoint journal"
+                                : "not a checkpoint journal (no complete header line)");
+  if (l->bad_line != 0 && fragment > 0)
+    return refuse(l->message, l->path, "damaged record at line %" PRIu64 " (checksum mismatch)",
+                  l->bad_line);
+  l->file_end = l->line_start + fragment;
+  l->good_end = fragment > 0 ? l->line_start : l->bad_line != 0 ? l->bad_start : l->line_start;
+  l->torn_line = fragment > 0 ? l->line_number + 1 : l->bad_line;
+  return NQ_OK;
+}
+
+/* Reads the file in large chunks and hands each line to take_line. */
+static int read_lines(loader_t *l, int fd) {
+  char *buffer = malloc(READ_CHUNK + LINE_BYTES);
+  if (buffer == NULL)
+    return NQ_ENOMEM;
+  size_t kept = 0;   /* bytes of a line whose newline is not read yet */
+  off_t dropped = 0; /* bytes of that line not kept: it is longer than any journal line */
+  int rc = NQ_OK;
+  for (;;) {
+    ssize_t got = read(fd, buffer + kept, READ_CHUNK);
+    if (got < 0 && errno == EINTR)
+      continue;
+    if (got < 0)
+      rc = refuse(l->message, l->path, "cannot read: %s", strerror(errno));
+    if (got <= 0)
+      break;
+    size_t end = kept + (size_t)got, at = 0;
+    char *newline;
+    while (rc == NQ_OK && (newline = memchr(buffer + at, '\n', end - at)) != NULL) {
+      size_t length = (size_t)(newline - (buffer + at)) + 1;
+      rc = dropped > 0 ? take_line(l, NULL, (size_t)dropped + length)
+                       : take_line(l, buffer + at, length);
+      dropped = 0;
+      at += length;
+    }
+    if (rc != NQ_OK)
+      break;
+    size_t rest = end - at;
+    if (dropped > 0 || rest > LINE_BYTES) {
+      dropped += (off_t)rest;
+      kept = 0;
+    } else {
+      memmove(buffer, buffer + at, rest);
+      kept = rest;
+    }
+  }
+  free(buffer);
+  return rc == NQ_OK ? take_end(l, (off_t)kept + dropped) : rc;
+}
+
+static int compare_firsts(const void *a, const void *b) {
+  uint64_t x = ((const nq__journal_range_t *)a)->first, y = ((const nq__journal_range_t *)b)->first;
+  return (x > y) - (x < y);
+}
+
+/* Sorts the ranges (records arrive out of order when ranks finish out of
+ * order), refuses any unit recorded twice, merges touching ranges. */
+static int merge_ranges(loader_t *l) {
+  nq__journal_range_t *ranges = l->ranges;
+  size_t count = l->range_count, merged = 0;
+  for (size_t i = 1; i < count; i++)
+    if (ranges[i].first < ranges[i - 1].first) {
+      qsort(ranges, count, sizeof *ranges, compare_firsts);
+      break;
+    }
+  for (size_t i = 0; i < count; i++) {
+    if (merged > 0 && ranges[i].first < ranges[merged - 1].end)
+      return refuse(l->message, l->path, "two records hold unit %" PRIu64, ranges[i].first);
+    if (merged > 0 && ranges[i].first == ranges[merged - 1].end)
+      ranges[merged - 1].end = ranges[i].end;
+    else
+      ranges[merged++] = ranges[i];
+  }
+  nq__journal_range_t *shrunk = realloc(ranges, (merged > 0 ? merged : 1) * sizeof *ranges);
+  l->state->done = shrunk != NULL ? shrunk : ranges;
+  l->state->done_count = merged;
+  l->ranges = NULL;
+  return NQ_OK;
+}
+
+static void state_reset(nq__journal_state_t *state) {
+  nq__journal_state_clear(state);
+  nq__journal_state_init(state);
+}
+
+/* Reads and validates the whole file into `state`, changing nothing. */
+static int load(loader_t *l, int fd) {
+  int rc = read_lines(l, fd);
+  if (rc == NQ_OK)
+    rc = merge_ranges(l);
+  if (rc == NQ_ENOMEM)
+    refuse(l->message, l->path, "out of memory while reading the journal");
+  free(l->ranges);
+  l->ranges = NULL;
+  if (rc != NQ_OK)
+    state_reset(l->state);
+  return rc;
+}
+
+static int check_regular(int fd, char *message, const char *path) {
+  struct stat info;
+  if (fstat(fd, &info) != 0)
+    return refuse(message, path, "cannot stat: %s", strerror(errno));
+  if (!S_ISREG(info.st_mode))
+    return refuse(message, path, "not a regular file, not a checkpoint journal");
+  return NQ_OK;
+}
+
+/* ---- state ---- */
+
+void nq__journal_state_init(nq__journal_state_t *state) {
+  memset(&state->header, 0, sizeof state->header);
+  nq__totals_init(&state->sums);
+  state->done = NULL;
+  state->done_count = 0;
+  state->records = 0;
+  state->first_time_ms = 0;
+  state->last_time_ms = 0;
+}
+
+void nq__journal_state_clear(nq__journal_state_t *state) {
+  nq__totals_clear(&state->sums);
+  free(state->done);
+  state->done = NULL;
+  state->done_count = 0;
+}
+
+int nq__journal_complete(const nq__journal_state_t *state) {
+  return state->sums.units == state->header.total_units;
+}
+
+int nq__journal_read(nq__journal_state_t *state, char message[static NQ__JOURNAL_MESSAGE_SIZE],
+                     const char *path) {
+  message[0] = '\0';
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    return refuse(message, path, "cannot open: %s", strerror(errno));
+  loader_t l = {.state = state, .message = message, .path = path};
+  int rc = check_regular(fd, message, path);
+  if (rc == NQ_OK)
+    rc = load(&l, fd);
+  close(fd);
+  if (rc == NQ_OK && l.good_end < l.file_end)
+    refuse(message, path,
+           "torn last record at line %" PRIu64 " (%lld bytes) left out: a run may be writing it",
+           l.torn_line, (long long)(l.file_end - l.good_end));
+  return rc;
+}
+
+/* ---- opening: lock, create, resume ---- */
+
+static int lock_whole_file(int fd, char *message, const char *path) {
+  struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+  if (fcntl(fd, F_SETLK, &lock) == 0)
+    return NQ_OK;
+  if (errno != EACCES && errno != EAGAIN)
+    return refuse(message, path, "cannot lock: %s", strerror(errno));
+  struct flock holder = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+  if (fcntl(fd, F_GETLK, &holder) == 0 && holder.l_type != F_UNLCK && holder.l_pid > 0)
+    return refuse(message, path, "in use by another run (process %ld holds its lock)",
+                  (long)holder.l_pid);
+  return refuse(message, path, "in use by another run (its lock is held)");
+}
+
+/* pwrite until everything is written: 0, or -1 with errno set. */
+static int write_all(int fd, const char *text, size_t length, off_t offset) {
+  while (length > 0) {
+    ssize_t written = pwrite(fd, text, length, offset);
+    if (written < 0 && errno == EINTR)
+      continue;
+    if (written <= 0) {
+      if (written == 0)
+        errno = EIO;
+      return -1;
+    }
+    text += written;
+    length -= (size_t)written;
+    offset += written;
+  }
+  return 0;
+}
+
+static int sync_directory(char *message, const char *path) {
+  char *copy = strdup(path);
+  if (copy == NULL)
+    return NQ_ENOMEM;
+  int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  /* EINVAL: a filesystem that cannot sync a directory says so. */
+  int synced = fd >= 0 && (fsync(fd) == 0 || errno == EINVAL);
+  int saved_errno = errno;
+  if (fd >= 0)
+    close(fd);
+  free(copy);
+  return synced ? NQ_OK
+                : refuse(message, path, "cannot sync its directory: %s", strerror(saved_errno));
+}
+
+/* Puts the temporary file in place under `path`.  link(2) does so only
+ * while the name is free: of two runs started together, one creates the
+ * journal and the other finds it, locked.  On a filesystem without hard
+ * links, rename(2) has no such guard. */
+static int publish(int *created, char *message, const char *temporary, const char *path) {
+  *created = 0;
+  if (link(temporary, path) == 0) {
+    *created = 1;
+    return NQ_OK;
+  }
+  if (errno == EEXIST)
+    return NQ_OK;
+  if (errno != EPERM && errno != EOPNOTSUPP && errno != ENOSYS)
+    return refuse(message, path, "cannot create: %s", strerror(errno));
+  if (rename(temporary, path) != 0)
+    return refuse(message, path, "cannot create: %s", strerror(errno));
+  *created = 1;
+  return NQ_OK;
+}
+
+/* A new journal holding the header alone, never seen half written: the
+ * header goes to a temporary file in the same directory, is synced, then
+ * takes the journal's name, and the directory is synced.  The file is
+ * locked before it has the name.  *created is 0, with NQ_OK, when another
+ * run created the journal first. */
+static int create(nq__journal_t *journal, int *created, nq__journal_state_t *state, char *message,
+                  const char *path, const nq__journal_header_t *header) {
+  size_t size = strlen(path) + 32;
+  char *temporary = malloc(size);
+  if (temporary == NULL)
+    return NQ_ENOMEM;
+  snprintf(temporary, size, "%s.tmp.%ld", path, (long)getpid());
+  int fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0644);
+  if (fd < 0) {
+    int rc = refuse(message, path, "cannot create %s: %s", temporary, strerror(errno));
+    free(temporary);
+    return rc;
+  }
+  line_t line;
+  format_header(&line, header);
+  int rc = lock_whole_file(fd, message, temporary);
+  if (rc == NQ_OK && (write_all(fd, line.text, line.length, 0) != 0 || fsync(fd) != 0))
+    rc = refuse(message, path, "cannot write %s: %s", temporary, strerror(errno));
+  if (rc == NQ_OK)
+    rc = publish(created, message, temporary, path);
+  unlink(temporary);
+  free(temporary);
+  if (rc == NQ_OK && *created)
+    rc = sync_directory(message, path);
+  if (rc != NQ_OK || !*created) {
+    close(fd);
+    return rc;
+  }
+  journal->fd = fd;
+  journal->size = (off_t)line.length;
+  state->header = *header;
+  return NQ_OK;
+}
+
+/* An existing journal: locked first, so that nothing changes it while it
+ * is read; cut back to its last whole record only once all of it is
+ * known good. */
+static int resume(nq__journal_t *journal, nq__journal_state_t *state, char *message,
+                  const char *path, const nq__journal_header_t *expected, int fd) {
+  journal->fd = fd;
+  int rc = check_regular(fd, message, path);
+  if (rc == NQ_OK)
+    rc = lock_whole_file(fd, message, path);
+  loader_t l = {.state = state, .message = message, .path = path, .expected = expected};
+  if (rc == NQ_OK)
+    rc = load(&l, fd);
+  if (rc != NQ_OK)
+    return rc;
+  if (l.good_end < l.file_end) {
+    if (ftruncate(fd, l.good_end) != 0 || fsync(fd) != 0)
+      return refuse(message, path, "cannot cut its torn last record: %s", strerror(errno));
+    refuse(message, path,
+           "torn last record at line %" PRIu64 " (%lld bytes) dropped: its units are counted again",
+           l.torn_line, (long long)(l.file_end - l.good_end));
+  }
+  journal->size = l.good_end;
+  return NQ_OK;
+}
+
+static int open_or_create(nq__journal_t *journal, nq__journal_state_t *state, char *message,
+                          const char *path, const nq__journal_header_t *expected) {
+  /* A second try finds a journal that another run created between this
+   * one's open and its link. */
+  for (int attempt = 0; attempt < 2; attempt++) {
+    int fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
+    if (fd >= 0)
+      return resume(journal, state, message, path, expected, fd);
+    if (errno != ENOENT)
+      return refuse(message, path, "cannot open: %s", strerror(errno));
+    int created;
+    int rc = create(journal, &created, state, message, path, expected);
+    if (rc != NQ_OK || created)
+      return rc;
+  }
+  return refuse(message, path, "cannot open: it vanished after another run created it");
+}
+
+int nq__journal_open(nq__journal_t **out_journal, nq__journal_state_t *state,
+                     char message[static NQ__JOURNAL_MESSAGE_SIZE], const char *path,
+                     const nq__journal_header_t *expected) {
+  *out_journal = NULL;
+  message[0] = '\0';
+  if (!header_is_valid(expected))
+    return NQ_EINVAL;
+  nq__journal_t *journal = calloc(1, sizeof *journal);
+  if (journal == NULL)
+    return NQ_ENOMEM;
+  journal->fd = -1;
+  journal->total_units = expected->total_units;
+  int rc = open_or_create(journal, state, message, path, expected);
+  if (rc != NQ_OK) {
+    if (journal->fd >= 0)
+      close(journal->fd);
+    free(journal);
+    return rc;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &journal->synced);
+  *out_journal = journal;
+  return NQ_OK;
+}
+
+/* ---- appending ---- */
+
+static int fail(nq__journal_t *journal, int failed_errno) {
+  journal->status = NQ_EIO;
+  journal->failed_errno = failed_errno;
+  return NQ_EIO;
+}
+
+int nq__journal_sync(nq__journal_t *journal) {
+  if (journal->status != NQ_OK || !journal->unsynced)
+    return journal->status;
+  int rc;
+  do
+    rc = fdatasync(journal->fd);
+  while (rc != 0 && errno == EINTR);
+  /* After a failed fdatasync the kernel may have dropped the pages it
+   * could not write: nothing appended after that could be trusted. */
+  if (rc != 0)
+    return fail(journal, errno);
+  journal->unsynced = 0;
+  clock_gettime(CLOCK_MONOTONIC, &journal->synced);
+  return NQ_OK;
+}
+
+int nq__journal_sync_if_due(nq__journal_t *journal) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  int64_t elapsed_ms = (int64_t)(now.tv_sec - journal->synced.tv_sec) * 1000 +
+                       (now.tv_nsec - journal->synced.tv_nsec) / 1000000;
+  if (elapsed_ms < NQ__JOURNAL_SYNC_SECONDS * 1000)
+    return journal->status;
+  return nq__journal_sync(journal);
+}
+
+int nq__journal_append(nq__journal_t *journal, uint64_t first_id, const nq__totals_t *batch,
+                       int rank, int64_t time_ms) {
+  if (journal->status != NQ_OK)
+    return journal->status;
+  uint64_t total = journal->total_units;
+  if (batch->units == 0 || first_id >= total || batch->units > total - first_id || rank < 0 ||
+      time_ms < 0)
+    return NQ_EINVAL;
+  line_t line;
+  if (format_record(&line, first_id, batch, rank, time_ms) != NQ_OK)
+    return NQ_EINVAL;
+  /* A failed write may leave part of the line: a torn last record, which
+   * the next open drops.  Nothing is appended after it. */
+  if (write_all(journal->fd, line.text, line.length, journal->size) != 0)
+    return fail(journal, errno);
+  journal->size += (off_t)line.length;
+  journal->unsynced = 1;
+  return nq__journal_sync_if_due(journal);
+}
+
+int nq__journal_errno(const nq__journal_t *journal) { return journal->failed_errno; }
+
+int nq__journal_close(nq__journal_t *journal) {
+  if (journal == NULL)
+    return NQ_OK;
+  int rc = nq__journal_sync(journal);
+  /* close() reports what a network filesystem could not write back. */
+  if (close(journal->fd) != 0 && rc == NQ_OK)
+    rc = fail(journal, errno);
+  free(journal);
+  return rc;
+}
+
+int64_t nq__journal_now_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/* ---- the done cursor ---- */
+
+void nq__journal_done_cursor_init(nq__journal_done_cursor_t *cursor,
+                                  const nq__journal_state_t *state) {
+  cursor->done = state->done;
+  cursor->done_count = state->done_count;
+  cursor->next = 0;
+}
+
+int nq__journal_done_cursor_next(nq__journal_done_cursor_t *cursor, uint64_t id) {
+  while (cursor->next < cursor->done_count && cursor->done[cursor->next].end <= id)
+    cursor->next++;
+  return cursor->next < cursor->done_count && cursor->done[cursor->next].first <= id;
+}

@@ -1,0 +1,133 @@
+#ifndef NQ_SRC_JOURNAL_H
+#define NQ_SRC_JOURNAL_H
+
+/* The checkpoint journal: a text file of finished work that a rerun of the
+ * same command resumes from (docs/design.md, "Checkpoint journal", gives
+ * the format byte by byte).  Rank 0 alone opens it; one line per finished
+ * batch (a contiguous range of unit ids with its exact sums), each line
+ * checked by its own CRC-32.
+ *
+ * Refusals (NQ_EJOURNAL) fill `message` with one line naming the problem
+ * and leave the file byte for byte as it was.  A POSIX record lock on the
+ * journal keeps a second live run out; the kernel drops it when the holder
+ * dies.  POSIX locks belong to the process: it must not open the same
+ * journal twice, nor read it with nq__journal_read while it holds it
+ * (closing any descriptor of the file releases the lock). */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "totals.h"
+
+/* Room for any message the journal writes (the path included, cut short
+ * past this). */
+#define NQ__JOURNAL_MESSAGE_SIZE 1024
+/* The longest program version a header carries. */
+#define NQ__JOURNAL_VERSION_MAX 63
+/* Appends reach the disk (fdatasync) when the last sync is this old. */
+#define NQ__JOURNAL_SYNC_SECONDS 2
+
+/* What makes unit ids and sums mean the same thing in two runs: a journal
+ * resumes only a run whose header is equal in every field. */
+typedef struct nq__journal_header {
+  int n;
+  int unique; /* 0 or 1: the records carry Burnside sums */
+  int depth;  /* resolved (nq_units_depth when the options say 0) */
+  int scheme; /* NQ_UNIT_SCHEME of the program that wrote it */
+  char version[NQ__JOURNAL_VERSION_MAX + 1]; /* no spaces or control characters */
+  uint64_t total_units; /* units of the whole enumeration */
+} nq__journal_header_t;
+
+/* Unit ids first..end-1. */
+typedef struct nq__journal_range {
+  uint64_t first, end;
+} nq__journal_range_t;
+
+/* What a journal holds: the sums of its records and the ids they cover. */
+typedef struct nq__journal_state {
+  nq__journal_header_t header;
+  nq__totals_t sums;         /* sums.units: units recorded */
+  nq__journal_range_t *done; /* sorted, disjoint, never adjacent */
+  size_t done_count;
+  uint64_t records;
+  int64_t first_time_ms, last_time_ms; /* earliest and latest record; 0 without any */
+} nq__journal_state_t;
+
+/* Walks the done ranges alongside ids streamed in increasing order. */
+typedef struct nq__journal_done_cursor {
+  const nq__journal_range_t *done;
+  size_t done_count;
+  size_t next; /* the first range that does not end at or before the last id asked */
+} nq__journal_done_cursor_t;
+
+typedef struct nq__journal nq__journal_t;
+
+/* The header of this program for a count of n x n (scheme NQ_UNIT_SCHEME,
+ * version NQ_VERSION). */
+void nq__journal_header_init(nq__journal_header_t *header, int n, int unique, int depth,
+                             uint64_t total_units);
+
+void nq__journal_state_init(nq__journal_state_t *state);
+void nq__journal_state_clear(nq__journal_state_t *state);
+
+/* Opens `path` for the run `expected` describes and locks it.  A missing
+ * file is created holding the header alone, atomically (temporary file,
+ * fsync, link into place, fsync of the directory); an existing one is
+ * loaded into `state` (which must be initialised and empty) and validated.
+ * A torn last record is dropped and cut off the file; `message` then holds
+ * a one-line warning, else it is empty.  NQ_EJOURNAL (with `message`) when
+ * the file cannot serve: another header, damage anywhere but the last
+ * record, not a journal, empty, locked by a live run, or an I/O failure
+ * while opening; NQ_EINVAL for a header that cannot be written; NQ_ENOMEM.
+ * On failure *out_journal is NULL and the file is untouched. */
+int nq__journal_open(nq__journal_t **out_journal, nq__journal_state_t *state,
+                     char message[static NQ__JOURNAL_MESSAGE_SIZE], const char *path,
+                     const nq__journal_header_t *expected);
+
+/* Loads `path` without locking or changing it, whatever its header (for a
+ * reader beside a live run: a torn last record may be an append under
+ * way, and gives a warning in `message`).  Refuses as nq__journal_open. */
+int nq__journal_read(nq__journal_state_t *state, char message[static NQ__JOURNAL_MESSAGE_SIZE],
+                     const char *path);
+
+/* Appends one finished batch: ids first_id..first_id + batch->units - 1
+ * with batch's sums, solved by `rank` at `time_ms` (nq__journal_now_ms).
+ * The line reaches the kernel at once, so a killed process loses nothing
+ * it appended; it reaches the disk at the next sync, which this runs when
+ * the last one is NQ__JOURNAL_SYNC_SECONDS old.  The caller appends each
+ * id once: a range that overlaps a recorded one makes the journal refused
+ * as damaged.  NQ_EINVAL for an empty range, one past total_units or a
+ * negative rank; NQ_EIO when a write or sync fails (nq__journal_errno
+ * says why), after which every append and sync fails. */
+int nq__journal_append(nq__journal_t *journal, uint64_t first_id, const nq__totals_t *batch,
+                       int rank, int64_t time_ms);
+
+/* fdatasync of everything appended, when anything was since the last
+ * one.  NQ_EIO on failure. */
+int nq__journal_sync(nq__journal_t *journal);
+
+/* nq__journal_sync when the last sync is NQ__JOURNAL_SYNC_SECONDS old:
+ * for a caller's loop that may go a while without appending. */
+int nq__journal_sync_if_due(nq__journal_t *journal);
+
+/* errno of the write or sync that failed, 0 if none did. */
+int nq__journal_errno(const nq__journal_t *journal);
+
+/* Syncs, unlocks and frees (NULL is a no-op): the sync's status. */
+int nq__journal_close(nq__journal_t *journal);
+
+/* Wall-clock milliseconds since the Unix epoch. */
+int64_t nq__journal_now_ms(void);
+
+/* 1 when every unit of the enumeration is recorded: the result is final. */
+int nq__journal_complete(const nq__journal_state_t *state);
+
+/* A cursor over state's done ranges; the state must outlive it. */
+void nq__journal_done_cursor_init(nq__journal_done_cursor_t *cursor,
+                                  const nq__journal_state_t *state);
+
+/* 1 when unit `id` is recorded, else 0.  Ids must come in increasing
+ * order: amortised O(1) a call (one comparison while inside a gap). */
+int nq__journal_done_cursor_next(nq__journal_done_cursor_t *cursor, uint64_t id);
+
+#endif

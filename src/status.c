@@ -1,0 +1,95 @@
+#include "status.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <gmp.h>
+
+#include "journal.h"
+#include "nqueens/error.h"
+
+typedef struct status {
+  const nq__journal_state_t *state;
+  double rate;        /* units a second over the records' time span; 0 unknown */
+  double eta_seconds; /* at that rate; negative unknown */
+  int complete;
+} status_t;
+
+/* The rate over the span of the records' own timestamps: the run's pace as
+ * the journal saw it, whoever reads it and from where. */
+static status_t measure(const nq__journal_state_t *state) {
+  status_t s = {state, 0, -1, nq__journal_complete(state)};
+  double span = (double)(state->last_time_ms - state->first_time_ms) / 1000.0;
+  if (span > 0 && state->sums.units > 0) {
+    s.rate = (double)state->sums.units / span;
+    s.eta_seconds = (double)(state->header.total_units - state->sums.units) / s.rate;
+  }
+  return s;
+}
+
+static void print_text(FILE *out, const char *path, const status_t *s) {
+  const nq__journal_header_t *h = &s->state->header;
+  uint64_t done = s->state->sums.units;
+  double share = h->total_units ? 100.0 * (double)done / (double)h->total_units : 0;
+  gmp_fprintf(out, "%s: n = %d%s, %llu/%llu units (%.1f%%), %Zd solutions so far\n", path, h->n,
+              h->unique ? ", --unique" : "", (unsigned long long)done,
+              (unsigned long long)h->total_units, share, s->state->sums.solutions);
+  if (s->complete) {
+    fputs("complete: rerun the same command to print the result\n", out);
+  } else if (s->rate > 0) {
+    fprintf(out, "%.3g units/s over the records' span, ETA %.0f s at that rate\n", s->rate,
+            s->eta_seconds);
+  } else {
+    fputs("rate unknown: too few records yet\n", out);
+  }
+}
+
+static void print_json(FILE *out, const char *path, const status_t *s) {
+  const nq__journal_state_t *st = s->state;
+  fputs("{\"journal\":\"", out);
+  for (const char *c = path; *c; c++) /* JSON string: escape quotes, backslashes, controls */
+    if (*c == '"' || *c == '\\')
+      fprintf(out, "\\%c", *c);
+    else if ((unsigned char)*c < 0x20)
+      fprintf(out, "\\u%04x", (unsigned char)*c);
+    else
+      fputc(*c, out);
+  gmp_fprintf(out,
+              "\",\"n\":%d,\"unique\":%s,\"depth\":%d,\"units_done\":%llu,\"units_total\":%llu,"
+              "\"solutions\":\"%Zd\",\"nodes\":\"%Zd\",\"records\":%llu,\"complete\":%s",
+              st->header.n, st->header.unique ? "true" : "false", st->header.depth,
+              (unsigned long long)st->sums.units, (unsigned long long)st->header.total_units,
+              st->sums.solutions, st->sums.nodes, (unsigned long long)st->records,
+              s->complete ? "true" : "false");
+  if (s->rate > 0)
+    fprintf(out, ",\"units_per_second\":%.6g,\"eta_seconds\":%.0f", s->rate, s->eta_seconds);
+  fputs("}\n", out);
+}
+
+int nq__status_print(FILE *out, FILE *err, const char *path, nq_format_t format) {
+  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  nq__journal_state_t state;
+  nq__journal_state_init(&state);
+  int rc = nq__journal_read(&state, message, path);
+  if (rc != NQ_OK) {
+    fprintf(err, "nqueens-mpi: --status %s: %s\n", path,
+            rc == NQ_EJOURNAL ? message : nq_strerror(rc));
+    nq__journal_state_clear(&state);
+    return NQ_EXIT_USAGE;
+  }
+  if (message[0] != '\0') /* a record being written as we read */
+    fprintf(err, "nqueens-mpi: warning: --status %s: %s\n", path, message);
+  const status_t s = measure(&state);
+  errno = 0;
+  if (format == NQ_FORMAT_JSON)
+    print_json(out, path, &s);
+  else
+    print_text(out, path, &s);
+  nq__journal_state_clear(&state);
+  if (fflush(out) != 0 || ferror(out)) {
+    fprintf(err, "nqueens-mpi: --status failed: write to output failed: %s\n",
+            strerror(errno ? errno : EIO));
+    return NQ_EXIT_FAILURE;
+  }
+  return NQ_EXIT_OK;
+}

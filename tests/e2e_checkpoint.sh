@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# End-to-end: --checkpoint journals on real runs.  A run killed with
+# SIGKILL (the process, mpirun, or one rank) at any moment and rerun with
+# the same command gives the exact count and node count of an uninterrupted
+# run; journals that cannot serve are refused with status 2 and left byte
+# for byte as they were; a torn last record is dropped with a warning.
+# Waits are for conditions (records in the journal), never for time alone.
+#   e2e_checkpoint.sh NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]
+# shellcheck source=tests/e2e_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
+
+journal=$work/q17.journal
+reference_nodes=""
+
+# records FILE: the records a journal holds (lines after the header).
+records() { if [ -f "$1" ]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
+
+# wait_records FILE COUNT PID: until FILE holds COUNT records or PID ended.
+wait_records() {
+  local deadline=$((SECONDS + limit))
+  while [ "$(records "$1")" -lt "$2" ] && kill -0 "$3" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do
+    sleep 0.05
+  done
+}
+
+# exact_q17 LABEL: the JSON in $out is Q(17) with the reference nodes.
+exact_q17() {
+  local got nodes
+  got=$(json_solutions)
+  nodes=$(json_nodes)
+  if [ "$status" -eq 0 ] && [ "$got" = "${known_all[17]}" ] && [ "$nodes" = "$reference_nodes" ]; then
+    pass
+  else
+    fail "$1: status $status, solutions '$got', nodes '$nodes' (expected ${known_all[17]}," \
+      "$reference_nodes); stderr: $(head -c 300 "$err")"
+  fi
+}
+
+run -n 17 --format json -q
+reference_nodes=$(json_nodes)
+count_ok "reference run" 17
+
+# kill_and_resume LABEL RANKS VICTIM RECORDS: starts a count with a fresh
+# journal, kills VICTIM (run: the launched process; rank: one rank's
+# process) once RECORDS records are in, reruns the same command.
+kill_and_resume() {
+  local label=$1 ranks=$2 victim=$3 wanted=$4 pid
+  rm -f "$journal"
+  if [ "$ranks" = 1 ]; then
+    "$binary" -n 17 --checkpoint "$journal" --format json -q >"$out" 2>"$err" &
+  else
+    "$mpiexec" "$numproc_flag" "$ranks" -q --oversubscribe "$binary" -n 17 \
+      --checkpoint "$journal" --format json -q >"$out" 2>"$err" &
+  fi
+  pid=$!
+  wait_records "$journal" "$wanted" "$pid"
+  if [ "$victim" = rank ]; then
+    pkill -KILL -f -n "nqueens-mpi -n 17 --checkpoint $journal" || true
+  else
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  wait "$pid" 2>/dev/null
+  pkill -KILL -f "nqueens-mpi -n 17 --checkpoint $journal" 2>/dev/null
+  local kept
+  kept=$(records "$journal")
+  if [ "$ranks" = 1 ]; then
+    run -n 17 --checkpoint "$journal" --format json -q
+  else
+    run_ranks "$ranks" -n 17 --checkpoint "$journal" --format json -q
+  fi
+  exact_q17 "$label, resumed from $kept records"
+}
+
+kill_and_resume "1 rank, process killed" 1 run 1
+kill_and_resume "3 ranks, mpirun killed early" 3 run 2
+kill_and_resume "3 ranks, mpirun killed later" 3 run 60
+kill_and_resume "3 ranks, one rank killed" 3 rank 20
+
+# The final stretch: once the journal holds all but the last units, every
+# unit has been handed out; the kill (of mpirun) lands while the last
+# batches are out, or after the last record while the master forms the
+# totals and ends the workers.  Either way nothing finished may be lost.
+# The kill races the run's end; a run that ends first is reported, and its
+# rerun must still print the exact count.
+units_recorded() { awk 'NR > 1 { done += $2 } END { print done + 0 }' "$1" 2>/dev/null || echo 0; }
+final_stretch_kill() {
+  local ranks=$1 pid
+  rm -f "$journal"
+  "$mpiexec" "$numproc_flag" "$ranks" -q --oversubscribe "$binary" -n 17 \
+    --checkpoint "$journal" --format json -q >"$out" 2>"$err" &
+  pid=$!
+  # 6112 units, at most 2 batches of 16 out per worker and 1 at the master.
+  local tail_start=$((6112 - 2 * 16 * (ranks - 1) - 1))
+  local deadline=$((SECONDS + limit))
+  while [ "$(units_recorded "$journal")" -lt "$tail_start" ] && kill -0 "$pid" 2>/dev/null &&
+    [ "$SECONDS" -lt "$deadline" ]; do
+    sleep 0.01
+  done
+  if kill -KILL "$pid" 2>/dev/null; then
+    wait "$pid" 2>/dev/null
+    pkill -KILL -f "nqueens-mpi -n 17 --checkpoint $journal" 2>/dev/null
+  else
+    wait "$pid" 2>/dev/null
+    echo "note: the $ranks-rank run ended before the final-stretch kill"
+  fi
+  local kept
+  kept=$(units_recorded "$journal")
+  run_ranks "$ranks" -n 17 --checkpoint "$journal" --format json -q
+  exact_q17 "$ranks ranks, mpirun killed in the final stretch ($kept units recorded)"
+}
+final_stretch_kill 3
+final_stretch_kill 2
+
+# A finished journal answers at once: every unit from the journal.
+run -n 17 --checkpoint "$journal" --format json -q
+exact_q17 "finished journal"
+check "finished journal: not every unit came from it: $(head -c 300 "$out")" \
+  grep -q '"units":6112,.*"resumed_units":6112,' "$out"
+
+# --status reads a journal alone: a finished one, then a partial one.
+run --status "$journal"
+status_complete() {
+  [ "$status" -eq 0 ] && [ "$(wc -l <"$out")" -eq 2 ] &&
+    line_matches "$out" 2 'complete: rerun the same command to print the result'
+}
+check "--status of a finished journal: status $status, stdout: $(head -c 300 "$out")" \
+  status_complete
+check "--status: first line is not the summary: $(head -n 1 "$out")" \
+  line_matches "$out" 1 ".*: n = 17, 6112/6112 units \(100\.0%\), ${known_all[17]} solutions so far"
+run --status "$journal" --format json
+check "--status --format json: $(head -c 300 "$out")" line_matches "$out" 1 \
+  "\{\"journal\":\"[^\"]*\",\"n\":17,\"unique\":false,\"depth\":2,\"units_done\":6112,\"units_total\":6112,\"solutions\":\"${known_all[17]}\",\"nodes\":\"$reference_nodes\",\"records\":[0-9]+,\"complete\":true(,\"units_per_second\":[0-9.e+]+,\"eta_seconds\":[0-9]+)?\}"
+{ head -n 1 "$journal"; sed -n '2,3p' "$journal"; } >"$work/partial"
+run --status "$work/partial" --format json
+check "--status of a partial journal: $(head -c 300 "$out")" grep -q '"units_total":6112,.*"complete":false' "$out"
+run --status "$work/missing.journal"
+usage_error_ok "--status of a missing file" "--status missing.journal"
+
+# A torn last record (a crash mid-write) is dropped, with one warning line.
+cp "$journal" "$work/whole"
+head -n 1 "$journal" >"$work/header"
+{ cat "$work/header"; sed -n '2,5p' "$work/whole"; printf '3000 16 123'; } >"$journal"
+run -n 17 --checkpoint "$journal" --format json -q
+exact_q17 "torn last record"
+check "torn last record: not one warning line: $(head -c 300 "$err")" one_line "$err"
+check "torn last record: the warning is not one: $(head -c 300 "$err")" \
+  grep -q '^nqueens-mpi: warning: --checkpoint ' "$err"
+
+# refused_untouched LABEL ARGS...: status 2, one line on stderr naming the
+# journal, nothing on stdout, the file byte for byte as before.
+refused_untouched() {
+  local label=$1
+  shift
+  cp "$journal" "$work/before"
+  run "$@" --checkpoint "$journal"
+  usage_error_ok "$label" "$*"
+  check "$label: the journal changed" cmp -s "$journal" "$work/before"
+}
+
+refused_untouched "journal of another n" -n 16
+refused_untouched "journal without --unique's sums" -n 17 --unique
+sed '3s/^\(.\)/\1\1/' "$work/whole" >"$journal" # damage in a middle record
+refused_untouched "damaged middle record" -n 17
+printf 'Q(17) = 95815104\n' >"$journal"
+refused_untouched "not a journal" -n 17
+: >"$journal"
+refused_untouched "empty file" -n 17
+
+run -n 12 --list --checkpoint "$journal"
+usage_error_ok "--checkpoint with --list" "-n 12 --list --checkpoint"
+
+# A second live run on the same journal is refused while the first holds
+# it; the first then finishes exactly.
+rm -f "$journal"
+"$mpiexec" "$numproc_flag" 2 -q --oversubscribe "$binary" -n 17 --checkpoint "$journal" \
+  --format json -q >"$work/first_out" 2>"$work/first_err" &
+first=$!
+wait_records "$journal" 1 "$first"
+if kill -0 "$first" 2>/dev/null; then
+  run -n 17 --checkpoint "$journal"
+  usage_error_ok "second live run" "-n 17 --checkpoint (held)"
+else
+  skip_line="the first run ended before the second could start"
+  echo "note: $skip_line; the lock is tested in check_journal"
+fi
+wait "$first"
+status=$?
+cp "$work/first_out" "$out"
+: >"$err"
+exact_q17 "first run, after a second was refused"
+
+finish
