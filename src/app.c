@@ -1,9 +1,11 @@
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 
 #include "app.h"
 
 #include <errno.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +30,26 @@ static int started_by_launcher(void) {
     if (getenv(launcher_variables[i]) != NULL)
       return 1;
   return 0;
+}
+
+/* Search threads when -t is not given: what Slurm gave each task; 1 per
+ * rank under another launcher, which usually starts a rank per core;
+ * alone, every core this process may run on. */
+static int default_threads(void) {
+  const char *slurm = getenv("SLURM_CPUS_PER_TASK");
+  if (slurm != NULL) {
+    char *end = NULL;
+    long cpus = strtol(slurm, &end, 10);
+    if (end != slurm && *end == '\0' && cpus >= 1 && cpus <= NQ_COUNT_MAX_THREADS)
+      return (int)cpus;
+  }
+  if (started_by_launcher())
+    return 1;
+  cpu_set_t allowed;
+  if (sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) >= 1)
+    return CPU_COUNT(&allowed) < NQ_COUNT_MAX_THREADS ? CPU_COUNT(&allowed)
+                                                      : NQ_COUNT_MAX_THREADS;
+  return 1;
 }
 
 void nq__app_tune_singleton(void) {
@@ -128,6 +150,7 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
                                 .unique = cli->unique,
                                 .walk = cli->walk,
                                 .gpu = cli->gpu,
+                                .threads = cli->threads ? cli->threads : default_threads(),
                                 .checkpoint = cli->checkpoint};
   nq__progress_printer_t printer;
   if (rank == 0 && !cli->quiet)
@@ -225,7 +248,7 @@ static int run_first(const nq_cli_t *cli, FILE *out, FILE *err) {
 
 /* The parsed options as numbers: ranks that read the same command line
  * encode the same words. */
-enum { CLI_WORDS = 9 };
+enum { CLI_WORDS = 10 };
 static void encode_cli(long long words[CLI_WORDS], const nq_cli_t *cli) {
   words[0] = cli->mode;
   words[1] = cli->n;
@@ -236,6 +259,7 @@ static void encode_cli(long long words[CLI_WORDS], const nq_cli_t *cli) {
   words[6] = cli->gpu;
   words[7] = (long long)cli->progress;
   words[8] = cli->quiet;
+  words[9] = cli->threads; /* as given: the default may differ between nodes */
 }
 
 static int agreement_failed(FILE *err, int rank, int mpi_code) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nqueens/count.h"
 #include "nqueens/error.h"
 #include "nqueens/units.h"
 
@@ -21,13 +22,14 @@ static const struct option long_options[] = {
     {"progress", required_argument, NULL, OPT_PROGRESS},
     {"checkpoint", required_argument, NULL, OPT_CHECKPOINT},
     {"status", required_argument, NULL, OPT_STATUS},
+    {"threads", required_argument, NULL, 't'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
 
 /* '+': stop at the first operand instead of reordering argv; ':': report a
  * missing value apart from an unknown option. */
-static const char short_options[] = "+:n:lfuqhV";
+static const char short_options[] = "+:n:t:lfuqhV";
 
 typedef struct parser {
   nq_cli_t *cli;
@@ -82,6 +84,15 @@ static int parse_limit(parser_t *p, const char *text) {
   if (rc == NQ_EOVERFLOW)
     return fail(p, "--limit %s is too large", text);
   p->cli->limit = (uint64_t)value;
+  return NQ_OK;
+}
+
+static int parse_threads(parser_t *p, const char *text) {
+  long long value;
+  int rc = parse_integer(&value, text);
+  if (rc != NQ_OK || value < 1 || value > NQ_COUNT_MAX_THREADS)
+    return fail(p, "--threads '%s' is not a whole number from 1 to %d", text, NQ_COUNT_MAX_THREADS);
+  p->cli->threads = (int)value;
   return NQ_OK;
 }
 
@@ -150,6 +161,7 @@ static int take_option(parser_t *p, int option, const char *value) {
       return fail(p, "--status needs a file name");
     p->cli->status = value;
     return set_mode(p, NQ_MODE_STATUS, "--status");
+  case 't': return parse_threads(p, value);
   case 'q': p->cli->quiet = 1; return NQ_OK;
   default: return NQ_EINVAL;
   }
@@ -171,6 +183,8 @@ static int check_combination(parser_t *p) {
                 cli->mode == NQ_MODE_LIST ? "--list" : "--first");
   if (p->seen[OPT_WALK] && cli->mode != NQ_MODE_COUNT)
     return fail(p, "--walk only applies to counting");
+  if (cli->threads && cli->mode != NQ_MODE_COUNT)
+    return fail(p, "--threads only applies to counting");
   if (cli->gpu && cli->mode != NQ_MODE_COUNT)
     return fail(p, "--gpu only applies to counting");
   if (cli->checkpoint && cli->mode != NQ_MODE_COUNT)
@@ -224,7 +238,7 @@ void nq__cli_print_help(FILE *out) {
   fputs(
       "Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
       "                        [--walk auto|scalar|avx512] [--gpu] [--progress SECS] [-q]\n"
-      "                        [--checkpoint FILE]\n"
+      "                        [-t T] [--checkpoint FILE]\n"
       "       nqueens-mpi --status FILE [--format text|json]\n"
       "       mpirun -np P nqueens-mpi -n N ...\n"
       "\n"
@@ -244,6 +258,9 @@ void nq__cli_print_help(FILE *out) {
       "      --walk W       how to count: avx512 (eight searches at once in AVX-512\n"
       "                     registers, N <= 32), scalar, or auto (default: avx512\n"
       "                     where the CPU has it); --version lists those it has\n"
+      "  -t, --threads T    search threads per rank (default: every core this process\n"
+      "                     may use when started alone, SLURM_CPUS_PER_TASK under\n"
+      "                     Slurm, 1 under mpirun)\n"
       "      --gpu          count on CUDA GPUs too: on each node the ranks other than\n"
       "                     rank 0 take one GPU each (rank 0 too when alone); boards\n"
       "                     over 32 and --unique's symmetric frames stay on the CPU\n"

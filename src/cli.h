@@ -26,6 +26,7 @@ typedef struct nq_cli {
   int unique;
   nq_walk_t walk; /* --walk: counting only; AUTO unless given */
   int gpu;        /* --gpu: counting only */
+  int threads;    /* -t, --threads T: counting only; 0 unless given */
   double progress; /* --progress SECS: counting only; 0 = off */
   int quiet;       /* -q, --quiet: no progress */
   const char *checkpoint; /* --checkpoint FILE: counting only; NULL unless given */

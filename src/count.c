@@ -1,6 +1,7 @@
 #include "nqueens/count.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@ void nq_count_result_init(nq_count_result_t *result) {
   mpz_init(result->nodes);
   result->units = 0;
   result->ranks = 0;
+  result->threads = 0;
   result->depth = 0;
   result->walk = NQ_WALK_AUTO;
   result->failed_rank = -1;
@@ -60,6 +62,7 @@ static int run_on(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm
     result->units = totals.units; /* what a resume will skip, with a journal */
   nq__totals_clear(&totals);
   result->ranks = size;
+  result->threads = run->threads_total;
   result->depth = options->depth > 0 ? options->depth : nq_units_depth(options->n);
   result->walk = nq_walk_resolve(options->walk, options->n);
   result->gpu_ranks = run->gpu_ranks;
@@ -120,30 +123,41 @@ static int walk_runs_everywhere(const nq__run_t *run, MPI_Comm comm) {
   return everywhere ? NQ_OK : NQ_ENOTSUP;
 }
 
-/* Every rank learns how many units each rank takes per batch: GPU ranks
- * take far more than CPU ranks. */
+/* Every rank learns how many units each rank takes per batch (GPU ranks
+ * far more than CPU ranks, threaded ranks one share per thread), and rank
+ * 0 how many search threads the run has. */
 static int share_batch_sizes(nq__run_t *run, MPI_Comm comm) {
   int size = 1;
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
   run->batch_units = malloc((size_t)size * sizeof *run->batch_units);
-  if (run->batch_units == NULL)
+  int *all = malloc(2 * (size_t)size * sizeof *all);
+  if (run->batch_units == NULL || all == NULL) {
+    free(all);
     return NQ_ENOMEM;
-  int mine = run->options->batch_units > 0 ? run->options->batch_units : NQ_BATCH_DEFAULT;
-  if (mine > NQ_BATCH_MAX)
-    mine = NQ_BATCH_MAX;
-  if (run->gpu != NULL)
-    mine = NQ_GPU_BATCH_UNITS;
-  NQ_MPI_CHECK(comm, MPI_Allgather(&mine, 1, MPI_INT, run->batch_units, 1, MPI_INT, comm));
+  }
+  int mine[2] = {run->options->batch_units > 0 ? run->options->batch_units : NQ_BATCH_DEFAULT,
+                 nq__run_threads(run)};
+  if (mine[0] > NQ_BATCH_MAX)
+    mine[0] = NQ_BATCH_MAX;
+  mine[0] = run->gpu != NULL ? NQ_GPU_BATCH_UNITS : mine[0] * mine[1];
+  int rc = MPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, comm);
+  run->threads_total = 0;
+  for (int rank = 0; rc == MPI_SUCCESS && rank < size; rank++) {
+    run->batch_units[rank] = all[2 * rank];
+    run->threads_total += all[2 * rank + 1];
+  }
+  free(all);
+  NQ_MPI_CHECK(comm, rc);
   return NQ_OK;
 }
 
-/* Progress and the journal's header need the units' total: one pass of
- * the generator on rank 0. */
-static int count_units_if_needed(nq__run_t *run, MPI_Comm comm) {
+/* The units' total (the guided batch sizes, progress and the journal's
+ * header need it): one pass of the generator on rank 0. */
+static int count_units(nq__run_t *run, MPI_Comm comm) {
   const nq_count_options_t *options = run->options;
   int rank = 0;
   NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
-  if (rank != 0 || (options->progress == NULL && options->checkpoint == NULL))
+  if (rank != 0)
     return NQ_OK;
   return nq_units_total(&run->units_total, options->n, options->depth);
 }
@@ -152,7 +166,7 @@ static int count_units_if_needed(nq__run_t *run, MPI_Comm comm) {
 static int set_up_and_run(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm) {
   int rc = walk_runs_everywhere(run, comm);
   if (rc == NQ_OK)
-    rc = count_units_if_needed(run, comm);
+    rc = count_units(run, comm);
   if (rc == NQ_OK)
     rc = open_journal(result, run, comm);
   if (rc == NQ_OK)
@@ -169,14 +183,24 @@ static int set_up_and_run(nq_count_result_t *result, nq__run_t *run, MPI_Comm co
   return rc;
 }
 
+/* More than one thread needs an MPI that lets them live beside the one
+ * that calls it (FUNNELED). */
+static int threads_usable(int threads) {
+  int provided = MPI_THREAD_SINGLE;
+  if (threads < 0 || threads > NQ_COUNT_MAX_THREADS)
+    return 0;
+  return threads <= 1 || (MPI_Query_thread(&provided) == MPI_SUCCESS &&
+                          provided >= MPI_THREAD_FUNNELED);
+}
+
 int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_t *options,
                               nq__faults_t faults, MPI_Comm comm) {
-  uint64_t units_started = 0;
+  _Atomic uint64_t units_started = 0;
   nq__run_t run = {.options = options, .faults = faults, .units_started = &units_started};
   /* Every rank checks the same options and agrees without a message, so a
    * bad request never leaves workers waiting for a master that gave up. */
   if (nq_units_check(options->n, options->depth) != NQ_OK || options->batch_units < 0 ||
-      nq_walk_name(options->walk) == NULL)
+      nq_walk_name(options->walk) == NULL || !threads_usable(options->threads))
     return NQ_EINVAL;
   /* A private communicator: our tags never meet the caller's messages, and
    * errors come back as codes instead of killing the job. */
@@ -196,6 +220,10 @@ int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, M
   return nq__count_run_with_faults(result, options, NQ_NO_FAULTS, comm);
 }
 
+int nq__run_threads(const nq__run_t *run) {
+  return run->gpu != NULL || run->options->threads < 1 ? 1 : run->options->threads;
+}
+
 int nq__run_stop_asked(const nq__run_t *run) {
   return run->options->stop != NULL && *run->options->stop != 0;
 }
@@ -213,8 +241,8 @@ int nq__run_poll_due(double *last_poll) {
 static void count_started_units(const nq__run_t *run, size_t count) {
   if (run->rank != run->faults.stop_rank || run->units_started == NULL)
     return;
-  *run->units_started += count;
-  if (*run->units_started > run->faults.stop_after_units && run->options->stop != NULL)
+  uint64_t started = atomic_fetch_add(run->units_started, count) + count;
+  if (started > run->faults.stop_after_units && run->options->stop != NULL)
     *run->options->stop = 1;
 }
 

@@ -5,8 +5,11 @@
 
 int main(int argc, char **argv) {
   nq__app_tune_singleton();
-  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
-    fprintf(stderr, "nqueens-mpi: MPI_Init failed\n");
+  /* Search threads (-t) live beside the one thread that calls MPI; an MPI
+   * that cannot allow that is caught by nq_count_run (MPI_Query_thread). */
+  int provided = MPI_THREAD_SINGLE;
+  if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    fprintf(stderr, "nqueens-mpi: MPI_Init_thread failed\n");
     return NQ_EXIT_FAILURE;
   }
   int status = nq__app_main(argc, argv, MPI_COMM_WORLD, stdout, stderr);

@@ -4,6 +4,7 @@
 #include "messages.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
+#include "pool.h"
 #include "run.h"
 #include "search.h"
 
@@ -33,7 +34,14 @@ typedef struct master {
   int peer_count;
   peer_t *peers; /* peers[i] is rank i + 1 */
   int batches_out;
-  nq_search_t *search;
+  /* Guided self-scheduling: a batch takes the peer's share of half the
+   * units not yet handed out (its batch_units against all ranks'), so
+   * batches shrink to single units as the run ends. */
+  uint64_t units_left;  /* not yet handed out, journaled ones aside */
+  uint64_t capacity;    /* the sum of every rank's batch_units */
+  nq_search_t *search;  /* this thread's; its cancel hook serves the workers */
+  nq__pool_t *pool;     /* this rank's search threads (no GPU) */
+  int threads;
   uint64_t *inbox; /* 2 + (the largest batch) * NQ_RESULT_WORDS words */
   int inbox_words;
   double started, last_progress;
@@ -44,7 +52,7 @@ typedef struct master {
   uint64_t record_first; /* its first id */
   int record_rank;
   double record_started; /* when its first unit came in */
-  nq_unit_t *local_units; /* the master's own share: local_batch units */
+  nq_unit_t *local_units; /* a GPU master's batch: local_batch units */
   nq_unit_result_t *local_results;
   size_t local_batch;
 } master_t;
@@ -65,6 +73,8 @@ static int begin_stop(master_t *m) {
     return NQ_OK;
   m->stopping = 1;
   m->exhausted = 1;
+  if (m->pool != NULL)
+    nq__pool_cancel(m->pool);
   for (int rank = 1; rank <= m->peer_count; rank++)
     NQ_MPI_CHECK(m->comm, MPI_Send(NULL, 0, MPI_UINT64_T, rank, NQ_TAG_CANCEL, m->comm));
   return NQ_OK;
@@ -85,6 +95,8 @@ static int next_unit(master_t *m, nq_unit_t *unit) {
   while (rc > 0 && m->run->journal != NULL && nq__journal_done_cursor_next(&m->done, unit->id));
   if (rc <= 0)
     m->exhausted = 1;
+  else if (m->units_left > 0)
+    m->units_left--;
   return rc > 0;
 }
 
@@ -127,14 +139,20 @@ static void sync_journal_if_due(master_t *m) {
     record_failed(m);
 }
 
+/* How many units a rank taking up to `most` per batch gets now. */
+static uint64_t guided_batch(const master_t *m, int most) {
+  uint64_t share = m->units_left * (uint64_t)most / (2 * (m->capacity ? m->capacity : 1));
+  return share < 1 ? 1 : share > (uint64_t)most ? (uint64_t)most : share;
+}
+
 static int send_batch(master_t *m, int rank) {
   peer_t *peer = &m->peers[rank - 1];
   int slot = (int)(peer->batches_sent % BATCHES_IN_FLIGHT);
   uint64_t *batch = peer->slots[slot];
   NQ_MPI_CHECK(m->comm, MPI_Wait(&peer->sends[slot], MPI_STATUS_IGNORE));
-  uint64_t count = 0;
+  uint64_t count = 0, wanted = guided_batch(m, peer->batch_units);
   nq_unit_t unit;
-  while (count < (uint64_t)peer->batch_units && next_unit(m, &unit))
+  while (count < wanted && next_unit(m, &unit))
     nq__unit_pack(batch + 1 + count++ * NQ_UNIT_WORDS, &unit);
   if (count == 0)
     return NQ_OK;
@@ -197,25 +215,54 @@ static int serve_workers(master_t *m, int wait) {
   }
 }
 
+/* ---- this rank's own threads ---- */
+
+/* Finished local units join the totals (and the journal) as rank 0's. */
+static void collect_local(master_t *m) {
+  nq__pool_batch_t batch;
+  while (m->pool != NULL && nq__pool_collect(m->pool, &batch)) {
+    for (size_t i = 0; batch.status == NQ_OK && i < batch.count; i++)
+      finish_unit(m, &batch.results[i], 0);
+    if (batch.status != NQ_OK && batch.status != NQ_ESTOPPED) /* abandoned: not done */
+      note_failure(m, batch.status, 0);
+    nq__pool_release(m->pool);
+  }
+}
+
+/* Keeps a unit waiting for each local thread, one unit a batch, so the
+ * master's threads never hold more than they are about to solve. */
+static void feed_local(master_t *m) {
+  nq_unit_t unit;
+  while (m->pool != NULL && nq__pool_untaken(m->pool) < (size_t)m->threads && next_unit(m, &unit))
+    if (nq__pool_submit(m->pool, 0, &unit, 1, NQ_OK) != NQ_OK)
+      note_failure(m, NQ_ENOMEM, 0);
+}
+
+static size_t local_batches(const master_t *m) {
+  return m->pool != NULL ? nq__pool_batches(m->pool) : 0;
+}
+
 /* The master's searcher asks this at coarse points of its unit: its own
  * stop flag, and every NQ_POLL_SECONDS the workers' results, answered at
- * once, so that a worker is not kept waiting for a long unit to end and a
- * worker's stop reaches the master inside one.  Non-zero abandons the
- * unit. */
+ * once, and its other threads' needs, so that nobody waits for a long
+ * unit to end and a worker's stop reaches the master inside one.
+ * Non-zero abandons the unit. */
 static int master_cancelled(void *context) {
   master_t *m = context;
   int rc = check_stop(m);
-  if (rc == NQ_OK && m->peer_count > 0 && nq__run_poll_due(&m->last_poll))
+  if (rc == NQ_OK && nq__run_poll_due(&m->last_poll)) {
     rc = serve_workers(m, 0);
+    collect_local(m);
+    feed_local(m);
+  }
   if (rc != NQ_OK)
     m->hook_failed = 1;
   return m->stopping || m->hook_failed;
 }
 
-/* The master's own share between two polls: one unit on the CPU, or a
- * whole batch when it drives a GPU (it does only when alone, with no
- * worker to keep waiting). */
-static void solve_locally(master_t *m) {
+/* A master that drives a GPU (only when alone) solves a whole batch at a
+ * time. */
+static void solve_gpu_batch(master_t *m) {
   nq_unit_t *units = m->local_units;
   nq_unit_result_t *results = m->local_results;
   size_t count = 0;
@@ -223,12 +270,35 @@ static void solve_locally(master_t *m) {
     count++;
   if (count == 0)
     return;
-  int rc = m->run->gpu ? nq__run_solve_batch(results, m->run, units, count)
-                       : nq__run_solve(results, m->search, m->run, units);
+  int rc = nq__run_solve_batch(results, m->run, units, count);
   for (size_t i = 0; rc == NQ_OK && i < count; i++)
     finish_unit(m, &results[i], 0);
-  if (rc != NQ_OK && rc != NQ_ESTOPPED) /* an abandoned unit is simply not done */
+  if (rc != NQ_OK)
     note_failure(m, rc, 0);
+}
+
+/* One step of this thread's own share: a unit of the local queue, or,
+ * with nothing to take, a short wait for results or for the other
+ * threads. */
+static int solve_locally(master_t *m) {
+  if (m->run->gpu != NULL) {
+    if (!m->exhausted)
+      solve_gpu_batch(m);
+    else if (m->batches_out > 0)
+      return serve_workers(m, 1);
+    return NQ_OK;
+  }
+  collect_local(m);
+  feed_local(m);
+  if (nq__pool_solve_one(m->pool, m->search)) {
+    collect_local(m);
+    return NQ_OK;
+  }
+  if (local_batches(m) > 0)
+    nq__pool_wait(m->pool, NQ_POLL_SECONDS);
+  else if (m->batches_out > 0)
+    return serve_workers(m, 1);
+  return NQ_OK;
 }
 
 static int stop_workers(master_t *m) {
@@ -256,8 +326,8 @@ static void report_progress(master_t *m, int final) {
   options->progress(&progress, options->progress_context);
 }
 
-/* The master computes a unit itself whenever no worker is waiting for an
- * answer, so one rank per core keeps every core busy.  After a failure or
+/* The master's threads compute units themselves whenever no worker is
+ * waiting for an answer, so one thread per core keeps every core busy.  After a failure or
  * a stop it hands out nothing more but still collects every batch in
  * flight before the stop, so no rank is left blocked.  Only an MPI error
  * leaves at once (main then aborts the job). */
@@ -266,17 +336,13 @@ static int distribute(master_t *m) {
   for (int round = 0; rc == NQ_OK && round < BATCHES_IN_FLIGHT; round++)
     for (int rank = 1; rc == NQ_OK && rank <= m->peer_count; rank++)
       rc = send_batch(m, rank);
-  while (rc == NQ_OK && (!m->exhausted || m->batches_out > 0)) {
+  while (rc == NQ_OK && (!m->exhausted || m->batches_out > 0 || local_batches(m) > 0)) {
     rc = serve_workers(m, 0);
     if (rc == NQ_OK)
       rc = check_stop(m);
-    if (rc != NQ_OK)
-      break;
-    if (!m->exhausted)
-      solve_locally(m);
-    else if (m->batches_out > 0)
-      rc = serve_workers(m, 1);
-    if (m->hook_failed)
+    if (rc == NQ_OK)
+      rc = solve_locally(m);
+    if (rc == NQ_OK && m->hook_failed)
       rc = NQ_EMPI;
     if (m->record.units > 0 && MPI_Wtime() - m->record_started >= NQ__JOURNAL_SYNC_SECONDS)
       flush_record(m);
@@ -343,6 +409,10 @@ int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq__run_t *run,
   m->peer_count = size - 1;
   m->peers = peers;
   m->started = m->last_progress = MPI_Wtime();
+  m->threads = nq__run_threads(run);
+  for (int rank = 0; rank < size; rank++)
+    m->capacity += (uint64_t)run->batch_units[rank];
+  m->units_left = run->units_total - run->resumed.sums.units;
   nq__totals_init(&m->record);
   if (run->journal != NULL) {
     nq__totals_merge(totals, &run->resumed.sums);
@@ -355,12 +425,15 @@ int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq__run_t *run,
     rc = nq_kernel_create(&m->search, options->n, options->walk);
   if (rc == NQ_OK)
     nq__kernel_set_cancel(m->search, master_cancelled, m);
+  if (rc == NQ_OK && run->gpu == NULL)
+    rc = nq__pool_create(&m->pool, run, m->threads - 1);
   if (rc != NQ_OK)
     note_failure(m, rc, 0);
   rc = distribute(m);
   if (rc == NQ_OK)
     rc = m->failure != NQ_OK ? m->failure : m->stopping ? NQ_ESTOPPED : NQ_OK;
   *failed_rank = m->failure != NQ_OK ? m->failed_rank : -1;
+  nq__pool_destroy(m->pool);
   nq_unit_gen_destroy(m->gen);
   nq_kernel_destroy(m->search);
   nq__totals_clear(&m->record);

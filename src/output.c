@@ -135,8 +135,9 @@ static void count_as_text(nq_output_t *output, int n, int unique, const nq_count
                 mpz_cmp_ui(r->solutions, 1) == 0 ? "" : "s", n, n);
   if (unique)
     append_format(output, "U(%d) = %Zd up to rotation and reflection\n", n, r->unique);
-  append_format(output, "%.3f s on %d rank%s, %llu work unit%s, %.3g nodes/s, %s walk",
-                r->seconds, r->ranks, r->ranks == 1 ? "" : "s", (unsigned long long)r->units,
+  append_format(output, "%.3f s on %d rank%s, %d thread%s, %llu work unit%s, %.3g nodes/s, %s walk",
+                r->seconds, r->ranks, r->ranks == 1 ? "" : "s", r->threads,
+                r->threads == 1 ? "" : "s", (unsigned long long)r->units,
                 r->units == 1 ? "" : "s", per_second(r->nodes, r->seconds),
                 nq_walk_name(r->walk));
   if (r->gpu_ranks > 0)
@@ -153,8 +154,9 @@ static void count_as_json(nq_output_t *output, int n, int unique, const nq_count
   if (unique)
     append_format(output, ",\"unique\":\"%Zd\"", r->unique);
   append_format(output,
-                ",\"seconds\":%.6f,\"ranks\":%d,\"units\":%llu,\"depth\":%d,\"nodes\":\"%Zd\"",
-                r->seconds, r->ranks, (unsigned long long)r->units, r->depth, r->nodes);
+                ",\"seconds\":%.6f,\"ranks\":%d,\"threads\":%d,\"units\":%llu,\"depth\":%d,"
+                "\"nodes\":\"%Zd\"",
+                r->seconds, r->ranks, r->threads, (unsigned long long)r->units, r->depth, r->nodes);
   append_format(output, ",\"nodes_per_second\":%.0f,\"walk\":\"%s\"",
                 per_second(r->nodes, r->seconds), nq_walk_name(r->walk));
   if (r->gpu_ranks > 0)

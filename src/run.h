@@ -42,11 +42,12 @@ typedef struct nq__run {
   nq__faults_t faults;
   /* This rank's part (count.c sets it up before the roles start): */
   int rank;
-  uint64_t *units_started; /* this rank's, for faults.stop_after_units */
+  _Atomic uint64_t *units_started; /* this rank's, for faults.stop_after_units */
   nq__gpu_device_t *gpu_device; /* the device it drives, or NULL */
   nq__gpu_solver_t *gpu;        /* its GPU solver (on the device or a stand-in), or NULL */
   int *batch_units;             /* units per batch each rank takes, by rank */
   int gpu_ranks;                /* ranks with a GPU solver, over the whole run */
+  int threads_total;            /* search threads over the whole run */
   /* Rank 0 with a checkpoint: the open journal and what it held. */
   nq__journal_t *journal;
   nq__journal_state_t resumed;
@@ -56,6 +57,10 @@ typedef struct nq__run {
 /* nq_count_run with faults injected. */
 int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_t *options,
                               nq__faults_t faults, MPI_Comm comm);
+
+/* Search threads on this rank: options.threads (at least 1), but 1 on a
+ * rank that drives a GPU. */
+int nq__run_threads(const nq__run_t *run);
 
 /* Whether this rank was asked to stop (options.stop). */
 int nq__run_stop_asked(const nq__run_t *run);

@@ -4,6 +4,7 @@
 #include "messages.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
+#include "pool.h"
 #include "run.h"
 #include "search.h"
 
@@ -12,53 +13,47 @@ enum { MASTER = 0 };
 typedef struct worker {
   const nq__run_t *run;
   MPI_Comm comm;
-  nq_search_t *search;
-  int batch_units; /* the most units a batch may carry to this rank */
+  nq_search_t *search; /* this thread's; its cancel hook talks to the master */
+  nq__pool_t *pool;    /* the rank's search threads (CPU ranks) */
+  int batch_units;     /* the most units a batch may carry to this rank */
   int inbox_words;
-  uint64_t *inbox[2];
+  uint64_t *inbox;
   uint64_t *outbox;
-  nq_unit_t *units; /* a batch unpacked, for the GPU solver */
-  nq_unit_result_t *results;
-  /* The receive of the master's next message, posted while a batch is
-   * solved; the cancel hook may complete it, and then keeps its status. */
+  nq_unit_t *units; /* a batch unpacked */
+  nq_unit_result_t *results; /* the GPU solver's */
+  /* The receive of the master's next message, always posted while the
+   * worker runs; it may complete in the cancel hook. */
   MPI_Request next;
   MPI_Status next_status;
   int next_arrived;
+  int failure;      /* the first failure or stop: every later batch gets it */
   int stopped;      /* asked to stop: this rank's flag, or the master's cancel */
+  int stop_received;
   int hook_failed;  /* an MPI call made from the cancel hook failed */
-  double last_poll; /* when the cancel hook last looked for the master's cancel */
+  double last_poll; /* when the cancel hook last talked to the master */
 } worker_t;
 
-/* Has the master's cancel arrived?  It comes in order after the batches
- * sent before it: either as the next message itself, or, once the next
- * batch is here, queued behind it (found by MPI_Iprobe, received later
- * in order). */
-static int master_cancelled(worker_t *w, int *cancelled) {
-  *cancelled = 0;
-  if (!w->next_arrived) {
-    NQ_MPI_CHECK(w->comm, MPI_Test(&w->next, &w->next_arrived, &w->next_status));
-    if (!w->next_arrived)
-      return NQ_OK;
-  }
-  if (w->next_status.MPI_TAG == NQ_TAG_CANCEL) {
-    *cancelled = 1;
-    return NQ_OK;
-  }
-  NQ_MPI_CHECK(w->comm, MPI_Iprobe(MASTER, NQ_TAG_CANCEL, w->comm, cancelled, MPI_STATUS_IGNORE));
+static int post_next(worker_t *w) {
+  w->next_arrived = 0;
+  NQ_MPI_CHECK(w->comm, MPI_Irecv(w->inbox, w->inbox_words, MPI_UINT64_T, MASTER, MPI_ANY_TAG,
+                                  w->comm, &w->next));
   return NQ_OK;
 }
 
-/* Asked before each unit and by the searcher at coarse points inside one:
- * this rank's stop flag, and every NQ_POLL_SECONDS the master's cancel.
- * Once asked to stop, the worker stays stopped. */
-static int worker_cancelled(void *context) {
-  worker_t *w = context;
-  if (!w->stopped && nq__run_stop_asked(w->run))
-    w->stopped = 1;
-  if (!w->stopped && nq__run_poll_due(&w->last_poll) &&
-      master_cancelled(w, &w->stopped) != NQ_OK)
-    w->hook_failed = w->stopped = 1;
-  return w->stopped;
+static void note_failure(worker_t *w, int code) {
+  if (w->failure == NQ_OK)
+    w->failure = code;
+}
+
+/* Abandon everything: the master's cancel, or this rank's own stop flag
+ * (whose NQ_ESTOPPED answers then stop the master). */
+static void stop_here(worker_t *w) {
+  if (w->stopped)
+    return;
+  w->stopped = 1;
+  note_failure(w, NQ_ESTOPPED);
+  if (w->pool != NULL)
+    nq__pool_cancel(w->pool);
 }
 
 /* The outbox's header: the batch's status and how many results follow. */
@@ -68,125 +63,138 @@ static int close_outbox(worker_t *w, int status, uint64_t results) {
   return (int)(2 + results * NQ_RESULT_WORDS);
 }
 
-/* All units of the batch at once on this rank's GPU solver. */
-static int solve_batch_on_gpu(worker_t *w, const uint64_t *batch, uint64_t unit_count,
-                              int *out_words) {
-  for (uint64_t i = 0; i < unit_count; i++)
-    nq__unit_unpack(&w->units[i], batch + 1 + i * NQ_UNIT_WORDS);
-  int rc = nq__run_solve_batch(w->results, w->run, w->units, unit_count);
-  if (rc != NQ_OK) {
-    *out_words = close_outbox(w, rc, 0);
-    return rc;
-  }
-  for (uint64_t i = 0; i < unit_count; i++)
-    nq__result_pack(w->outbox + 2 + i * NQ_RESULT_WORDS, &w->results[i]);
-  *out_words = close_outbox(w, NQ_OK, unit_count);
+static int send_answer(worker_t *w, int status, const nq_unit_result_t *results, size_t count) {
+  if (status != NQ_OK)
+    count = 0;
+  for (size_t i = 0; i < count; i++)
+    nq__result_pack(w->outbox + 2 + i * NQ_RESULT_WORDS, &results[i]);
+  int words = close_outbox(w, status, count);
+  NQ_MPI_CHECK(w->comm, MPI_Send(w->outbox, words, MPI_UINT64_T, MASTER, NQ_TAG_RESULT, w->comm));
   return NQ_OK;
 }
 
-/* Solves a batch of `words` words into the outbox; a failing unit voids the
- * batch and its code goes back as the status word, as does a stop (the
- * units of an abandoned batch are simply not done).  A GPU batch is not
- * abandoned once launched. */
-static int solve_batch(worker_t *w, const uint64_t *batch, int words, int *out_words) {
-  uint64_t unit_count = words > 0 ? batch[0] : 0;
-  int rc = NQ_OK;
-  if (words < 1 || unit_count > (uint64_t)w->batch_units ||
-      (uint64_t)words != 1 + unit_count * NQ_UNIT_WORDS)
-    rc = NQ_EPROTO;
-  else if (worker_cancelled(w))
-    rc = NQ_ESTOPPED;
-  if (rc != NQ_OK) {
-    *out_words = close_outbox(w, rc, 0);
-    return rc;
-  }
-  if (w->run->gpu != NULL)
-    return solve_batch_on_gpu(w, batch, unit_count, out_words);
-  for (uint64_t done = 0; done < unit_count; done++) {
-    nq_unit_t unit;
-    nq_unit_result_t result;
-    nq__unit_unpack(&unit, batch + 1 + done * NQ_UNIT_WORDS);
-    /* Short units never reach the searcher's questions: ask between them. */
-    rc = done > 0 && worker_cancelled(w) ? NQ_ESTOPPED
-                                         : nq__run_solve(&result, w->search, w->run, &unit);
-    if (rc != NQ_OK) {
-      *out_words = close_outbox(w, rc, 0);
+/* Every batch the threads have finished, in the order it came. */
+static int send_finished(worker_t *w) {
+  nq__pool_batch_t batch;
+  while (w->pool != NULL && nq__pool_collect(w->pool, &batch)) {
+    if (batch.status != NQ_OK)
+      note_failure(w, batch.status);
+    int rc = send_answer(w, batch.status, batch.results, batch.count);
+    nq__pool_release(w->pool);
+    if (rc != NQ_OK)
       return rc;
-    }
-    nq__result_pack(w->outbox + 2 + done * NQ_RESULT_WORDS, &result);
   }
-  *out_words = close_outbox(w, NQ_OK, unit_count);
   return NQ_OK;
 }
 
-/* The answer to one message that is not a stop: its results, or, once
- * anything failed (this batch, an earlier one, a message of no known
- * kind), the failure. */
-static int answer(worker_t *w, const MPI_Status *status, const uint64_t *message, int *failure) {
-  int words = 0, out_words = 0;
-  if (status->MPI_TAG != NQ_TAG_WORK && *failure == NQ_OK)
-    *failure = NQ_EPROTO;
-  if (*failure == NQ_OK && w->stopped)
-    *failure = NQ_ESTOPPED;
-  if (*failure == NQ_OK) {
-    NQ_MPI_CHECK(w->comm, MPI_Get_count(status, MPI_UINT64_T, &words));
-    *failure = solve_batch(w, message, words, &out_words);
-  } else {
-    out_words = close_outbox(w, *failure, 0);
+/* A batch's units, checked and unpacked into w->units; its status. */
+static int unpack_batch(worker_t *w, const MPI_Status *status, size_t *count) {
+  int words = 0;
+  *count = 0;
+  if (status->MPI_TAG != NQ_TAG_WORK ||
+      MPI_Get_count(status, MPI_UINT64_T, &words) != MPI_SUCCESS || words < 1)
+    return NQ_EPROTO;
+  uint64_t units = w->inbox[0];
+  if (units > (uint64_t)w->batch_units || (uint64_t)words != 1 + units * NQ_UNIT_WORDS)
+    return NQ_EPROTO;
+  for (uint64_t i = 0; i < units; i++)
+    nq__unit_unpack(&w->units[i], w->inbox + 1 + i * NQ_UNIT_WORDS);
+  *count = (size_t)units;
+  return NQ_OK;
+}
+
+/* A GPU rank solves a batch as it comes: one launch, not abandoned. */
+static int solve_on_gpu(worker_t *w, int status, size_t count) {
+  if (status == NQ_OK)
+    status = nq__run_solve_batch(w->results, w->run, w->units, count);
+  note_failure(w, status);
+  return send_answer(w, status, w->results, count);
+}
+
+/* One message from the master.  Every message but a stop or a cancel gets
+ * an answer, in order: a batch joins the threads' queue, already failed
+ * when anything failed before (a message of no known kind included). */
+static int take_message(worker_t *w, const MPI_Status *status) {
+  if (status->MPI_TAG == NQ_TAG_STOP) {
+    w->stop_received = 1;
+    return NQ_OK;
   }
-  NQ_MPI_CHECK(w->comm,
-               MPI_Send(w->outbox, out_words, MPI_UINT64_T, MASTER, NQ_TAG_RESULT, w->comm));
-  return NQ_OK;
+  if (status->MPI_TAG == NQ_TAG_CANCEL) {
+    stop_here(w);
+    return post_next(w);
+  }
+  size_t count = 0;
+  int batch_status = unpack_batch(w, status, &count);
+  note_failure(w, batch_status);
+  if (w->failure != NQ_OK)
+    batch_status = w->failure;
+  int rc = post_next(w);
+  if (rc != NQ_OK)
+    return rc;
+  if (w->run->gpu != NULL)
+    return solve_on_gpu(w, batch_status, count);
+  return nq__pool_submit(w->pool, 0, w->units, count, batch_status);
 }
 
-/* The master's cancel: whatever this worker does from now on, the run
- * ends stopped (unless something failed first). */
-static void cancel(worker_t *w, int *failure) {
-  w->stopped = 1;
-  if (*failure == NQ_OK)
-    *failure = NQ_ESTOPPED;
+/* Everything this rank owes the master or has from it, without waiting:
+ * finished batches go out, arrived messages come in. */
+static int communicate(worker_t *w) {
+  if (!w->stopped && nq__run_stop_asked(w->run))
+    stop_here(w);
+  int rc = send_finished(w);
+  while (rc == NQ_OK && !w->stop_received) {
+    if (!w->next_arrived)
+      NQ_MPI_CHECK(w->comm, MPI_Test(&w->next, &w->next_arrived, &w->next_status));
+    if (!w->next_arrived)
+      break;
+    rc = take_message(w, &w->next_status);
+  }
+  return rc == NQ_OK ? send_finished(w) : rc;
 }
 
-static int post_next(worker_t *w, uint64_t *inbox) {
-  w->next_arrived = 0;
-  NQ_MPI_CHECK(w->comm, MPI_Irecv(inbox, w->inbox_words, MPI_UINT64_T, MASTER, MPI_ANY_TAG,
-                                  w->comm, &w->next));
-  return NQ_OK;
+/* The searcher of this thread asks at coarse points inside a unit: every
+ * NQ_POLL_SECONDS it talks to the master, so that the other threads'
+ * finished batches go out and new ones come in while this thread is deep
+ * in a long unit.  Non-zero abandons the unit. */
+static int worker_cancelled(void *context) {
+  worker_t *w = context;
+  if (!w->stopped && nq__run_stop_asked(w->run))
+    stop_here(w);
+  if (!w->hook_failed && nq__run_poll_due(&w->last_poll) && communicate(w) != NQ_OK) {
+    w->hook_failed = 1;
+    stop_here(w);
+  }
+  return w->stopped;
 }
 
-static int wait_next(worker_t *w, MPI_Status *status) {
+/* Nothing to solve here: wait for the master, or for the other threads. */
+static int wait_for_work(worker_t *w) {
+  if (w->pool != NULL && nq__pool_batches(w->pool) > 0) {
+    nq__pool_wait(w->pool, NQ_POLL_SECONDS);
+    return NQ_OK;
+  }
   if (!w->next_arrived)
     NQ_MPI_CHECK(w->comm, MPI_Wait(&w->next, &w->next_status));
   w->next_arrived = 1;
-  *status = w->next_status;
   return NQ_OK;
 }
 
-/* Keeps the next batch's receive posted while solving the current one, so
- * the master's reply to the previous result is already here when needed.
- * Every message but a stop or a cancel gets an answer, so the master never
- * waits for one that will not come; after a failure or a stop (`failure`
- * may come in set) the worker keeps answering with it until the master
- * says stop. */
-static int serve(worker_t *w, int failure) {
-  int current = 0, rc = post_next(w, w->inbox[current]);
+/* Solves units while answering the master, until it says stop (which it
+ * does only once every batch was answered).  Returns the first failure,
+ * NQ_ESTOPPED after a stop, or NQ_OK. */
+static int serve(worker_t *w) {
+  int rc = post_next(w);
   for (;;) {
-    MPI_Status status;
     if (rc == NQ_OK)
-      rc = wait_next(w, &status);
-    if (rc != NQ_OK)
-      return rc;
-    if (status.MPI_TAG == NQ_TAG_STOP)
-      return failure;
-    int next = 1 - current;
-    rc = post_next(w, w->inbox[next]);
-    if (rc == NQ_OK && status.MPI_TAG == NQ_TAG_CANCEL)
-      cancel(w, &failure);
-    else if (rc == NQ_OK)
-      rc = answer(w, &status, w->inbox[current], &failure);
+      rc = communicate(w);
     if (rc == NQ_OK && w->hook_failed)
       rc = NQ_EMPI;
-    current = next;
+    if (rc != NQ_OK)
+      return rc;
+    if (w->stop_received)
+      return w->failure;
+    if (w->pool == NULL || !nq__pool_solve_one(w->pool, w->search))
+      rc = wait_for_work(w);
   }
 }
 
@@ -195,24 +203,35 @@ static int allocate_buffers(worker_t *w, int rank) {
   size_t units = (size_t)w->run->batch_units[rank];
   w->batch_units = (int)units;
   w->inbox_words = (int)(1 + units * NQ_UNIT_WORDS);
-  for (int i = 0; i < 2; i++)
-    w->inbox[i] = malloc((size_t)w->inbox_words * sizeof(uint64_t));
+  w->inbox = malloc((size_t)w->inbox_words * sizeof(uint64_t));
   w->outbox = malloc((2 + units * NQ_RESULT_WORDS) * sizeof(uint64_t));
-  if (w->run->gpu != NULL) {
-    w->units = malloc(units * sizeof *w->units);
-    w->results = malloc(units * sizeof *w->results);
-    if (w->units == NULL || w->results == NULL)
-      return NQ_ENOMEM;
-  }
-  return w->inbox[0] && w->inbox[1] && w->outbox ? NQ_OK : NQ_ENOMEM;
+  w->units = malloc(units * sizeof *w->units);
+  if (w->run->gpu != NULL && (w->results = malloc(units * sizeof *w->results)) == NULL)
+    return NQ_ENOMEM;
+  return w->inbox && w->outbox && w->units ? NQ_OK : NQ_ENOMEM;
 }
 
 static void free_buffers(worker_t *w) {
-  free(w->inbox[0]);
-  free(w->inbox[1]);
+  free(w->inbox);
   free(w->outbox);
   free(w->units);
   free(w->results);
+}
+
+/* This thread's searcher and, on a CPU rank, the other threads.  A worker
+ * that cannot search still serves, answering every batch with its failure. */
+static int set_up_search(worker_t *w) {
+  const nq_count_options_t *options = w->run->options;
+  if (w->run->gpu != NULL)
+    return NQ_OK;
+  int rc = nq_kernel_create(&w->search, options->n, options->walk);
+  if (rc == NQ_OK) {
+    nq__kernel_set_cancel(w->search, worker_cancelled, w);
+    rc = nq__pool_create(&w->pool, w->run, nq__run_threads(w->run) - 1);
+  }
+  if (rc != NQ_OK && w->pool == NULL)
+    rc = nq__pool_create(&w->pool, w->run, 0) == NQ_OK ? rc : NQ_ENOMEM;
+  return rc;
 }
 
 int nq__worker_run(const nq__run_t *run, MPI_Comm comm) {
@@ -224,18 +243,21 @@ int nq__worker_run(const nq__run_t *run, MPI_Comm comm) {
   w->run = run;
   w->comm = comm;
   int rc = allocate_buffers(w, rank);
-  /* A worker that cannot search still serves, answering with its failure;
-   * one without buffers cannot even listen, and the job must abort. */
+  /* One without buffers cannot even listen, and the job must abort. */
   if (rc == NQ_OK) {
-    int search_rc = nq_kernel_create(&w->search, run->options->n, run->options->walk);
-    if (search_rc == NQ_OK)
-      nq__kernel_set_cancel(w->search, worker_cancelled, w);
-    rc = serve(w, search_rc);
+    int search_rc = set_up_search(w);
+    if (search_rc == NQ_ENOMEM && w->pool == NULL) {
+      rc = NQ_EMPI;
+    } else {
+      note_failure(w, search_rc);
+      rc = serve(w);
+    }
   } else {
     fprintf(stderr, "nqueens-mpi: rank %d: no memory for batches of %d units\n", rank,
             run->batch_units[rank]);
     rc = NQ_EMPI;
   }
+  nq__pool_destroy(w->pool);
   nq_kernel_destroy(w->search);
   free_buffers(w);
   free(w);

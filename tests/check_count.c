@@ -4,6 +4,8 @@
  *
  *   check_count                   the default cases (seconds)
  *   check_count --long            n = 17 and 18 only (minutes: ctest label "long")
+ *   check_count --threads         the search threads' cases alone (for rank
+ *                                 counts the default cases do not run)
  *   check_count --avx512 [--long] the AVX-512 lane walk against the scalar
  *                                 walk, n = 14..16 (17 with --long); exits 77
  *                                 (ctest: skipped), saying why, where some
@@ -482,13 +484,103 @@ END_TEST
  * lanes, so nothing ran and main reports the run as skipped. */
 static int lanes_skipped;
 
+/* ---- search threads ---- */
+
+/* Counts with `threads` threads per rank; on rank 0 checks Q(n), U(n) and
+ * the threads reported, and leaves the node count in `nodes`. */
+static void count_with_threads(mpz_t nodes, int n, int threads, int batch_units) {
+  nq_count_options_t options = {.n = n, .unique = 1, .threads = threads,
+                                .batch_units = batch_units};
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  int rc = nq_count_run(&result, &options, MPI_COMM_WORLD);
+  ck_assert_msg(rc == NQ_OK, "n %d, %d threads: %s", n, threads, nq_strerror(rc));
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (support_rank() == 0) {
+    assert_count(result.solutions, known_all[n], "Q", n);
+    assert_count(result.unique, known_unique[n], "U", n);
+    ck_assert_int_eq(result.threads, size * threads);
+    mpz_set(nodes, result.nodes);
+  }
+  nq_count_result_clear(&result);
+}
+
+/* Every number of threads gives the same counts and visits the same nodes
+ * as one thread, with the default batches and with one-unit batches (the
+ * threads of a rank then share two units). */
+START_TEST(test_count_threads_give_the_same_counts) {
+  int n = _i;
+  mpz_t one, many;
+  mpz_inits(one, many, NULL);
+  count_with_threads(one, n, 1, 0);
+  for (int threads = 2; threads <= 3; threads++) {
+    for (int batch = 0; batch <= 1; batch++) {
+      count_with_threads(many, n, threads, batch);
+      if (support_rank() == 0)
+        ck_assert_msg(mpz_cmp(one, many) == 0, "n %d: nodes differ at %d threads", n, threads);
+    }
+  }
+  mpz_clears(one, many, NULL);
+}
+END_TEST
+
+/* Threads in a run that fails or stops: the same outcome as with one. */
+START_TEST(test_count_threads_fail_and_stop_cleanly) {
+  int rank = support_rank(), size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  nq_count_options_t options = {.n = 12, .threads = 2};
+  nq__faults_t faults = NQ_NO_FAULTS;
+  faults.failing_unit = 97;
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  int rc = nq__count_run_with_faults(&result, &options, faults, MPI_COMM_WORLD);
+  ck_assert_msg(rc == NQ_OK || rc == NQ_EUNIT, "rank %d: %s", rank, nq_strerror(rc));
+  if (rank == 0)
+    ck_assert_int_eq(rc, NQ_EUNIT);
+  nq_count_result_clear(&result);
+  volatile sig_atomic_t stop = 0;
+  nq_count_options_t stopping = {.n = 15, .threads = 2, .stop = &stop};
+  faults = NQ_NO_FAULTS;
+  faults.stop_rank = size - 1;
+  faults.stop_after_units = 5;
+  assert_stops_everywhere(&stopping, faults);
+  assert_counts_after_stop();
+}
+END_TEST
+
+START_TEST(test_count_rejects_bad_thread_counts) {
+  static const int bad[] = {-1, NQ_COUNT_MAX_THREADS + 1};
+  for (int i = 0; i < 2; i++) {
+    nq_count_options_t options = {.n = 8, .threads = bad[i]};
+    nq_count_result_t result;
+    nq_count_result_init(&result);
+    ck_assert_int_eq(nq_count_run(&result, &options, MPI_COMM_WORLD), NQ_EINVAL);
+    nq_count_result_clear(&result);
+  }
+}
+END_TEST
+
+static TCase *threads_case(void) {
+  TCase *threads = tcase_create("threads");
+  tcase_add_loop_test(threads, test_count_threads_give_the_same_counts, 12, 16);
+  tcase_add_test(threads, test_count_threads_fail_and_stop_cleanly);
+  tcase_add_test(threads, test_count_rejects_bad_thread_counts);
+  return threads;
+}
+
 static Suite *run_suite(int argc, char **argv) {
-  int long_only = 0, lanes_only = 0;
+  int long_only = 0, lanes_only = 0, threads_only = 0;
   for (int i = 1; i < argc; i++) {
     long_only |= strcmp(argv[i], "--long") == 0;
     lanes_only |= strcmp(argv[i], "--avx512") == 0;
+    threads_only |= strcmp(argv[i], "--threads") == 0;
   }
   Suite *suite = suite_create("run");
+  if (threads_only) {
+    suite_add_tcase(suite, threads_case());
+    return suite;
+  }
   if (lanes_only) {
     /* Every rank must run the lanes; ranks on different CPUs agree here. */
     int here = nq_walk_supported(NQ_WALK_AVX512, 14), everywhere = 0;
@@ -539,6 +631,7 @@ static Suite *run_suite(int argc, char **argv) {
   tcase_add_test(invalid, test_count_reports_failed_unit_on_gpu_rank);
   tcase_add_loop_test(invalid, test_count_reports_failed_unit_without_hanging, 0, 3);
   suite_add_tcase(suite, invalid);
+  suite_add_tcase(suite, threads_case());
   TCase *stops = tcase_create("stops");
   tcase_add_loop_test(stops, test_count_stops_when_flag_is_up_before_the_run, 0, 3);
   tcase_add_loop_test(stops, test_count_stops_when_a_rank_raises_its_flag_midway, 0, 4);

@@ -46,7 +46,7 @@ check "-n 12 --unique at 2 ranks: status $status, output: $(head -c 300 "$out" |
 for n in 15 16; do
   run_ranks 2 -n "$n" --walk scalar --format json
   count_ok "2 ranks, --walk scalar" "$n"
-  expected="{\"n\":$n,\"solutions\":\"${known_all[$n]}\",\"seconds\":#,\"ranks\":2,\"units\":#,\"depth\":#,\"nodes\":\"#\",\"nodes_per_second\":#,\"walk\":\"scalar\",\"version\":\"#\"}"
+  expected="{\"n\":$n,\"solutions\":\"${known_all[$n]}\",\"seconds\":#,\"ranks\":2,\"threads\":#,\"units\":#,\"depth\":#,\"nodes\":\"#\",\"nodes_per_second\":#,\"walk\":\"scalar\",\"version\":\"#\"}"
   check "-n $n --walk scalar --format json: '$(json_count_shape)', expected '$expected'" \
     [ "$(json_count_shape)" = "$expected" ]
 done
@@ -126,6 +126,34 @@ check "--version is not one line" one_line "$out"
 check "--version is not 'nqueens-mpi X.Y.Z (walks: ...)': $(head -c 200 "$out")" \
   line_matches "$out" 1 'nqueens-mpi [0-9]+\.[0-9]+\.[0-9]+ \(walks: scalar(, avx512)?\)'
 
+# ---- search threads ---------------------------------------------------------
+# -t sets them; without it, a process started alone takes every core it may
+# use, one under mpirun takes 1, and SLURM_CPUS_PER_TASK rules where set.
+# The JSON counts the run's threads over all ranks.
+
+json_threads() { sed -n 's/.*"threads":\([0-9]*\).*/\1/p' "$out"; }
+threads_ok() {
+  local label=$1 expected=$2 n=$3
+  count_ok "$label" "$n"
+  check "$label: \"threads\":$(json_threads), expected $expected" [ "$(json_threads)" = "$expected" ]
+}
+cores=$(nproc)
+run -n 13 --format json
+threads_ok "alone, no -t" "$cores" 13
+run -n 13 --format json -t 3
+threads_ok "alone, -t 3" 3 13
+SLURM_CPUS_PER_TASK=2 run -n 13 --format json
+threads_ok "alone, SLURM_CPUS_PER_TASK=2" 2 13
+run_ranks 2 -n 13 --format json
+threads_ok "2 ranks, no -t" 2 13
+run_ranks 2 -n 14 --format json --threads 2
+threads_ok "2 ranks, --threads 2" 4 14
+run -n 12 -t 2
+check "-n 12 -t 2: status $status, output: $(head -c 300 "$out" | tr '\n' '|')" \
+  text_count_ok 12 1 '(scalar|avx512)'
+check "-n 12 -t 2: the text does not say 2 threads: $(tail -n 1 "$out")" \
+  grep -q ' 2 threads, ' "$out"
+
 # ---- bad command lines ------------------------------------------------------
 
 bad_lines=(
@@ -157,6 +185,12 @@ bad_lines=(
   "-n 8 --walk"
   "-n 40 --walk avx512"
   "-n 8 --list --walk scalar"
+  "-n 8 -t 0"
+  "-n 8 --threads -2"
+  "-n 8 -t 4097"
+  "-n 8 -t two"
+  "-n 8 --list -t 2"
+  "-n 8 -t 2 -t 2"
 )
 
 for line in "${bad_lines[@]}"; do

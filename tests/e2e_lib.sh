@@ -80,7 +80,7 @@ json_nodes() { sed -n 's/.*"nodes":"\([0-9]*\)".*/\1/p' "$out"; }
 # (time, rate, how the work was cut, node count, version) replaced by '#',
 # so that the rest can be compared whole.
 json_count_shape() {
-  sed -E -e 's/"(seconds|nodes_per_second|units|depth)":[0-9.e+-]+/"\1":#/g' \
+  sed -E -e 's/"(seconds|nodes_per_second|threads|units|depth)":[0-9.e+-]+/"\1":#/g' \
     -e 's/"(nodes|version)":"[^"]*"/"\1":"#"/g' "$out"
 }
 is_empty() { [ ! -s "$1" ]; }
@@ -104,7 +104,7 @@ text_count_ok() {
   [ "$status" -eq 0 ] && is_empty "$err" && [ "$(wc -l <"$out")" -eq $((count_lines + 1)) ] &&
     [ "$(head -n "$count_lines" "$out")" = "$expected" ] &&
     line_matches "$out" $((count_lines + 1)) \
-      "[0-9]+\.[0-9]{3} s on $ranks rank$rank_plural, [0-9]+ work units?, [0-9][0-9.e+-]* nodes/s, $walk walk"
+      "[0-9]+\.[0-9]{3} s on $ranks rank$rank_plural, [0-9]+ threads?, [0-9]+ work units?, [0-9][0-9.e+-]* nodes/s, $walk walk"
 }
 
 # The oracle for boards, independent of the program: queens attack along

@@ -240,8 +240,10 @@ int support_rank(void) {
 }
 
 int support_main(int argc, char **argv, Suite *(*make_suite)(int argc, char **argv)) {
-  if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
-    fprintf(stderr, "MPI_Init failed\n");
+  /* FUNNELED, as the program asks: runs with search threads need it. */
+  int provided = MPI_THREAD_SINGLE;
+  if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    fprintf(stderr, "MPI_Init_thread failed\n");
     return EXIT_FAILURE;
   }
   int rank = support_rank();

@@ -26,10 +26,13 @@ typedef struct nq_count_options {
   int depth;           /* rows pre-placed per unit; 0 = nq_units_depth(n) */
   int batch_units;     /* units per message; 0 = default */
   nq_walk_t walk;      /* how units are counted; AUTO = the fastest here */
+  int threads;         /* search threads on each CPU rank; 0 or 1: one.  More
+                          than one needs MPI initialised with at least
+                          MPI_THREAD_FUNNELED (else NQ_EINVAL everywhere):
+                          only the calling thread talks MPI */
   int gpu;             /* ranks with a CUDA device count on it (see docs/design.md) */
   /* Rank 0 calls `progress` (when set) at most every progress_seconds,
-   * from the master's loop, and once more when the count is complete.
-   * Counting the units' total first costs one pass of the generator. */
+   * from the master's loop, and once more when the count is complete. */
   nq_count_progress_fn progress;
   void *progress_context;
   double progress_seconds;
@@ -46,6 +49,7 @@ typedef struct nq_count_options {
 } nq_count_options_t;
 
 #define NQ_COUNT_MESSAGE_SIZE 1024
+#define NQ_COUNT_MAX_THREADS 4096
 
 /* Totals of a run, valid on rank 0 of the communicator. */
 typedef struct nq_count_result {
@@ -54,6 +58,7 @@ typedef struct nq_count_result {
   mpz_t nodes;         /* queens placed by all searches */
   uint64_t units;      /* work units solved */
   int ranks;
+  int threads;         /* search threads over all ranks (a GPU rank's: 1) */
   int depth;           /* rows pre-placed per unit: unit ids depend on it */
   nq_walk_t walk;      /* the walk rank 0 counted with (resolved) */
   int gpu_ranks;       /* ranks that counted on a GPU */
