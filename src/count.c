@@ -1,3 +1,5 @@
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+
 #include "nqueens/count.h"
 
 #include <errno.h>
@@ -5,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "messages.h"
 #include "mpi_check.h"
@@ -27,6 +30,8 @@ void nq_count_result_init(nq_count_result_t *result) {
   result->failed_rank = -1;
   result->gpu_ranks = 0;
   result->resumed_units = 0;
+  result->copies_sent = 0;
+  result->copies_confirmed = 0;
   result->message[0] = '\0';
   result->seconds = 0.0;
 }
@@ -55,7 +60,7 @@ static int run_on(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm
     return nq__worker_run(run, comm);
   nq__totals_t totals;
   nq__totals_init(&totals);
-  rc = nq__master_run(&totals, &result->failed_rank, run, comm);
+  rc = nq__master_run(&totals, result, run, comm);
   if (rc == NQ_OK)
     rc = finish_totals(result, &totals, options->unique);
   else if (rc == NQ_ESTOPPED)
@@ -246,9 +251,20 @@ static void count_started_units(const nq__run_t *run, size_t count) {
     *run->options->stop = 1;
 }
 
+/* The test's slow node: waits before each of its units. */
+static void wait_if_slow(const nq__run_t *run) {
+  if (run->rank != run->faults.slow_rank || run->faults.slow_seconds <= 0)
+    return;
+  struct timespec pause = {(time_t)run->faults.slow_seconds,
+                           (long)((run->faults.slow_seconds - (double)(time_t)run->faults.slow_seconds) * 1e9)};
+  while (nanosleep(&pause, &pause) != 0 && errno == EINTR) {
+  }
+}
+
 int nq__run_solve(nq_unit_result_t *result, nq_search_t *search, const nq__run_t *run,
                   const nq_unit_t *unit) {
   count_started_units(run, 1);
+  wait_if_slow(run);
   if (unit->id == run->faults.failing_unit)
     return NQ_EUNIT;
   return nq_kernel_solve(result, search, unit, run->options->unique);

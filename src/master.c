@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backups.h"
 #include "messages.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
@@ -15,8 +16,10 @@ enum { BATCHES_IN_FLIGHT = 2 };
 typedef struct peer {
   uint64_t *slots[BATCHES_IN_FLIGHT]; /* each 1 + batch_units * NQ_UNIT_WORDS words */
   MPI_Request sends[BATCHES_IN_FLIGHT];
-  unsigned batches_sent;
+  nq__batch_t *batches[BATCHES_IN_FLIGHT]; /* what each slot holds, in the ledger */
+  unsigned batches_sent, batches_answered; /* answers come in the order sent */
   int batch_units; /* what this peer takes per batch (GPU ranks: many) */
+  int discarded;   /* told to drop the copies it holds: the run is done */
 } peer_t;
 
 typedef struct master {
@@ -34,6 +37,7 @@ typedef struct master {
   int peer_count;
   peer_t *peers; /* peers[i] is rank i + 1 */
   int batches_out;
+  nq__backups_t backups; /* the batches out, and copies of the last ones */
   /* Guided self-scheduling: a batch takes the peer's share of half the
    * units not yet handed out (its batch_units against all ranks'), so
    * batches shrink to single units as the run ends. */
@@ -42,8 +46,14 @@ typedef struct master {
   nq_search_t *search;  /* this thread's; its cancel hook serves the workers */
   nq__pool_t *pool;     /* this rank's search threads (no GPU) */
   int threads;
-  uint64_t *inbox; /* 2 + (the largest batch) * NQ_RESULT_WORDS words */
-  int inbox_words;
+  /* Results arrive in a ring of receives posted for any source, tested at
+   * its head alone: matching happens in posting order, so the head is the
+   * oldest arrival, and looking costs the same at 10 or 10,000 peers
+   * (MPI_Iprobe on any source scans every peer's queue). */
+  uint64_t *inboxes; /* ring_size inboxes of inbox_words words */
+  MPI_Request *receives;
+  int ring_size, ring_head;
+  int inbox_words; /* 2 + (the largest batch) * NQ_RESULT_WORDS */
   double started, last_progress;
   /* The checkpoint journal (run->journal, or NULL): units it holds are
    * skipped; finished ones are recorded in runs of consecutive ids. */
@@ -145,11 +155,32 @@ static uint64_t guided_batch(const master_t *m, int most) {
   return share < 1 ? 1 : share > (uint64_t)most ? (uint64_t)most : share;
 }
 
-static int send_batch(master_t *m, int rank) {
+/* Sends what `peer`'s slot for its next batch holds, recorded as `batch`. */
+static int send_slot(master_t *m, int rank, nq__batch_t *batch) {
   peer_t *peer = &m->peers[rank - 1];
   int slot = (int)(peer->batches_sent % BATCHES_IN_FLIGHT);
-  uint64_t *batch = peer->slots[slot];
+  uint64_t *packed = peer->slots[slot];
+  peer->batches[slot] = batch;
+  NQ_MPI_CHECK(m->comm, MPI_Isend(packed, (int)(1 + packed[0] * NQ_UNIT_WORDS), MPI_UINT64_T,
+                                  rank, NQ_TAG_WORK, m->comm, &peer->sends[slot]));
+  peer->batches_sent++;
+  m->batches_out++;
+  return NQ_OK;
+}
+
+/* The peer's slot for its next batch, once its last send from there is done. */
+static int next_slot(master_t *m, peer_t *peer, uint64_t **packed) {
+  int slot = (int)(peer->batches_sent % BATCHES_IN_FLIGHT);
   NQ_MPI_CHECK(m->comm, MPI_Wait(&peer->sends[slot], MPI_STATUS_IGNORE));
+  *packed = peer->slots[slot];
+  return NQ_OK;
+}
+
+static int send_batch(master_t *m, int rank) {
+  peer_t *peer = &m->peers[rank - 1];
+  uint64_t *batch = NULL;
+  if (next_slot(m, peer, &batch) != NQ_OK)
+    return NQ_EMPI;
   uint64_t count = 0, wanted = guided_batch(m, peer->batch_units);
   nq_unit_t unit;
   while (count < wanted && next_unit(m, &unit))
@@ -157,40 +188,130 @@ static int send_batch(master_t *m, int rank) {
   if (count == 0)
     return NQ_OK;
   batch[0] = count;
-  NQ_MPI_CHECK(m->comm, MPI_Isend(batch, (int)(1 + count * NQ_UNIT_WORDS), MPI_UINT64_T, rank,
-                                  NQ_TAG_WORK, m->comm, &peer->sends[slot]));
-  peer->batches_sent++;
-  m->batches_out++;
+  nq__batch_t *record = nq__backups_sent(&m->backups, batch);
+  if (record == NULL)
+    note_failure(m, NQ_ENOMEM, 0); /* sent all the same: its answer must be taken */
+  return send_slot(m, rank, record);
+}
+
+/* Once every unit is out, a peer with nothing to do gets a copy of the
+ * oldest batch still unanswered, if one has no copy yet. */
+static int send_copy(master_t *m, int rank) {
+  peer_t *peer = &m->peers[rank - 1];
+  if (!m->exhausted || m->failure != NQ_OK || m->stopping ||
+      peer->batches_sent != peer->batches_answered)
+    return NQ_OK;
+  nq__batch_t *batch = nq__backups_pick(&m->backups, (uint64_t)peer->batch_units);
+  if (batch == NULL)
+    return NQ_OK;
+  uint64_t *packed = NULL;
+  if (next_slot(m, peer, &packed) != NQ_OK)
+    return NQ_EMPI;
+  const uint64_t *original = nq__batch_packed(batch);
+  memcpy(packed, original, (1 + original[0] * NQ_UNIT_WORDS) * sizeof *packed);
+  return send_slot(m, rank, batch);
+}
+
+/* Once every batch has its answer, the copies still out are useless: their
+ * holders drop them (and answer at once) instead of finishing them. */
+static int discard_copies(master_t *m) {
+  if (!m->exhausted || m->backups.unanswered > 0 || m->batches_out == 0)
+    return NQ_OK;
+  for (int rank = 1; rank <= m->peer_count; rank++) {
+    peer_t *peer = &m->peers[rank - 1];
+    if (peer->discarded || peer->batches_sent == peer->batches_answered)
+      continue;
+    peer->discarded = 1;
+    NQ_MPI_CHECK(m->comm, MPI_Send(NULL, 0, MPI_UINT64_T, rank, NQ_TAG_DISCARD, m->comm));
+  }
   return NQ_OK;
 }
 
-/* Adds one worker's results, or records its failure; either way the reply
- * (more work, or none once anything failed) keeps the worker moving. */
-static int receive_result(master_t *m, int rank) {
-  MPI_Status status;
-  int words = 0;
-  NQ_MPI_CHECK(m->comm, MPI_Recv(m->inbox, m->inbox_words, MPI_UINT64_T, rank, NQ_TAG_RESULT,
-                                 m->comm, &status));
-  NQ_MPI_CHECK(m->comm, MPI_Get_count(&status, MPI_UINT64_T, &words));
-  m->batches_out--;
-  int worker_status = words >= 2 ? (int)(int64_t)m->inbox[0] : NQ_EPROTO;
-  uint64_t count = words >= 2 ? m->inbox[1] : 0;
-  if (worker_status == NQ_OK && (count > (uint64_t)m->peers[rank - 1].batch_units ||
-                                 (uint64_t)words != 2 + count * NQ_RESULT_WORDS))
-    worker_status = NQ_EPROTO;
-  if (worker_status == NQ_ESTOPPED) /* that batch is not done; nor is the run */
+static uint64_t *inbox(master_t *m, int index) {
+  return m->inboxes + (size_t)index * (size_t)m->inbox_words;
+}
+
+static int post_receive(master_t *m, int index) {
+  NQ_MPI_CHECK(m->comm, MPI_Irecv(inbox(m, index), m->inbox_words, MPI_UINT64_T, MPI_ANY_SOURCE,
+                                  NQ_TAG_RESULT, m->comm, &m->receives[index]));
+  return NQ_OK;
+}
+
+static int post_ring(master_t *m) {
+  for (int i = 0; i < m->ring_size; i++)
+    if (post_receive(m, i) != NQ_OK)
+      return NQ_EMPI;
+  return NQ_OK;
+}
+
+/* Every receive still posted goes: nothing more will come. */
+static int cancel_ring(master_t *m) {
+  for (int i = 0; i < m->ring_size; i++) {
+    if (m->receives[i] == MPI_REQUEST_NULL)
+      continue;
+    NQ_MPI_CHECK(m->comm, MPI_Cancel(&m->receives[i]));
+    NQ_MPI_CHECK(m->comm, MPI_Wait(&m->receives[i], MPI_STATUS_IGNORE));
+  }
+  return NQ_OK;
+}
+
+/* A batch's first answer: its results join the totals, or its failure is
+ * the run's. */
+static int take_first_answer(master_t *m, int rank, int status, const uint64_t *results,
+                             uint64_t count) {
+  if (status == NQ_ESTOPPED) /* that batch is not done; nor is the run */
     return begin_stop(m);
-  if (worker_status != NQ_OK) {
-    note_failure(m, worker_status, rank);
+  if (status != NQ_OK) {
+    note_failure(m, status, rank);
     return NQ_OK;
   }
   for (uint64_t i = 0; i < count; i++) {
     nq_unit_result_t result;
-    nq__result_unpack(&result, m->inbox + 2 + i * NQ_RESULT_WORDS);
+    nq__result_unpack(&result, results + i * NQ_RESULT_WORDS);
     finish_unit(m, &result, rank);
   }
   flush_record(m);
-  return send_batch(m, rank);
+  return NQ_OK;
+}
+
+/* Adds one worker's results, or records its failure; either way the reply
+ * (more work, a copy of a late batch, or none) keeps the worker moving. */
+static int take_result(master_t *m, const uint64_t *message, const MPI_Status *status) {
+  int words = 0, rank = status->MPI_SOURCE, rc = NQ_OK;
+  NQ_MPI_CHECK(m->comm, MPI_Get_count(status, MPI_UINT64_T, &words));
+  peer_t *peer = &m->peers[rank - 1];
+  nq__batch_t *batch = peer->batches[peer->batches_answered++ % BATCHES_IN_FLIGHT];
+  m->batches_out--;
+  int worker_status = words >= 2 ? (int)(int64_t)message[0] : NQ_EPROTO;
+  uint64_t count = words >= 2 ? message[1] : 0;
+  if (worker_status == NQ_OK && (count > (uint64_t)peer->batch_units ||
+                                 (uint64_t)words != 2 + count * NQ_RESULT_WORDS))
+    worker_status = NQ_EPROTO;
+  nq__answer_t answer = batch == NULL ? NQ_ANSWER_FIRST
+                                      : nq__backups_answer(&m->backups, batch, worker_status,
+                                                           message + 2, count);
+  if (answer == NQ_ANSWER_FIRST)
+    rc = take_first_answer(m, rank, worker_status, message + 2, count);
+  else if (answer == NQ_ANSWER_CONFLICT)
+    note_failure(m, NQ_ECHECK, rank); /* two ranks disagree on the same units */
+  if (rc == NQ_OK)
+    rc = send_batch(m, rank);
+  if (rc == NQ_OK)
+    rc = send_copy(m, rank);
+  return rc == NQ_OK ? discard_copies(m) : rc;
+}
+
+/* The oldest arrival, if it is here: taken, answered, its receive posted
+ * again at the ring's tail.  *arrived says whether there was one. */
+static int receive_result(master_t *m, int *arrived) {
+  MPI_Status status;
+  int head = m->ring_head;
+  NQ_MPI_CHECK(m->comm, MPI_Test(&m->receives[head], arrived, &status));
+  if (!*arrived)
+    return NQ_OK;
+  m->ring_head = (head + 1) % m->ring_size;
+  int rc = take_result(m, inbox(m, head), &status);
+  return rc == NQ_OK ? post_receive(m, head) : rc;
 }
 
 /* Answers every worker whose result has arrived; with `wait`, first waits
@@ -198,10 +319,12 @@ static int receive_result(master_t *m, int rank) {
  * polls it hears this rank's own stop, which must reach workers deep in
  * long units without waiting for their results. */
 static int serve_workers(master_t *m, int wait) {
+  if (m->peer_count == 0)
+    return NQ_OK;
   for (;;) {
-    MPI_Status status;
-    int arrived = 0, rc;
-    NQ_MPI_CHECK(m->comm, MPI_Iprobe(MPI_ANY_SOURCE, NQ_TAG_RESULT, m->comm, &arrived, &status));
+    int arrived = 0, rc = receive_result(m, &arrived);
+    if (rc != NQ_OK)
+      return rc;
     if (!arrived && wait) {
       if ((rc = check_stop(m)) != NQ_OK)
         return rc;
@@ -210,8 +333,6 @@ static int serve_workers(master_t *m, int wait) {
     if (!arrived)
       return NQ_OK;
     wait = 0;
-    if ((rc = receive_result(m, status.MPI_SOURCE)) != NQ_OK)
-      return rc;
   }
 }
 
@@ -333,6 +454,8 @@ static void report_progress(master_t *m, int final) {
  * leaves at once (main then aborts the job). */
 static int distribute(master_t *m) {
   int rc = check_stop(m);
+  if (rc == NQ_OK && m->peer_count > 0)
+    rc = post_ring(m);
   for (int round = 0; rc == NQ_OK && round < BATCHES_IN_FLIGHT; round++)
     for (int rank = 1; rc == NQ_OK && rank <= m->peer_count; rank++)
       rc = send_batch(m, rank);
@@ -352,9 +475,23 @@ static int distribute(master_t *m) {
   flush_record(m);
   if (rc == NQ_OK && m->failure == NQ_OK)
     report_progress(m, 1);
+  if (rc == NQ_OK && m->peer_count > 0)
+    rc = cancel_ring(m);
   if (rc == NQ_OK)
     rc = stop_workers(m);
   return rc;
+}
+
+/* Receives posted at once: enough for a burst of answers from many peers,
+ * within RING_BYTES however large a GPU rank's answers are. */
+enum { RING_MAX = 64 };
+#define RING_BYTES (16u << 20)
+static int ring_size(const master_t *m) {
+  size_t fit = RING_BYTES / ((size_t)m->inbox_words * sizeof(uint64_t));
+  int size = m->peer_count < RING_MAX ? m->peer_count : RING_MAX;
+  if ((size_t)size > fit)
+    size = (int)fit;
+  return size > 0 ? size : 1;
 }
 
 /* Buffers sized from what each peer takes per batch: a CPU rank's few
@@ -376,23 +513,29 @@ static int allocate_buffers(master_t *m, const nq__run_t *run) {
     }
   }
   m->inbox_words = 2 + largest * NQ_RESULT_WORDS;
-  m->inbox = malloc((size_t)m->inbox_words * sizeof *m->inbox);
+  m->ring_size = ring_size(m);
+  m->inboxes = malloc((size_t)m->ring_size * (size_t)m->inbox_words * sizeof *m->inboxes);
+  m->receives = malloc((size_t)m->ring_size * sizeof *m->receives);
+  for (int i = 0; m->receives != NULL && i < m->ring_size; i++)
+    m->receives[i] = MPI_REQUEST_NULL;
   m->local_batch = run->gpu ? (size_t)run->batch_units[0] : 1;
   m->local_units = malloc(m->local_batch * sizeof *m->local_units);
   m->local_results = malloc(m->local_batch * sizeof *m->local_results);
-  return m->inbox && m->local_units && m->local_results ? NQ_OK : NQ_ENOMEM;
+  return m->inboxes && m->receives && m->local_units && m->local_results ? NQ_OK : NQ_ENOMEM;
 }
 
 static void free_buffers(master_t *m) {
   for (int i = 0; i < m->peer_count; i++)
     for (int slot = 0; slot < BATCHES_IN_FLIGHT; slot++)
       free(m->peers[i].slots[slot]);
-  free(m->inbox);
+  free(m->inboxes);
+  free(m->receives);
   free(m->local_units);
   free(m->local_results);
 }
 
-int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq__run_t *run, MPI_Comm comm) {
+int nq__master_run(nq__totals_t *totals, nq_count_result_t *result, const nq__run_t *run,
+                   MPI_Comm comm) {
   const nq_count_options_t *options = run->options;
   int size = 1;
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
@@ -414,6 +557,7 @@ int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq__run_t *run,
     m->capacity += (uint64_t)run->batch_units[rank];
   m->units_left = run->units_total - run->resumed.sums.units;
   nq__totals_init(&m->record);
+  nq__backups_init(&m->backups);
   if (run->journal != NULL) {
     nq__totals_merge(totals, &run->resumed.sums);
     nq__journal_done_cursor_init(&m->done, &run->resumed);
@@ -432,11 +576,14 @@ int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq__run_t *run,
   rc = distribute(m);
   if (rc == NQ_OK)
     rc = m->failure != NQ_OK ? m->failure : m->stopping ? NQ_ESTOPPED : NQ_OK;
-  *failed_rank = m->failure != NQ_OK ? m->failed_rank : -1;
+  result->failed_rank = m->failure != NQ_OK ? m->failed_rank : -1;
+  result->copies_sent = m->backups.copies_sent;
+  result->copies_confirmed = m->backups.copies_confirmed;
   nq__pool_destroy(m->pool);
   nq_unit_gen_destroy(m->gen);
   nq_kernel_destroy(m->search);
   nq__totals_clear(&m->record);
+  nq__backups_clear(&m->backups);
   free_buffers(m);
   free(m->peers);
   free(m);

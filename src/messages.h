@@ -8,14 +8,17 @@
  *                                    (NQ_RESULT_WORDS each)]
  *   NQ_TAG_STOP   master -> worker: empty, no more work
  *   NQ_TAG_CANCEL master -> worker: empty, the run is stopping: abandon
- *                 the batch in hand, answer every batch with NQ_ESTOPPED. */
+ *                 the batch in hand, answer every batch with NQ_ESTOPPED.
+ *   NQ_TAG_DISCARD master -> worker: empty, every batch has its answer:
+ *                 drop the copies held, answering them with NQ_ESTOPPED;
+ *                 only a stop follows. */
 
 #include <stdint.h>
 
 #include "nqueens/kernel.h"
 #include "nqueens/units.h"
 
-enum { NQ_TAG_WORK = 1, NQ_TAG_RESULT = 2, NQ_TAG_STOP = 3, NQ_TAG_CANCEL = 4 };
+enum { NQ_TAG_WORK = 1, NQ_TAG_RESULT = 2, NQ_TAG_STOP = 3, NQ_TAG_CANCEL = 4, NQ_TAG_DISCARD = 5 };
 
 #define NQ_UNIT_WORDS 3
 #define NQ_RESULT_WORDS 5

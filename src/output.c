@@ -145,6 +145,10 @@ static void count_as_text(nq_output_t *output, int n, int unique, const nq_count
   if (r->resumed_units > 0)
     append_format(output, ", %llu unit%s from the checkpoint", (unsigned long long)r->resumed_units,
                   r->resumed_units == 1 ? "" : "s");
+  if (r->copies_sent > 0)
+    append_format(output, ", %llu backup cop%s (%llu confirmed)",
+                  (unsigned long long)r->copies_sent, r->copies_sent == 1 ? "y" : "ies",
+                  (unsigned long long)r->copies_confirmed);
   append_format(output, "\n");
 }
 
@@ -163,6 +167,9 @@ static void count_as_json(nq_output_t *output, int n, int unique, const nq_count
     append_format(output, ",\"gpu_ranks\":%d", r->gpu_ranks);
   if (r->resumed_units > 0)
     append_format(output, ",\"resumed_units\":%llu", (unsigned long long)r->resumed_units);
+  if (r->copies_sent > 0)
+    append_format(output, ",\"copies\":%llu,\"copies_confirmed\":%llu",
+                  (unsigned long long)r->copies_sent, (unsigned long long)r->copies_confirmed);
   append_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);
 }
 

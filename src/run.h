@@ -27,11 +27,13 @@ typedef struct nq__faults {
   int hide_gpus;          /* every rank acts as if it saw no CUDA device */
   int stop_rank;          /* this rank sets *options.stop, as a signal would, */
   uint64_t stop_after_units; /* when it starts its unit after this many */
+  int slow_rank;          /* this rank waits slow_seconds before each unit: */
+  double slow_seconds;    /* a slow node, for the backup copies */
 } nq__faults_t;
 
 #define NQ_NO_FAULTS                                                                     \
   ((nq__faults_t){.failing_unit = UINT64_MAX, .walk_refusing_rank = -1,                  \
-                  .gpu_stand_in_rank = -1, .stop_rank = -1})
+                  .gpu_stand_in_rank = -1, .stop_rank = -1, .slow_rank = -1})
 
 /* How often, at most, a rank inside a unit looks for messages: a worker
  * for the master's cancel, the master for its workers' results. */
@@ -86,9 +88,11 @@ int nq__gpu_ranks_open(nq__run_t *run, MPI_Comm comm);
 void nq__gpu_ranks_close(nq__run_t *run);
 
 /* The two roles (master.c, worker.c).  The master returns the first unit
- * failure with the rank that had it, after every worker has stopped; or,
+ * failure with the rank that had it (result->failed_rank), after every
+ * worker has stopped, and counts the backup copies in `result`; or,
  * once any rank was asked to stop, NQ_ESTOPPED, as every worker then does. */
-int nq__master_run(nq__totals_t *totals, int *failed_rank, const nq__run_t *run, MPI_Comm comm);
+int nq__master_run(nq__totals_t *totals, nq_count_result_t *result, const nq__run_t *run,
+                   MPI_Comm comm);
 int nq__worker_run(const nq__run_t *run, MPI_Comm comm);
 
 #endif

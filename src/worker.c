@@ -28,6 +28,7 @@ typedef struct worker {
   int next_arrived;
   int failure;      /* the first failure or stop: every later batch gets it */
   int stopped;      /* asked to stop: this rank's flag, or the master's cancel */
+  int discarding;   /* told to drop the copies it holds: the count is done */
   int stop_received;
   int hook_failed;  /* an MPI call made from the cancel hook failed */
   double last_poll; /* when the cancel hook last talked to the master */
@@ -77,7 +78,8 @@ static int send_answer(worker_t *w, int status, const nq_unit_result_t *results,
 static int send_finished(worker_t *w) {
   nq__pool_batch_t batch;
   while (w->pool != NULL && nq__pool_collect(w->pool, &batch)) {
-    if (batch.status != NQ_OK)
+    /* A dropped copy is no failure of this rank's. */
+    if (batch.status != NQ_OK && !(w->discarding && batch.status == NQ_ESTOPPED))
       note_failure(w, batch.status);
     int rc = send_answer(w, batch.status, batch.results, batch.count);
     nq__pool_release(w->pool);
@@ -123,6 +125,12 @@ static int take_message(worker_t *w, const MPI_Status *status) {
     stop_here(w);
     return post_next(w);
   }
+  if (status->MPI_TAG == NQ_TAG_DISCARD) {
+    w->discarding = 1;
+    if (w->pool != NULL)
+      nq__pool_cancel(w->pool);
+    return post_next(w);
+  }
   size_t count = 0;
   int batch_status = unpack_batch(w, status, &count);
   note_failure(w, batch_status);
@@ -164,7 +172,7 @@ static int worker_cancelled(void *context) {
     w->hook_failed = 1;
     stop_here(w);
   }
-  return w->stopped;
+  return w->stopped || w->discarding;
 }
 
 /* Nothing to solve here: wait for the master, or for the other threads. */

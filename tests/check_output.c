@@ -244,7 +244,9 @@ static const char big_solutions[] = "1180591620717411303424";
 static const char big_unique[] = "147573952589676412928";
 static const char big_nodes[] = "1208925819614629174706176";
 
-static char *count_output(nq_format_t format, int unique) {
+/* A made-up count of 3 ranks with 12 threads; `copies` adds 5 backup
+ * copies, 4 of them confirmed. */
+static char *count_output(nq_format_t format, int unique, int copies) {
   nq_count_result_t result;
   nq_count_result_init(&result);
   ck_assert_int_eq(mpz_set_str(result.solutions, big_solutions, 10), 0);
@@ -252,6 +254,9 @@ static char *count_output(nq_format_t format, int unique) {
   ck_assert_int_eq(mpz_set_str(result.nodes, big_nodes, 10), 0);
   result.units = 17;
   result.ranks = 3;
+  result.threads = 12;
+  result.copies_sent = copies ? 5 : 0;
+  result.copies_confirmed = copies ? 4 : 0;
   result.depth = 2;
   result.seconds = 0.5;
   result.walk = NQ_WALK_AVX512;
@@ -284,11 +289,11 @@ static const char *version_in(const char *text) {
 }
 
 START_TEST(test_count_json_is_exact) {
-  char *text = count_output(NQ_FORMAT_JSON, 0);
+  char *text = count_output(NQ_FORMAT_JSON, 0, 0);
   char expected[512];
   snprintf(expected, sizeof expected,
            "{\"n\":27,\"solutions\":\"1180591620717411303424\",\"seconds\":0.500000,"
-           "\"ranks\":3,\"units\":17,\"depth\":2,\"nodes\":\"1208925819614629174706176\","
+           "\"ranks\":3,\"threads\":12,\"units\":17,\"depth\":2,\"nodes\":\"1208925819614629174706176\","
            "\"nodes_per_second\":2417851639229258349412352,\"walk\":\"avx512\","
            "\"version\":\"%s\"}\n",
            version_in(text));
@@ -298,14 +303,15 @@ START_TEST(test_count_json_is_exact) {
 END_TEST
 
 START_TEST(test_count_json_with_unique_is_exact) {
-  char *text = count_output(NQ_FORMAT_JSON, 1);
+  char *text = count_output(NQ_FORMAT_JSON, 1, 1);
   char expected[512];
   snprintf(expected, sizeof expected,
            "{\"n\":27,\"solutions\":\"1180591620717411303424\","
            "\"unique\":\"147573952589676412928\",\"seconds\":0.500000,"
-           "\"ranks\":3,\"units\":17,\"depth\":2,\"nodes\":\"1208925819614629174706176\","
+           "\"ranks\":3,\"threads\":12,\"units\":17,\"depth\":2,"
+           "\"nodes\":\"1208925819614629174706176\","
            "\"nodes_per_second\":2417851639229258349412352,\"walk\":\"avx512\","
-           "\"version\":\"%s\"}\n",
+           "\"copies\":5,\"copies_confirmed\":4,\"version\":\"%s\"}\n",
            version_in(text));
   ck_assert_str_eq(text, expected);
   free(text);
@@ -313,15 +319,17 @@ START_TEST(test_count_json_with_unique_is_exact) {
 END_TEST
 
 START_TEST(test_count_text_is_exact) {
-  char *text = count_output(NQ_FORMAT_TEXT, 1);
+  char *text = count_output(NQ_FORMAT_TEXT, 1, 1);
   ck_assert_str_eq(text, "Q(27) = 1180591620717411303424 solutions on the 27x27 board\n"
                          "U(27) = 147573952589676412928 up to rotation and reflection\n"
-                         "0.500 s on 3 ranks, 17 work units, 2.42e+24 nodes/s, avx512 walk\n");
+                         "0.500 s on 3 ranks, 12 threads, 17 work units, 2.42e+24 nodes/s, "
+                         "avx512 walk, 5 backup copies (4 confirmed)\n");
   free(text);
 }
 END_TEST
 
-/* One of each: "solution", "rank", "work unit" stay singular. */
+/* One of each: "solution", "rank", "thread", "work unit", "backup copy"
+ * stay singular. */
 START_TEST(test_count_text_singular_is_exact) {
   nq_count_result_t result;
   nq_count_result_init(&result);
@@ -329,6 +337,8 @@ START_TEST(test_count_text_singular_is_exact) {
   mpz_set_ui(result.nodes, 1);
   result.units = 1;
   result.ranks = 1;
+  result.threads = 1;
+  result.copies_sent = 1;
   result.seconds = 0.25;
   result.walk = NQ_WALK_SCALAR;
   memory_t m;
@@ -337,7 +347,8 @@ START_TEST(test_count_text_singular_is_exact) {
   memory_close(&m);
   nq_count_result_clear(&result);
   ck_assert_str_eq(m.text, "Q(1) = 1 solution on the 1x1 board\n"
-                           "0.250 s on 1 rank, 1 work unit, 4 nodes/s, scalar walk\n");
+                           "0.250 s on 1 rank, 1 thread, 1 work unit, 4 nodes/s, scalar walk, "
+                           "1 backup copy (0 confirmed)\n");
   free(m.text);
 }
 END_TEST

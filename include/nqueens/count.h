@@ -63,6 +63,10 @@ typedef struct nq_count_result {
   nq_walk_t walk;      /* the walk rank 0 counted with (resolved) */
   int gpu_ranks;       /* ranks that counted on a GPU */
   uint64_t resumed_units; /* units whose counts came from the checkpoint journal */
+  /* Backup copies of the last batches, sent to ranks left idle at the end
+   * of the run, and those whose answer came back and agreed exactly with
+   * the first (one that differs fails the run with NQ_ECHECK). */
+  uint64_t copies_sent, copies_confirmed;
   /* Rank 0, with a checkpoint: why it was refused (NQ_EJOURNAL) or could
    * not be written, or a warning (a torn last record dropped); else "". */
   char message[NQ_COUNT_MESSAGE_SIZE];
