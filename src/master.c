@@ -411,7 +411,7 @@ static int solve_locally(master_t *m) {
   }
   collect_local(m);
   feed_local(m);
-  if (nq__pool_solve_one(m->pool, m->search)) {
+  if (m->pool != NULL && nq__pool_solve_one(m->pool, m->search)) {
     collect_local(m);
     return NQ_OK;
   }
