@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # Shared set-up for run.sh, test.sh and bench.sh; source it, do not run it.
 #
-#   nq_install_deps          apt-get the build and run dependencies that are missing
+#   nq_install_deps [PKG...] apt-get the build and run dependencies that are
+#                            missing, and PKG... (test.sh: NQ_TEST_PACKAGES)
 #   nq_build DIR [ARGS...]   configure (Release) and build into DIR; ARGS go to cmake
 #   nq_mpirun_flags RANKS    set NQ_MPIRUN_FLAGS for a local mpirun of RANKS ranks
 #
@@ -13,6 +14,10 @@
 
 NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NQ_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libgmp-dev zlib1g-dev check)
+# For tests/e2e_slurm.sh alone, which runs a Slurm of its own: test.sh
+# installs them, run.sh and bench.sh do not.
+# shellcheck disable=SC2034 # used by test.sh
+NQ_TEST_PACKAGES=(slurm-wlm munge)
 
 nq_as_root() {
   if [ "$(id -u)" -eq 0 ]; then
@@ -27,7 +32,7 @@ nq_as_root() {
 
 nq_install_deps() {
   local missing=() package
-  for package in "${NQ_PACKAGES[@]}"; do
+  for package in "${NQ_PACKAGES[@]}" "$@"; do
     if [ "$(dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null)" != installed ]; then
       missing+=("$package")
     fi

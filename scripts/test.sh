@@ -11,7 +11,7 @@ set -euo pipefail
 # shellcheck source=scripts/setup.sh
 . "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
-nq_install_deps
+nq_install_deps "${NQ_TEST_PACKAGES[@]}"
 
 werror=OFF
 if [ -n "${CI:-}" ] && [ "${CI}" != false ]; then

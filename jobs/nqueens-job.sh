@@ -1,0 +1,179 @@
+# shellcheck shell=bash
+# What the batch scripts nqueens.sbatch and nqueens-array.sbatch share;
+# they source it, it is not submitted.  jobs/README.md explains the whole.
+#
+#   nq_job_setup               the binary, the launcher, the signal traps
+#   nq_job_key ARGS...         prints the name of a count's run directory
+#   nq_job_count OUT ARGS...   one run of the binary on every task, its stdout
+#                              to OUT, the journal nq_job_journal; sets
+#                              nq_job_status
+#   nq_job_finish              ends the job: exit status, or a requeue on 3
+#
+# Slurm runs a copy of the batch script, not the file in jobs/: NQ_ROOT (the
+# repository, default: the directory the job runs in, so submit from the
+# repository root) is how the scripts find this file and build/nqueens-mpi.
+
+nq_job_say() { echo "nqueens job: $*" >&2; }
+
+# nq_job_setup: NQ_BINARY (default $NQ_ROOT/build/nqueens-mpi) must run;
+# chooses how to start the ranks (nq_job_launch) and catches SIGUSR1 and
+# SIGUSR2 for the ranks.  Returns 2, having said why, when it cannot go on.
+nq_job_setup() {
+  NQ_ROOT=${NQ_ROOT:-$PWD}
+  nq_job_binary=${NQ_BINARY:-$NQ_ROOT/build/nqueens-mpi}
+  if [ ! -x "$nq_job_binary" ]; then
+    nq_job_say "no program at $nq_job_binary: build it first, on a filesystem the" \
+      "nodes share (see jobs/README.md), or set NQ_BINARY"
+    return 2
+  fi
+  nq_job_choose_launcher || return
+  nq_job_pid=""
+  nq_job_signal=""
+  nq_job_journal=""
+  nq_job_counting=0
+  nq_job_keep_stopped=0
+  trap 'nq_job_forward USR1' USR1
+  trap 'nq_job_forward USR2' USR2
+}
+
+# NQ_LAUNCHER: srun (srun --mpi=pmix), mpirun (Open MPI's mpirun, which
+# takes the allocation from Slurm), or auto (default): srun when this
+# Slurm's srun has the pmix plugin, else mpirun.  Plain srun is never used:
+# Debian's Open MPI 4.1 (and any built without Slurm's PMI) cannot start
+# under it ("OMPI was not built with SLURM's PMI support").
+nq_job_choose_launcher() {
+  local launcher=${NQ_LAUNCHER:-auto} ranks=${SLURM_NTASKS:-1}
+  if [ "$launcher" = auto ]; then
+    launcher=mpirun
+    if [ -n "${SLURM_JOB_ID:-}" ] && command -v srun >/dev/null 2>&1 &&
+      srun --mpi=list 2>&1 | grep -qw pmix; then
+      launcher=srun
+    fi
+  fi
+  case $launcher in
+    srun) nq_job_launch=(srun --mpi=pmix) ;;
+    # -q: the program's own message on a non-zero exit, not Open MPI's too.
+    mpirun) nq_job_launch=(mpirun -q -np "$ranks") ;;
+    *)
+      nq_job_say "NQ_LAUNCHER is '$launcher': use srun, mpirun or auto"
+      return 2
+      ;;
+  esac
+  if ! command -v "${nq_job_launch[0]}" >/dev/null 2>&1; then
+    nq_job_say "NQ_LAUNCHER=$launcher, but there is no $launcher here: load your site's" \
+      "MPI module in the script, or choose the other launcher"
+    return 2
+  fi
+}
+
+# The signal goes to the launcher, which passes it to every rank (srun and
+# mpirun both do); the ranks stop cleanly and the program exits 3.  SIGUSR2
+# also says: do not requeue.  A rank that gets the signal before it has set
+# its handlers (while MPI starts, which takes seconds on a loaded node)
+# dies of it instead, so the launcher gets it only once the ranks are
+# counting (nq_job_started); one that comes earlier waits in nq_job_count.
+nq_job_forward() {
+  local what="stopping the count"
+  nq_job_signal=$1
+  if [ "$1" = USR2 ]; then
+    nq_job_keep_stopped=1
+    what+=", no requeue"
+  fi
+  nq_job_say "SIG$1 received at $(date '+%F %T'): $what"
+  if [ -n "$nq_job_pid" ] && nq_job_started; then
+    kill -s "$1" "$nq_job_pid" 2>/dev/null
+    nq_job_signal=""
+  fi
+}
+
+# The ranks set their handlers before rank 0 opens the journal, which it
+# creates, or else (a resume) cuts or appends to within seconds: they are
+# counting once the journal's size differs from what it was at the launch.
+# Without a journal (nq_job_journal empty), NQ_SIGNAL_HOLD seconds after
+# the launch (default 30).
+nq_job_started() {
+  if [ "$nq_job_counting" = 0 ]; then
+    if [ -n "$nq_job_journal" ]; then
+      [ "$(nq_job_journal_size)" != "$nq_job_launch_size" ] || return 1
+    else
+      [ "$SECONDS" -ge "$nq_job_settled" ] || return 1
+    fi
+    nq_job_counting=1
+  fi
+}
+nq_job_journal_size() { stat -c %s "$nq_job_journal" 2>/dev/null || echo none; }
+
+# nq_job_key ARGS...: "q<NQ_N>" followed by the arguments, each without its
+# leading dashes and with any character but letters, digits, '.', '_' and
+# '=' made '_', joined by '-': `NQ_N=20 ... --unique` is q20-unique.  The
+# same count submitted again gets the same directory, and with it its
+# journal; so does a requeued job.
+nq_job_key() {
+  local key="q$NQ_N" arg
+  for arg in "$@"; do
+    arg=${arg##-}
+    arg=${arg##-}
+    key+="-${arg//[^A-Za-z0-9._=]/_}"
+  done
+  echo "$key"
+}
+
+# nq_job_count OUT ARGS...: `nqueens-mpi ARGS` on every task, stdout to OUT;
+# nq_job_journal names the journal ARGS give, if any.  Waits for the
+# launcher through any number of signals: a trap cuts `wait` short, the
+# launcher goes on until the ranks have stopped.
+nq_job_count() {
+  local out=$1
+  shift
+  nq_job_say "job ${SLURM_JOB_ID:-(not in Slurm)}, run $((${SLURM_RESTART_COUNT:-0} + 1))," \
+    "on ${SLURM_JOB_NODELIST:-$(hostname -s)}, $(date '+%F %T'):" \
+    "${nq_job_launch[*]} $nq_job_binary $*"
+  nq_job_counting=0
+  nq_job_launch_size=$(nq_job_journal_size)
+  nq_job_settled=$((SECONDS + ${NQ_SIGNAL_HOLD:-30}))
+  "${nq_job_launch[@]}" "$nq_job_binary" "$@" >"$out" &
+  nq_job_pid=$!
+  while kill -0 "$nq_job_pid" 2>/dev/null; do
+    if [ -z "$nq_job_signal" ]; then
+      wait "$nq_job_pid"
+    elif nq_job_started; then
+      nq_job_say "SIG$nq_job_signal passed on at $(date '+%F %T'), the ranks counting"
+      kill -s "$nq_job_signal" "$nq_job_pid" 2>/dev/null
+      nq_job_signal=""
+    else
+      sleep 1
+    fi
+  done
+  wait "$nq_job_pid"
+  nq_job_status=$?
+  nq_job_pid=""
+  nq_job_say "nqueens-mpi exited with status $nq_job_status at $(date '+%F %T')"
+}
+
+# nq_job_finish: exits with the program's status, except that a stop (3)
+# in a job started with --requeue is requeued first: the next run resumes
+# from the journal.  Not after SIGUSR2, and at most NQ_MAX_REQUEUES times
+# (default 20), so that a job that never gets anywhere ends.
+nq_job_finish() {
+  local restarts=${SLURM_RESTART_COUNT:-0}
+  if [ "$nq_job_status" -ne 3 ]; then
+    exit "$nq_job_status"
+  fi
+  if [ -z "${SLURM_JOB_ID:-}" ]; then
+    nq_job_say "stopped, not in Slurm: run the same command again to resume"
+  elif [ "$nq_job_keep_stopped" = 1 ]; then
+    nq_job_say "stopped by SIGUSR2: not requeued; submit the same command again to resume"
+  elif [ "$restarts" -ge "${NQ_MAX_REQUEUES:-20}" ]; then
+    nq_job_say "stopped after $restarts requeues (NQ_MAX_REQUEUES): not requeued;" \
+      "submit the same command again to resume"
+  else
+    nq_job_say "stopped: requeueing job $SLURM_JOB_ID to resume (requeue $((restarts + 1)))"
+    # Slurm ends this run as it requeues the job: nothing after this line
+    # is sure to run.  A refusal (a job without --requeue) leaves it exiting 3.
+    if scontrol requeue "$SLURM_JOB_ID"; then
+      exit 3
+    fi
+    nq_job_say "scontrol requeue failed: submit the same command again to resume"
+  fi
+  exit 3
+}
