@@ -50,10 +50,17 @@ nq_job_choose_launcher() {
       launcher=srun
     fi
   fi
+  # Each rank runs SLURM_CPUS_PER_TASK search threads (the program reads
+  # it): srun must be told to give a task that many CPUs (since Slurm 22.05
+  # it no longer takes it from the job), mpirun to bind a rank to as many.
+  local threads=${SLURM_CPUS_PER_TASK:-1}
   case $launcher in
-    srun) nq_job_launch=(srun --mpi=pmix) ;;
+    srun) nq_job_launch=(srun --mpi=pmix --cpus-per-task="$threads") ;;
     # -q: the program's own message on a non-zero exit, not Open MPI's too.
-    mpirun) nq_job_launch=(mpirun -q -np "$ranks") ;;
+    mpirun)
+      nq_job_launch=(mpirun -q -np "$ranks")
+      if [ "$threads" -gt 1 ]; then nq_job_launch+=(--map-by "slot:PE=$threads"); fi
+      ;;
     *)
       nq_job_say "NQ_LAUNCHER is '$launcher': use srun, mpirun or auto"
       return 2
