@@ -27,6 +27,12 @@ typedef struct nq__faults {
   int hide_gpus;          /* every rank acts as if it saw no CUDA device */
   int stop_rank;          /* this rank sets *options.stop, as a signal would, */
   uint64_t stop_after_units; /* when it starts its unit after this many */
+  /* Benchmarks of the scheduling (tests/bench_master.c): when set, a CPU
+   * unit is not searched but costs simulated_seconds(id, simulated_context)
+   * of sleep, and its result is made for exact accounting (simulated.h).
+   * Called on whichever rank solves the unit; NULL: the real search. */
+  double (*simulated_seconds)(uint64_t unit_id, void *context);
+  void *simulated_context;
 } nq__faults_t;
 
 #define NQ_NO_FAULTS                                                                     \
