@@ -13,7 +13,8 @@
  *     --sigma S         lognormal: sigma of the log (default 0.7)
  *     --alpha A         pareto: the tail index, above 1 (default 3.3)
  *     --trace FILE      trace: unit_times --write output; unit id k costs the
- *                       time of line k mod lines, rescaled to mean SCALE
+ *                       node count of line k mod lines (real work without
+ *                       the timer's noise), rescaled to mean SCALE
  *     --seed S          the draws (default 1)
  *     --label TEXT      first column of the figures (e.g. the scheduler)
  *     --data FILE       rank 0 also appends the figures to FILE
@@ -166,19 +167,22 @@ static uint64_t cost_ns(const cost_t *cost, uint64_t id) {
   return (uint64_t)llround(mean_one * cost->scale * 1e9);
 }
 
-/* One line per unit, its seconds second ("id seconds ..."), rescaled to
- * mean 1. */
+/* One line per unit, "id seconds nodes ...": the node counts (or the
+ * seconds, on lines without them), rescaled to mean 1. */
 static int read_trace(cost_t *cost, const char *path) {
   FILE *file = fopen(path, "r");
   if (file == NULL)
     return -1;
   size_t capacity = 0;
-  double seconds, sum = 0.0;
+  double seconds, nodes, sum = 0.0;
   uint64_t id;
   char line[256];
   while (fgets(line, sizeof line, file) != NULL) {
-    if (sscanf(line, "%" SCNu64 " %lf", &id, &seconds) != 2)
+    int fields = sscanf(line, "%" SCNu64 " %lf %lf", &id, &seconds, &nodes);
+    if (fields < 2)
       continue;
+    if (fields == 3)
+      seconds = nodes;
     if (cost->trace_length == capacity) {
       capacity = capacity ? 2 * capacity : 4096;
       double *grown = realloc(cost->trace, capacity * sizeof *grown);
