@@ -16,14 +16,19 @@
  *                       node count of line k mod lines (real work without
  *                       the timer's noise), rescaled to mean SCALE
  *     --seed S          the draws (default 1)
+ *     --ranks R         only the first R ranks count; the others sleep (default all)
+ *     --repeat K        runs of the same settings (default 1)
  *     --label TEXT      first column of the figures (e.g. the scheduler)
  *     --data FILE       rank 0 also appends the figures to FILE
- *     --ranks-file FILE rank 0 writes each rank's units, work and times
+ *     --ranks-file FILE rank 0 writes each rank's units, work and times (last run)
+ *     --then OPTIONS    another group of runs, from the settings before it
  *
- * Rank 0 prints one line of figures (columns named in the line above it)
- * and exits 1 when the accounting is off: the run must total Q = units,
- * nodes = units (units + 1) / 2 and exactly the simulated work of every
- * unit id once. */
+ * Starting hundreds of ranks on a few cores takes minutes (docs/scaling.md),
+ * so one job can measure several rank counts and settings: `--ranks 32
+ * --then --ranks 64 ...`.  Rank 0 prints one line of figures per run
+ * (columns named in the line above the first) and exits 1 when the
+ * accounting of any run is off: each must total Q = units, nodes = units
+ * (units + 1) / 2 and exactly the simulated work of every unit id once. */
 
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
@@ -255,16 +260,17 @@ static double simulated_seconds(uint64_t unit_id, void *context) {
 
 typedef struct settings {
   int n, depth, batch;
+  int ranks;  /* the first this many ranks of the job count (0: all) */
+  int repeat; /* runs of this group */
   cost_t cost;
   const char *trace_path, *label, *data_path, *ranks_path;
 } settings_t;
 
-static int parse(settings_t *s, int argc, char **argv) {
-  *s = (settings_t){.n = 20, .label = "today",
-                    .cost = {.model = COST_LOGNORMAL, .scale = 0.001, .sigma = 0.7, .alpha = 3.3,
-                             .seed = 1}};
-  for (int i = 1; i < argc; i++) {
-    const char *option = argv[i], *value = i + 1 < argc ? argv[i + 1] : NULL;
+/* The options of one group, argv[first..end), over what the group
+ * before it set. */
+static int parse(settings_t *s, char **argv, int first, int end) {
+  for (int i = first; i < end; i++) {
+    const char *option = argv[i], *value = i + 1 < end ? argv[i + 1] : NULL;
     if (value == NULL)
       return -1;
     i++;
@@ -290,6 +296,10 @@ static int parse(settings_t *s, int argc, char **argv) {
       s->data_path = value;
     else if (strcmp(option, "--ranks-file") == 0)
       s->ranks_path = value;
+    else if (strcmp(option, "--ranks") == 0)
+      s->ranks = atoi(value);
+    else if (strcmp(option, "--repeat") == 0)
+      s->repeat = atoi(value);
     else if (strcmp(option, "--cost") == 0) {
       int known = 0;
       for (int m = 0; m <= COST_TRACE; m++)
@@ -305,8 +315,8 @@ static int parse(settings_t *s, int argc, char **argv) {
   if (s->batch == 0)
     s->batch = NQ_BATCH_DEFAULT; /* what the run takes for 0 */
   if (s->cost.scale < 0 || s->cost.sigma < 0 || s->cost.alpha <= 1.0 || s->batch < 0 ||
-      s->batch > NQ_BATCH_MAX ||
-      strchr(s->label, ' ') != NULL || (s->cost.model == COST_TRACE) != (s->trace_path != NULL))
+      s->batch > NQ_BATCH_MAX || s->ranks < 0 || s->repeat < 1 ||
+      strchr(s->label, ' ') != NULL || (s->cost.model == COST_TRACE && s->trace_path == NULL))
     return -1;
   return 0;
 }
@@ -411,6 +421,84 @@ static int gather(figures_t *f, const rank_log_t *log, MPI_Comm comm, const char
   return 0;
 }
 
+/* A rank that sits a run out waits for the others without spinning: an
+ * idle rank polling MPI would take the CPU from the ranks being measured
+ * on an oversubscribed machine. */
+static void sleeping_barrier(MPI_Comm comm) {
+  MPI_Request barrier;
+  int done = 0;
+  MPI_Ibarrier(comm, &barrier);
+  for (;;) {
+    MPI_Test(&barrier, &done, MPI_STATUS_IGNORE);
+    if (done)
+      return;
+    nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
+  }
+}
+
+/* One count on `comm` and its figures; 1 when the accounting is off. */
+static int run_once(const settings_t *s, uint64_t units, MPI_Comm comm, int header) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  nq_count_options_t options = {.n = s->n, .depth = s->depth, .batch_units = s->batch};
+  rank_log_t log = {.cost = &s->cost};
+  nq__faults_t faults = NQ_NO_FAULTS;
+  faults.simulated_seconds = simulated_seconds;
+  faults.simulated_context = &log;
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  log.started = common_start(comm);
+  sends_counted = receives_counted = 0;
+  counting = 1;
+  int rc = nq__count_run_with_faults(&result, &options, faults, comm);
+  counting = 0;
+  figures_t f = {.units = units, .wall = now() - log.started, .sends = sends_counted,
+                 .receives = receives_counted};
+  if (rc != NQ_OK) {
+    fprintf(stderr, "bench_master: rank %d: %s\n", rank, nq_strerror(rc));
+    MPI_Abort(comm, 1);
+  }
+  if (gather(&f, &log, comm, s->ranks_path) != 0)
+    MPI_Abort(comm, 1);
+  int status = 0;
+  if (rank == 0) {
+    f.efficiency = f.work / ((double)size * f.wall);
+    f.accounting_ok = check_accounting(&result, &s->cost, units, f.work_ns, f.calls);
+    if (header) {
+      printf("# n %d, depth %d, %s costs", s->n, result.depth, cost_names[s->cost.model]);
+      if (s->cost.model == COST_LOGNORMAL)
+        printf(", sigma %g", s->cost.sigma);
+      else if (s->cost.model == COST_PARETO)
+        printf(", alpha %g", s->cost.alpha);
+      else if (s->cost.model == COST_TRACE)
+        printf(" from %s (%" PRIu64 " units)", s->trace_path, s->cost.trace_length);
+      printf(", seed %" PRIu64 "\n# %s\n", s->cost.seed, columns);
+    }
+    print_figures(stdout, s, size, &f);
+    fflush(stdout);
+    FILE *data = s->data_path != NULL ? fopen(s->data_path, "a") : NULL;
+    if (data != NULL) {
+      fseek(data, 0, SEEK_END);
+      if (ftell(data) == 0)
+        fprintf(data, "# %s\n", columns);
+      print_figures(data, s, size, &f);
+      fclose(data);
+    }
+    status = f.accounting_ok ? 0 : 1;
+  }
+  nq_count_result_clear(&result);
+  return status;
+}
+
+static void usage(void) {
+  fprintf(stderr,
+          "usage: mpirun -np RANKS bench_master [--n N] [--depth D] [--batch UNITS]\n"
+          "  [--cost zero|const|lognormal|pareto|trace] [--scale SECONDS] [--sigma S]\n"
+          "  [--alpha A] [--trace FILE] [--seed S] [--ranks R] [--repeat K] [--label TEXT]\n"
+          "  [--data FILE] [--ranks-file FILE] [--then OPTIONS...]...  (see tests/bench_master.c)\n");
+}
+
 int main(int argc, char **argv) {
 #ifdef __linux__
   /* Sleeps end within a microsecond of their deadline, not Linux's
@@ -418,68 +506,61 @@ int main(int argc, char **argv) {
   prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 #endif
   MPI_Init(&argc, &argv);
-  MPI_Comm comm = MPI_COMM_WORLD;
   int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  settings_t s;
-  uint64_t units = 0;
-  int bad = parse(&s, argc, argv) != 0 || nq_units_total(&units, s.n, s.depth) != NQ_OK ||
-            (s.trace_path != NULL && read_trace(&s.cost, s.trace_path) != 0);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  /* Every group is checked before the first run: all ranks read the same
+   * argv, so all agree. */
+  settings_t *groups = calloc((size_t)argc, sizeof *groups);
+  int group_count = 0, bad = groups == NULL;
+  settings_t s = {.n = 20, .label = "today", .repeat = 1,
+                  .cost = {.model = COST_LOGNORMAL, .scale = 0.001, .sigma = 0.7, .alpha = 3.3,
+                           .seed = 1}};
+  for (int first = 1; !bad && first <= argc;) {
+    int end = first;
+    while (end < argc && strcmp(argv[end], "--then") != 0)
+      end++;
+    const char *trace_before = s.trace_path;
+    uint64_t units = 0;
+    bad = parse(&s, argv, first, end) != 0 || nq_units_total(&units, s.n, s.depth) != NQ_OK ||
+          s.ranks > size;
+    if (!bad && s.trace_path != trace_before) {
+      s.cost.trace = NULL; /* the group before keeps its own */
+      s.cost.trace_length = 0;
+      bad = read_trace(&s.cost, s.trace_path) != 0;
+    }
+    if (!bad)
+      groups[group_count++] = s;
+    first = end + 1;
+  }
   if (bad) {
     if (rank == 0)
-      fprintf(stderr, "usage: mpirun -np RANKS bench_master [--n N] [--depth D] [--batch UNITS]\n"
-                      "  [--cost zero|const|lognormal|pareto|trace] [--scale SECONDS] [--sigma S]\n"
-                      "  [--alpha A] [--trace FILE] [--seed S] [--label TEXT] [--data FILE]\n"
-                      "  [--ranks-file FILE]   (see tests/bench_master.c)\n");
+      usage();
     MPI_Finalize();
     return 2;
   }
-  nq_count_options_t options = {.n = s.n, .depth = s.depth, .batch_units = s.batch};
-  rank_log_t log = {.cost = &s.cost};
-  nq__faults_t faults = NQ_NO_FAULTS;
-  faults.simulated_seconds = simulated_seconds;
-  faults.simulated_context = &log;
-  nq_count_result_t result;
-  nq_count_result_init(&result);
-  log.started = common_start(comm);
-  counting = 1;
-  int rc = nq__count_run_with_faults(&result, &options, faults, comm);
-  counting = 0;
-  figures_t f = {.units = units, .wall = now() - log.started, .sends = sends_counted,
-                 .receives = receives_counted};
-  int status = 0;
-  if (rc != NQ_OK) {
-    fprintf(stderr, "bench_master: rank %d: %s\n", rank, nq_strerror(rc));
-    MPI_Abort(comm, 1);
-  }
-  if (gather(&f, &log, comm, s.ranks_path) != 0)
-    MPI_Abort(comm, 1);
-  if (rank == 0) {
-    f.efficiency = f.work / ((double)size * f.wall);
-    f.accounting_ok = check_accounting(&result, &s.cost, units, f.work_ns, f.calls);
+  if (rank == 0)
     print_cpu();
-    printf("# n %d, depth %d, %s costs", s.n, result.depth, cost_names[s.cost.model]);
-    if (s.cost.model == COST_LOGNORMAL)
-      printf(", sigma %g", s.cost.sigma);
-    else if (s.cost.model == COST_PARETO)
-      printf(", alpha %g", s.cost.alpha);
-    else if (s.cost.model == COST_TRACE)
-      printf(" from %s (%" PRIu64 " units)", s.trace_path, s.cost.trace_length);
-    printf(", seed %" PRIu64 "\n# %s\n", s.cost.seed, columns);
-    print_figures(stdout, &s, size, &f);
-    FILE *data = s.data_path != NULL ? fopen(s.data_path, "a") : NULL;
-    if (data != NULL) {
-      fseek(data, 0, SEEK_END);
-      if (ftell(data) == 0)
-        fprintf(data, "# %s\n", columns);
-      print_figures(data, &s, size, &f);
-      fclose(data);
+  int status = 0;
+  for (int g = 0; g < group_count; g++) {
+    const settings_t *group = &groups[g];
+    uint64_t units = 0;
+    nq_units_total(&units, group->n, group->depth);
+    int ranks = group->ranks > 0 ? group->ranks : size;
+    for (int run = 0; run < group->repeat; run++) {
+      MPI_Comm comm;
+      MPI_Comm_split(MPI_COMM_WORLD, rank < ranks ? 0 : MPI_UNDEFINED, rank, &comm);
+      if (comm != MPI_COMM_NULL) {
+        status |= run_once(group, units, comm, run == 0);
+        MPI_Comm_free(&comm);
+      }
+      sleeping_barrier(MPI_COMM_WORLD);
     }
-    status = f.accounting_ok ? 0 : 1;
   }
-  nq_count_result_clear(&result);
-  free(s.cost.trace);
+  for (int g = 0; g < group_count; g++)
+    if (g == 0 || groups[g].cost.trace != groups[g - 1].cost.trace)
+      free(groups[g].cost.trace);
+  free(groups);
   MPI_Finalize();
   return status;
 }
