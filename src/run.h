@@ -33,6 +33,8 @@ typedef struct nq__faults {
    * Called on whichever rank solves the unit; NULL: the real search. */
   double (*simulated_seconds)(uint64_t unit_id, void *context);
   void *simulated_context;
+  double simulated_poll_seconds; /* how often a simulated unit asks the cancel
+                                    hook; 0: every NQ_POLL_SECONDS */
 } nq__faults_t;
 
 #define NQ_NO_FAULTS                                                                     \

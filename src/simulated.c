@@ -26,12 +26,12 @@ static int earlier(struct timespec a, struct timespec b) {
 /* Sleeping, not spinning: hundreds of oversubscribed ranks on a few cores
  * then cost the CPU nothing but their wake-ups.  Deadlines are absolute,
  * so late wake-ups do not add up over the slices. */
-static int sleep_asking(nq_search_t *search, double seconds) {
+static int sleep_asking(nq_search_t *search, double seconds, double slice) {
   struct timespec now, end;
   clock_gettime(CLOCK_MONOTONIC, &now);
   end = seconds_later(now, seconds);
   for (;;) {
-    struct timespec wake = seconds_later(now, NQ_POLL_SECONDS);
+    struct timespec wake = seconds_later(now, slice);
     if (!earlier(wake, end))
       wake = end;
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &wake, NULL) == EINTR)
@@ -48,7 +48,9 @@ int nq__simulated_solve(nq_unit_result_t *result, nq_search_t *search, const nq_
                         const nq_unit_t *unit) {
   double seconds = faults->simulated_seconds(unit->id, faults->simulated_context);
   if (seconds > 0) {
-    int rc = sleep_asking(search, seconds);
+    double slice = faults->simulated_poll_seconds > 0 ? faults->simulated_poll_seconds
+                                                      : NQ_POLL_SECONDS;
+    int rc = sleep_asking(search, seconds, slice);
     if (rc != NQ_OK)
       return rc;
   }

@@ -9,8 +9,11 @@
 #include "run.h"
 
 /* Sleeps the unit's simulated cost (0 s: returns at once), in slices of
- * NQ_POLL_SECONDS with the searcher's cancel hook asked between them, as a
- * walk asks it; a hook that says stop gives NQ_ESTOPPED.  The result
+ * faults->simulated_poll_seconds (0: NQ_POLL_SECONDS) with the searcher's
+ * cancel hook asked between them, as a walk asks it; a hook that says stop
+ * gives NQ_ESTOPPED.  (Hundreds of ranks waking every millisecond would
+ * fill a few cores: a benchmark may slice more coarsely where the hook
+ * serves only stops.)  The result
  * counts one solution with weight 1 and stabilizer_sum 8, and id + 1
  * nodes: a run of every unit totals exactly `units` solutions (and U =
  * units with --unique) and units (units + 1) / 2 nodes, so a unit lost or
