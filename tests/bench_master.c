@@ -17,6 +17,10 @@
  *                       the timer's noise), rescaled to mean SCALE
  *     --seed S          the draws (default 1)
  *     --ranks R         only the first R ranks count; the others sleep (default all)
+ *     --poll-ms MS      a simulated unit on a rank but 0 asks the searcher's
+ *                       cancel hook every MS ms (default 20)
+ *     --master-poll-ms MS  ... on rank 0 (default 1, as the real walks: the
+ *                       master's hook answers workers inside its own units)
  *     --repeat K        runs of the same settings (default 1)
  *     --label TEXT      first column of the figures (e.g. the scheduler)
  *     --data FILE       rank 0 also appends the figures to FILE
@@ -261,6 +265,7 @@ static double simulated_seconds(uint64_t unit_id, void *context) {
 typedef struct settings {
   int n, depth, batch;
   int ranks;  /* the first this many ranks of the job count (0: all) */
+  double poll_ms, master_poll_ms; /* simulated units' cancel-hook slices */
   int repeat; /* runs of this group */
   cost_t cost;
   const char *trace_path, *label, *data_path, *ranks_path;
@@ -300,6 +305,10 @@ static int parse(settings_t *s, char **argv, int first, int end) {
       s->ranks = atoi(value);
     else if (strcmp(option, "--repeat") == 0)
       s->repeat = atoi(value);
+    else if (strcmp(option, "--poll-ms") == 0)
+      s->poll_ms = atof(value);
+    else if (strcmp(option, "--master-poll-ms") == 0)
+      s->master_poll_ms = atof(value);
     else if (strcmp(option, "--cost") == 0) {
       int known = 0;
       for (int m = 0; m <= COST_TRACE; m++)
@@ -315,7 +324,8 @@ static int parse(settings_t *s, char **argv, int first, int end) {
   if (s->batch == 0)
     s->batch = NQ_BATCH_DEFAULT; /* what the run takes for 0 */
   if (s->cost.scale < 0 || s->cost.sigma < 0 || s->cost.alpha <= 1.0 || s->batch < 0 ||
-      s->batch > NQ_BATCH_MAX || s->ranks < 0 || s->repeat < 1 ||
+      s->batch > NQ_BATCH_MAX || s->ranks < 0 || s->repeat < 1 || !(s->poll_ms > 0) ||
+      !(s->master_poll_ms > 0) ||
       strchr(s->label, ' ') != NULL || (s->cost.model == COST_TRACE && s->trace_path == NULL))
     return -1;
   return 0;
@@ -446,6 +456,7 @@ static int run_once(const settings_t *s, uint64_t units, MPI_Comm comm, int head
   nq__faults_t faults = NQ_NO_FAULTS;
   faults.simulated_seconds = simulated_seconds;
   faults.simulated_context = &log;
+  faults.simulated_poll_seconds = 1e-3 * (rank == 0 ? s->master_poll_ms : s->poll_ms);
   nq_count_result_t result;
   nq_count_result_init(&result);
   log.started = common_start(comm);
@@ -495,8 +506,9 @@ static void usage(void) {
   fprintf(stderr,
           "usage: mpirun -np RANKS bench_master [--n N] [--depth D] [--batch UNITS]\n"
           "  [--cost zero|const|lognormal|pareto|trace] [--scale SECONDS] [--sigma S]\n"
-          "  [--alpha A] [--trace FILE] [--seed S] [--ranks R] [--repeat K] [--label TEXT]\n"
-          "  [--data FILE] [--ranks-file FILE] [--then OPTIONS...]...  (see tests/bench_master.c)\n");
+          "  [--alpha A] [--trace FILE] [--seed S] [--ranks R] [--repeat K] [--poll-ms MS]\n"
+          "  [--master-poll-ms MS] [--label TEXT] [--data FILE] [--ranks-file FILE]\n"
+          "  [--then OPTIONS...]...  (see tests/bench_master.c)\n");
 }
 
 int main(int argc, char **argv) {
@@ -513,7 +525,7 @@ int main(int argc, char **argv) {
    * argv, so all agree. */
   settings_t *groups = calloc((size_t)argc, sizeof *groups);
   int group_count = 0, bad = groups == NULL;
-  settings_t s = {.n = 20, .label = "today", .repeat = 1,
+  settings_t s = {.n = 20, .label = "today", .repeat = 1, .poll_ms = 20, .master_poll_ms = 1,
                   .cost = {.model = COST_LOGNORMAL, .scale = 0.001, .sigma = 0.7, .alpha = 3.3,
                            .seed = 1}};
   for (int first = 1; !bad && first <= argc;) {
