@@ -14,6 +14,7 @@
 #include "nqueens/error.h"
 #include "nqueens/units.h"
 #include "run.h"
+#include "simulated.h"
 #include "totals.h"
 
 int nq_count_gpus(void) { return nq__gpu_device_count(); }
@@ -267,6 +268,8 @@ int nq__run_solve(nq_unit_result_t *result, nq_search_t *search, const nq__run_t
   wait_if_slow(run);
   if (unit->id == run->faults.failing_unit)
     return NQ_EUNIT;
+  if (run->faults.simulated_seconds != NULL)
+    return nq__simulated_solve(result, search, &run->faults, unit);
   return nq_kernel_solve(result, search, unit, run->options->unique);
 }
 

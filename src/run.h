@@ -29,6 +29,14 @@ typedef struct nq__faults {
   uint64_t stop_after_units; /* when it starts its unit after this many */
   int slow_rank;          /* this rank waits slow_seconds before each unit: */
   double slow_seconds;    /* a slow node, for the backup copies */
+  /* Benchmarks of the scheduling (tests/bench_master.c): when set, a CPU
+   * unit is not searched but costs simulated_seconds(id, simulated_context)
+   * of sleep, and its result is made for exact accounting (simulated.h).
+   * Called on whichever rank solves the unit; NULL: the real search. */
+  double (*simulated_seconds)(uint64_t unit_id, void *context);
+  void *simulated_context;
+  double simulated_poll_seconds; /* how often a simulated unit asks the cancel
+                                    hook; 0: every NQ_POLL_SECONDS */
 } nq__faults_t;
 
 #define NQ_NO_FAULTS                                                                     \

@@ -237,6 +237,78 @@ START_TEST(test_count_stops_when_a_rank_raises_its_flag_midway) {
 }
 END_TEST
 
+/* The scheduling benchmark's hook (faults.simulated_seconds): a simulated
+ * unit costs what the hook says and returns one solution, weight 1,
+ * stabilizer_sum 8 and id + 1 nodes.  Its context counts the calls. */
+typedef struct simulated_cost {
+  double seconds;
+  uint64_t calls;
+} simulated_cost_t;
+
+static double simulated_seconds(uint64_t unit_id, void *context) {
+  (void)unit_id;
+  simulated_cost_t *cost = context;
+  cost->calls++;
+  return cost->seconds;
+}
+
+/* Zero-cost simulated units at batches of 1, 16 and the most: each unit is
+ * asked for its cost once, on whichever rank, and the totals are the
+ * accounting the benchmark checks: Q = U = units (generated independently
+ * of the run) and nodes = 1 + 2 + ... + units, so a unit lost or counted
+ * twice shows. */
+START_TEST(test_count_simulated_units_account_exactly) {
+  static const int batches[] = {1, 16, NQ_BATCH_MAX};
+  const int n = 15;
+  uint64_t units = 0;
+  ck_assert_int_eq(nq_units_total(&units, n, 0), NQ_OK);
+  simulated_cost_t cost = {.seconds = 0.0};
+  nq__faults_t faults = NQ_NO_FAULTS;
+  faults.simulated_seconds = simulated_seconds;
+  faults.simulated_context = &cost;
+  nq_count_options_t options = {.n = n, .unique = 1, .batch_units = batches[_i]};
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  ck_assert_int_eq(nq__count_run_with_faults(&result, &options, faults, MPI_COMM_WORLD), NQ_OK);
+  uint64_t calls = 0;
+  MPI_Allreduce(&cost.calls, &calls, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  ck_assert_uint_eq(calls, units);
+  if (support_rank() == 0) {
+    ck_assert_uint_eq(result.units, units);
+    ck_assert_msg(mpz_cmp_ui(result.solutions, (unsigned long)units) == 0 &&
+                      mpz_cmp_ui(result.unique, (unsigned long)units) == 0,
+                  "Q and U of %llu simulated units", (unsigned long long)units);
+    mpz_t nodes;
+    mpz_init_set_ui(nodes, (unsigned long)units);
+    mpz_mul_ui(nodes, nodes, (unsigned long)units + 1);
+    mpz_divexact_ui(nodes, nodes, 2);
+    ck_assert(mpz_cmp(result.nodes, nodes) == 0);
+    mpz_clear(nodes);
+  }
+  nq_count_result_clear(&result);
+}
+END_TEST
+
+/* A simulated unit of an hour is abandoned like a real long one: the
+ * sleep asks the cancel hook, so a rank's stop (rank 0's, or the last
+ * rank's) ends the run at once on every rank.  Were the hook not asked,
+ * this would run into ctest's timeout. */
+START_TEST(test_count_simulated_units_stop_inside_a_unit) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  volatile sig_atomic_t stop = 0;
+  simulated_cost_t cost = {.seconds = 3600.0};
+  nq__faults_t faults = NQ_NO_FAULTS;
+  faults.simulated_seconds = simulated_seconds;
+  faults.simulated_context = &cost;
+  faults.stop_rank = _i == 0 ? 0 : size - 1;
+  faults.stop_after_units = 0;
+  nq_count_options_t options = {.n = 12, .stop = &stop};
+  assert_stops_everywhere(&options, faults);
+  assert_counts_after_stop();
+}
+END_TEST
+
 /* Counts Q(n) with `walk` on the world; checks on rank 0 the count and
  * the walk reported, and leaves the node count in `nodes`. */
 static void count_with_walk(mpz_t nodes, nq_walk_t walk, int n) {
@@ -668,6 +740,10 @@ static Suite *run_suite(int argc, char **argv) {
   tcase_add_loop_test(stops, test_count_stops_when_flag_is_up_before_the_run, 0, 3);
   tcase_add_loop_test(stops, test_count_stops_when_a_rank_raises_its_flag_midway, 0, 4);
   suite_add_tcase(suite, stops);
+  TCase *simulated = tcase_create("simulated");
+  tcase_add_loop_test(simulated, test_count_simulated_units_account_exactly, 0, 3);
+  tcase_add_loop_test(simulated, test_count_simulated_units_stop_inside_a_unit, 0, 2);
+  suite_add_tcase(suite, simulated);
   return suite;
 }
 
