@@ -210,6 +210,15 @@ static void duration_unit(double seconds, double *scale, const char **unit) {
   *unit = units[i].name;
 }
 
+/* Three digits, but whole numbers below ten million as they are: "5226
+ * years" reads better than "5.23e+03 years". */
+static void append_amount(nq_output_t *output, double amount) {
+  if (amount >= 1000 && amount < 1e7)
+    append_format(output, "%.0f", amount);
+  else
+    append_format(output, "%.3g", amount);
+}
+
 /* "465 years (95%: 462 to 468)" for core-seconds shared by `cores`. */
 static void append_duration(nq_output_t *output, nq_estimate_value_t core_seconds, double cores) {
   nq_estimate_value_t wall = {core_seconds.value / cores, core_seconds.error / cores};
@@ -217,8 +226,12 @@ static void append_duration(nq_output_t *output, nq_estimate_value_t core_second
   const char *unit;
   interval95(bounds, wall);
   duration_unit(wall.value, &scale, &unit);
-  append_format(output, "%.3g %s (95%%: %.3g to %.3g)", wall.value / scale, unit,
-                bounds[0] / scale, bounds[1] / scale);
+  append_amount(output, wall.value / scale);
+  append_format(output, " %s (95%%: ", unit);
+  append_amount(output, bounds[0] / scale);
+  append_text(output, " to ");
+  append_amount(output, bounds[1] / scale);
+  append_char(output, ')');
 }
 
 static void estimated_as_text(nq_output_t *output, const char *name,
