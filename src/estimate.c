@@ -10,6 +10,7 @@
 
 #include "bits.h"
 #include "mpi_check.h"
+#include "nqueens/count.h" /* NQ_COUNT_MAX_THREADS */
 #include "nqueens/error.h"
 #include "nqueens/units.h"
 #include "search.h"
@@ -352,7 +353,7 @@ static int options_valid(const nq_estimate_options_t *options) {
     return 0;
   if (options->probes == 0 ? !(options->seconds > 0.0) : options->probes < NQ_ESTIMATE_MIN_PROBES)
     return 0;
-  if (options->threads < 0 || options->threads > 4096)
+  if (options->threads < 0 || options->threads > NQ_COUNT_MAX_THREADS)
     return 0;
   return options->threads <= 1 ||
          (MPI_Query_thread(&provided) == MPI_SUCCESS && provided >= MPI_THREAD_FUNNELED);
