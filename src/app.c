@@ -16,6 +16,7 @@
 #include "stop_signals.h"
 #include "status.h"
 #include "nqueens/count.h"
+#include "nqueens/estimate.h"
 #include "nqueens/solutions.h"
 #include "nqueens/units.h"
 
@@ -194,6 +195,45 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
   return status;
 }
 
+static int write_estimate(const nq_cli_t *cli, const nq_estimate_result_t *result, FILE *out,
+                          FILE *err) {
+  static const char what[] = "writing the estimate failed";
+  nq_output_t output;
+  if (open_output(&output, out, err, what) != NQ_EXIT_OK)
+    return NQ_EXIT_FAILURE;
+  int rc = nq__output_estimate(&output, cli->format, cli->n, cli->estimate_ranks, cli->seed,
+                               result);
+  return close_output(&output, rc, err, what);
+}
+
+/* --estimate: every rank and thread probes; rank 0 writes the result. */
+static int run_estimate(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
+  nq_estimate_options_t options = {.n = cli->n,
+                                   .probes = cli->estimate_samples,
+                                   .seconds = cli->estimate_seconds,
+                                   .seed = cli->seed,
+                                   .threads = cli->threads ? cli->threads : default_threads(),
+                                   .walk = cli->walk};
+  nq_estimate_result_t result;
+  int rc = nq_estimate_run(&result, &options, comm);
+  if (rc == NQ_ENOTSUP) {
+    if (rank == 0)
+      fprintf(err,
+              "nqueens-mpi: --walk %s needs AVX-512 F, CD and VPOPCNTDQ on every rank's CPU "
+              "and a build with the lane walk (see --version)\n",
+              nq_walk_name(cli->walk));
+    return NQ_EXIT_USAGE;
+  }
+  if (rc == NQ_EMPI)
+    return runtime_failure(err, "estimating failed", rc, 0);
+  if (rc != NQ_OK) {
+    if (rank == 0)
+      fprintf(err, "nqueens-mpi: estimating failed: %s\n", nq_strerror(rc));
+    return NQ_EXIT_FAILURE;
+  }
+  return rank == 0 ? write_estimate(cli, &result, out, err) : NQ_EXIT_OK;
+}
+
 /* One line: the version, the walks this CPU can run, and the CUDA GPUs
  * this process sees when there are any. */
 static void print_version(FILE *out) {
@@ -248,7 +288,7 @@ static int run_first(const nq_cli_t *cli, FILE *out, FILE *err) {
 
 /* The parsed options as numbers: ranks that read the same command line
  * encode the same words. */
-enum { CLI_WORDS = 10 };
+enum { CLI_WORDS = 14 };
 static void encode_cli(long long words[CLI_WORDS], const nq_cli_t *cli) {
   words[0] = cli->mode;
   words[1] = cli->n;
@@ -260,6 +300,12 @@ static void encode_cli(long long words[CLI_WORDS], const nq_cli_t *cli) {
   words[7] = (long long)cli->progress;
   words[8] = cli->quiet;
   words[9] = cli->threads; /* as given: the default may differ between nodes */
+  long long seconds_bits = 0; /* compared bit for bit */
+  memcpy(&seconds_bits, &cli->estimate_seconds, sizeof seconds_bits);
+  words[10] = seconds_bits;
+  words[11] = (long long)cli->estimate_samples; /* parsed by strtoll, as above */
+  words[12] = (long long)cli->estimate_ranks;
+  words[13] = (long long)cli->seed;
 }
 
 static int agreement_failed(FILE *err, int rank, int mpi_code) {
@@ -338,6 +384,8 @@ int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
     return agreed;
   if (cli.mode == NQ_MODE_COUNT)
     return run_count(&cli, comm, rank, out, err);
+  if (cli.mode == NQ_MODE_ESTIMATE)
+    return run_estimate(&cli, comm, rank, out, err);
   if (rank != 0)
     return NQ_EXIT_OK;
   errno = 0; /* see flushed() */

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,19 @@
 #include "nqueens/error.h"
 #include "nqueens/units.h"
 
-enum { OPT_LIMIT = 256, OPT_FORMAT, OPT_WALK, OPT_GPU, OPT_PROGRESS, OPT_CHECKPOINT, OPT_STATUS };
+enum {
+  OPT_LIMIT = 256,
+  OPT_FORMAT,
+  OPT_WALK,
+  OPT_GPU,
+  OPT_PROGRESS,
+  OPT_CHECKPOINT,
+  OPT_ESTIMATE,
+  OPT_ESTIMATE_SAMPLES,
+  OPT_ESTIMATE_RANKS,
+  OPT_SEED,
+  OPT_STATUS /* the last: it sizes parser_t's seen[] */
+};
 
 static const struct option long_options[] = {
     {"size", required_argument, NULL, 'n'},   {"list", no_argument, NULL, 'l'},
@@ -22,6 +35,10 @@ static const struct option long_options[] = {
     {"progress", required_argument, NULL, OPT_PROGRESS},
     {"checkpoint", required_argument, NULL, OPT_CHECKPOINT},
     {"status", required_argument, NULL, OPT_STATUS},
+    {"estimate", optional_argument, NULL, OPT_ESTIMATE},
+    {"estimate-samples", required_argument, NULL, OPT_ESTIMATE_SAMPLES},
+    {"estimate-ranks", required_argument, NULL, OPT_ESTIMATE_RANKS},
+    {"seed", required_argument, NULL, OPT_SEED},
     {"threads", required_argument, NULL, 't'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
@@ -33,6 +50,8 @@ static const char short_options[] = "+:n:t:lfuqhV";
 
 typedef struct parser {
   nq_cli_t *cli;
+  int argc;
+  char **argv;
   char *message;
   size_t message_size;
   int seen[OPT_STATUS + 1];
@@ -113,6 +132,51 @@ static int parse_progress(parser_t *p, const char *text) {
   return NQ_OK;
 }
 
+/* --estimate's optional SECONDS may be the next word (--estimate 20), as
+ * well as --estimate=20: a next word that is a number, or no option,
+ * is taken as the value, so that "--estimate -1" is refused as a time. */
+static const char *optional_value(parser_t *p, const char *value) {
+  if (value != NULL || optind >= p->argc)
+    return value;
+  const char *next = p->argv[optind];
+  char *end = NULL;
+  strtod(next, &end);
+  if (next[0] != '-' || (end != next && *end == '\0')) {
+    optind++;
+    return next;
+  }
+  return NULL;
+}
+
+/* Seconds, more than 0 and up to a week (probing longer gains little:
+ * the error only falls as the square root of the time). */
+static int parse_estimate(parser_t *p, const char *text) {
+  text = optional_value(p, text);
+  if (text == NULL)
+    return NQ_OK;
+  char *end = NULL;
+  errno = 0;
+  double value = strtod(text, &end);
+  if (text[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(value) || value <= 0 ||
+      value > 604800)
+    return fail(p, "--estimate '%s' is not a number of seconds above 0 (at most 604800)", text);
+  p->cli->estimate_seconds = value;
+  return NQ_OK;
+}
+
+/* A whole number from `least` up; `what` names it in the message. */
+static int parse_count(parser_t *p, uint64_t *out, const char *text, long long least,
+                       const char *what) {
+  long long value;
+  int rc = parse_integer(&value, text);
+  if (rc == NQ_EINVAL || (rc == NQ_OK && value < least))
+    return fail(p, "--%s '%s' is not a whole number from %lld up", what, text, least);
+  if (rc == NQ_EOVERFLOW)
+    return fail(p, "--%s %s is too large", what, text);
+  *out = (uint64_t)value;
+  return NQ_OK;
+}
+
 static int parse_format(parser_t *p, const char *text) {
   if (strcmp(text, "text") == 0)
     p->cli->format = NQ_FORMAT_TEXT;
@@ -135,7 +199,7 @@ static int parse_walk(parser_t *p, const char *text) {
 static int set_mode(parser_t *p, nq_mode_t mode, const char *name) {
   if (p->cli->mode != NQ_MODE_COUNT && p->cli->mode != mode) {
     static const char *const names[] = {"", "--list", "--first", "--help", "--version",
-                                        "--status"};
+                                        "--status", "--estimate"};
     return fail(p, "%s cannot be combined with %s", names[p->cli->mode], name);
   }
   p->cli->mode = mode;
@@ -161,10 +225,29 @@ static int take_option(parser_t *p, int option, const char *value) {
       return fail(p, "--status needs a file name");
     p->cli->status = value;
     return set_mode(p, NQ_MODE_STATUS, "--status");
+  case OPT_ESTIMATE: {
+    int rc = parse_estimate(p, value);
+    return rc == NQ_OK ? set_mode(p, NQ_MODE_ESTIMATE, "--estimate") : rc;
+  }
+  case OPT_ESTIMATE_SAMPLES:
+    return parse_count(p, &p->cli->estimate_samples, value, 2, "estimate-samples");
+  case OPT_ESTIMATE_RANKS:
+    return parse_count(p, &p->cli->estimate_ranks, value, 1, "estimate-ranks");
+  case OPT_SEED: return parse_count(p, &p->cli->seed, value, 0, "seed");
   case 't': return parse_threads(p, value);
   case 'q': p->cli->quiet = 1; return NQ_OK;
   default: return NQ_EINVAL;
   }
+}
+
+/* --estimate probes as a count would search: the count's own options that
+ * change the search or its output have no meaning there. */
+static int check_estimate(parser_t *p) {
+  static const int count_only[] = {'u', OPT_GPU, OPT_CHECKPOINT, OPT_PROGRESS};
+  for (size_t i = 0; i < sizeof count_only / sizeof count_only[0]; i++)
+    if (p->seen[count_only[i]])
+      return fail(p, "--%s cannot be combined with --estimate", option_name(count_only[i]));
+  return NQ_OK;
 }
 
 /* Rules that concern the options together, checked once all are read. */
@@ -176,20 +259,27 @@ static int check_combination(parser_t *p) {
     return p->have_n ? fail(p, "--status takes no -n: the journal names its board") : NQ_OK;
   if (!p->have_n)
     return fail(p, "missing board size: give -n N");
+  static const int estimate_only[] = {OPT_ESTIMATE_SAMPLES, OPT_ESTIMATE_RANKS, OPT_SEED};
+  for (size_t i = 0; i < sizeof estimate_only / sizeof estimate_only[0]; i++)
+    if (p->seen[estimate_only[i]] && cli->mode != NQ_MODE_ESTIMATE)
+      return fail(p, "--%s only applies to --estimate", option_name(estimate_only[i]));
+  if (cli->mode == NQ_MODE_ESTIMATE && check_estimate(p) != NQ_OK)
+    return NQ_EINVAL;
+  const int searching = cli->mode == NQ_MODE_COUNT || cli->mode == NQ_MODE_ESTIMATE;
   if (p->seen[OPT_LIMIT] && cli->mode != NQ_MODE_LIST)
     return fail(p, "--limit only applies to --list");
   if (cli->unique && cli->mode != NQ_MODE_COUNT)
     return fail(p, "--unique only applies to counting, not to %s",
                 cli->mode == NQ_MODE_LIST ? "--list" : "--first");
-  if (p->seen[OPT_WALK] && cli->mode != NQ_MODE_COUNT)
-    return fail(p, "--walk only applies to counting");
-  if (cli->threads && cli->mode != NQ_MODE_COUNT)
-    return fail(p, "--threads only applies to counting");
+  if (p->seen[OPT_WALK] && !searching)
+    return fail(p, "--walk only applies to counting and --estimate");
+  if (cli->threads && !searching)
+    return fail(p, "--threads only applies to counting and --estimate");
   if (cli->gpu && cli->mode != NQ_MODE_COUNT)
     return fail(p, "--gpu only applies to counting");
   if (cli->checkpoint && cli->mode != NQ_MODE_COUNT)
     return fail(p, "--checkpoint only applies to counting");
-  if ((p->seen[OPT_PROGRESS] || cli->quiet) && cli->mode != NQ_MODE_COUNT)
+  if ((p->seen[OPT_PROGRESS] || cli->quiet) && !searching)
     return fail(p, "%s only applies to counting", cli->quiet ? "--quiet" : "--progress");
   /* Whether the CPUs have AVX-512 is settled later, by all ranks together:
    * checked here, ranks on different CPUs would disagree. */
@@ -210,9 +300,12 @@ static int reject_bad_option(parser_t *p, int option, char **argv) {
 }
 
 int nq__cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, char **argv) {
-  parser_t p = {.cli = cli, .message = message, .message_size = message_size};
+  parser_t p = {.cli = cli, .argc = argc, .argv = argv, .message = message,
+                .message_size = message_size};
   memset(cli, 0, sizeof *cli);
   cli->progress = 60;
+  cli->estimate_seconds = NQ_CLI_ESTIMATE_SECONDS;
+  cli->seed = NQ_CLI_ESTIMATE_SEED;
   message[0] = '\0';
   optind = 0; /* glibc: start afresh, so the parser can run more than once */
   opterr = 0;
@@ -239,6 +332,8 @@ void nq__cli_print_help(FILE *out) {
       "Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
       "                        [--walk auto|scalar|avx512] [--gpu] [--progress SECS] [-q]\n"
       "                        [-t T] [--checkpoint FILE]\n"
+      "       nqueens-mpi -n N --estimate [SECS] [--estimate-samples K] [--estimate-ranks P]\n"
+      "                        [--seed S] [--format text|json] [--walk W] [-t T]\n"
       "       nqueens-mpi --status FILE [--format text|json]\n"
       "       mpirun -np P nqueens-mpi -n N ...\n"
       "\n"
@@ -271,6 +366,13 @@ void nq__cli_print_help(FILE *out) {
       "      --progress S   counting: where the run stands on stderr every S seconds\n"
       "                     (default 60; 0: never); on a terminal, one line kept\n"
       "                     up to date instead\n"
+      "      --estimate [S] predict Q(N), the count's nodes and its time (one core, the\n"
+      "                     ranks x threads of this run) from random probes of the\n"
+      "                     search, with 95% intervals, for S seconds (default 20)\n"
+      "      --estimate-samples K  instead of a time: K probes on each frame (K >= 2),\n"
+      "                     the same result for the same seed on any ranks x threads\n"
+      "      --estimate-ranks P    also the time on P cores\n"
+      "      --seed S       the probes' random seed (default 1)\n"
       "  -q, --quiet        no progress on stderr\n"
       "  -h, --help         show this help\n"
       "  -V, --version      show the version\n"
@@ -280,6 +382,7 @@ void nq__cli_print_help(FILE *out) {
       "  nqueens-mpi -n 16 --unique               count Q(16) and U(16) on one process\n"
       "  nqueens-mpi -n 8 --list --limit 3        the first three 8-queens boards\n"
       "  nqueens-mpi -n 8 --first --format json   one solution as JSON\n"
+      "  nqueens-mpi -n 27 --estimate 60          Q(27) and its cost, from 60 s of probes\n"
       "\n"
       "SIGINT, SIGTERM, SIGUSR1 or SIGUSR2 stops a count cleanly, even in the middle of\n"
       "a work unit.  Under mpirun, send SIGUSR1 to mpirun, which passes it on to every\n"

@@ -13,7 +13,8 @@ typedef enum nq_mode {
   NQ_MODE_FIRST,
   NQ_MODE_HELP,
   NQ_MODE_VERSION,
-  NQ_MODE_STATUS
+  NQ_MODE_STATUS,
+  NQ_MODE_ESTIMATE
 } nq_mode_t;
 
 typedef enum nq_format { NQ_FORMAT_TEXT = 0, NQ_FORMAT_JSON } nq_format_t;
@@ -31,7 +32,16 @@ typedef struct nq_cli {
   int quiet;       /* -q, --quiet: no progress */
   const char *checkpoint; /* --checkpoint FILE: counting only; NULL unless given */
   const char *status;     /* --status FILE: the journal to report on */
+  /* --estimate [SECS]: probe for SECS seconds (NQ_CLI_ESTIMATE_SECONDS
+   * unless given), or with --estimate-samples K, K probes on each frame */
+  double estimate_seconds;
+  uint64_t estimate_samples; /* 0 unless given */
+  uint64_t estimate_ranks;   /* --estimate-ranks P: 0 unless given */
+  uint64_t seed;             /* --seed S: NQ_CLI_ESTIMATE_SEED unless given */
 } nq_cli_t;
+
+#define NQ_CLI_ESTIMATE_SECONDS 20.0
+#define NQ_CLI_ESTIMATE_SEED 1
 
 /* Exit statuses of the command line.  NQ_EXIT_STOPPED: a signal stopped
  * the count cleanly.  NQ_EXIT_ABORT is never an exit status: it tells main

@@ -369,9 +369,10 @@ static int solve_complete(nq_unit_result_t *result, const nq_search_t *search,
   return NQ_OK;
 }
 
-static int count_unit(nq_unit_result_t *result, const nq_search_t *search, int start_row,
-                      attacks_t start) {
-  int start_step = step_at_or_below(search, start_row, &start);
+/* The counting walk from `start_step`, whose row the attacks `start` are
+ * already moved to: the lanes where they pay, else the scalar walk. */
+static int count_from_step(nq_unit_result_t *result, const nq_search_t *search, int start_step,
+                           attacks_t start) {
   if (search->walk == NQ_WALK_AVX512 && search->walk_rows - start_step >= search->lanes_min_rows &&
       nq__lanes_fit(search, start_step))
     return nq__lanes_count(result, search, start_step, start.cols, start.diag_left,
@@ -380,6 +381,22 @@ static int count_unit(nq_unit_result_t *result, const nq_search_t *search, int s
   if (search->cancelled != NULL && check_step > start_step)
     return count_in_subtrees(result, search, start_step, start, check_step);
   return count_completions(result, search, start_step, start);
+}
+
+static int count_unit(nq_unit_result_t *result, const nq_search_t *search, int start_row,
+                      attacks_t start) {
+  int start_step = step_at_or_below(search, start_row, &start);
+  return count_from_step(result, search, start_step, start);
+}
+
+int nq__kernel_count_from(nq_unit_result_t *result, const nq_search_t *search,
+                          const nq__walk_start_t *start) {
+  memset(result, 0, sizeof *result);
+  result->weight = search->frame.weight;
+  if (!search->has_frame || start->step < 0 || start->step > search->walk_rows)
+    return NQ_EINVAL;
+  attacks_t a = {start->cols, start->diag_left, start->diag_right};
+  return count_from_step(result, search, start->step, a);
 }
 
 /* The frame's tables, prepared unless already there. */

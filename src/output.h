@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "nqueens/count.h"
+#include "nqueens/estimate.h"
 #include "nqueens/solutions.h"
 #include "nqueens/units.h"
 
@@ -45,6 +46,11 @@ void nq__output_close(nq_output_t *output);
 
 int nq__output_count(nq_output_t *output, nq_format_t format, int n, int unique,
                     const nq_count_result_t *result);
+
+/* An estimate (--estimate): each value with its 95% interval, the time on
+ * one core, on the run's threads and, when `cores` > 0, on that many. */
+int nq__output_estimate(nq_output_t *output, nq_format_t format, int n, uint64_t cores,
+                        uint64_t seed, const nq_estimate_result_t *result);
 
 /* The text of the board written last, kept between boards: the next one
  * only moves the queens of the rows that changed (6 of 15 on average for

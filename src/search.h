@@ -45,6 +45,14 @@ typedef struct nq__walk_start {
  * frame's tables in `search` and fills `start`.  NQ_OK, or NQ_EUNIT. */
 int nq__kernel_walk_start(nq__walk_start_t *start, nq_search_t *search, const nq_unit_t *unit);
 
+/* Counts the completions below `start` in the searcher's current frame (the
+ * one nq__kernel_walk_start prepared last), as nq_kernel_solve would count
+ * a unit that starts there: same walk, same node count (the queens placed
+ * from start->step down).  The estimator's exact counts under its probes.
+ * NQ_EINVAL without a frame or for a step outside the walk. */
+int nq__kernel_count_from(nq_unit_result_t *result, const nq_search_t *search,
+                          const nq__walk_start_t *start);
+
 /* Lets the caller abandon long units: the walks call `cancelled(context)`
  * at coarse points, never in their innermost loop (the scalar walk before
  * each subtree rooted CANCEL_STEPS steps above its closed-form bottom, the

@@ -145,6 +145,20 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--checkpoint", "", NULL}, "--checkpoint"},
     {{"--status", "j", "-n", "8", NULL}, "-n"},
     {{"--status", "j", "--list", NULL}, "--status"},
+    {{"-n", "8", "--estimate", "0", NULL}, "'0'"},
+    {{"-n", "8", "--estimate", "-1", NULL}, "'-1'"},
+    {{"-n", "8", "--estimate", "junk", NULL}, "'junk'"},
+    {{"-n", "8", "--estimate=", NULL}, "--estimate"},
+    {{"-n", "8", "--estimate", "inf", NULL}, "'inf'"},
+    {{"-n", "8", "--estimate", "--list", NULL}, "--list"},
+    {{"-n", "8", "--list", "--estimate", NULL}, "--estimate"},
+    {{"-n", "8", "--estimate", "--estimate-ranks", "0", NULL}, "--estimate-ranks"},
+    {{"-n", "8", "--estimate", "--estimate-samples", "1", NULL}, "--estimate-samples"},
+    {{"-n", "8", "--estimate", "--unique", NULL}, "--unique"},
+    {{"-n", "8", "--estimate", "--checkpoint", "j", NULL}, "--checkpoint"},
+    {{"-n", "8", "--estimate-samples", "4", NULL}, "--estimate"},
+    {{"-n", "8", "--seed", "1", NULL}, "--estimate"},
+    {{"-n", "8", "--estimate", "--seed", "x", NULL}, "--seed"},
 };
 
 /* The counting switches with their defaults: progress every 60 s, not
@@ -173,6 +187,36 @@ START_TEST(test_parse_counting_switches) {
 END_TEST
 
 
+/* --estimate's value may follow as the next word or after '='; without
+ * one, the default time and seed. */
+START_TEST(test_parse_estimate_options) {
+  static const struct {
+    const char *words[MAX_WORDS + 1];
+    double seconds;
+    uint64_t samples, ranks, seed;
+  } cases[] = {
+      {{"-n", "8", "--estimate", NULL}, NQ_CLI_ESTIMATE_SECONDS, 0, 0, NQ_CLI_ESTIMATE_SEED},
+      {{"-n", "8", "--estimate", "5", NULL}, 5, 0, 0, NQ_CLI_ESTIMATE_SEED},
+      {{"-n", "8", "--estimate=2.5", "--seed", "0", NULL}, 2.5, 0, 0, 0},
+      {{"--estimate", "-n", "8", "--estimate-ranks", "64", NULL}, NQ_CLI_ESTIMATE_SECONDS, 0, 64,
+       NQ_CLI_ESTIMATE_SEED},
+      {{"-n", "8", "--estimate", "--estimate-samples", "4", "--seed", "9", NULL},
+       NQ_CLI_ESTIMATE_SECONDS, 4, 0, 9},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    nq_cli_t cli;
+    char message[MESSAGE_SIZE];
+    ck_assert_msg(parse(&cli, message, cases[i].words) == NQ_OK, "case %zu: %s", i, message);
+    ck_assert_int_eq(cli.mode, NQ_MODE_ESTIMATE);
+    ck_assert_int_eq(cli.n, 8);
+    ck_assert_msg(cli.estimate_seconds == cases[i].seconds, "case %zu: %g s", i,
+                  cli.estimate_seconds);
+    ck_assert_uint_eq(cli.estimate_samples, cases[i].samples);
+    ck_assert_uint_eq(cli.estimate_ranks, cases[i].ranks);
+    ck_assert_uint_eq(cli.seed, cases[i].seed);
+  }
+}
+END_TEST
 
 START_TEST(test_parse_rejects_bad_command_lines) {
   const bad_case_t *bad = &bad_cases[_i];
@@ -225,7 +269,8 @@ START_TEST(test_print_help_mentions_every_option) {
                                         "--help", "-V", "--version", "json", "text",
                                         "--walk", "scalar", "avx512", "auto", "--gpu",
                                         "--progress", "-q", "--quiet", "--checkpoint",
-                                        "--status"};
+                                        "--status", "--estimate", "--estimate-samples",
+                                        "--estimate-ranks", "--seed"};
   char *text = NULL;
   size_t size = 0;
   FILE *out = open_memstream(&text, &size);
@@ -249,6 +294,7 @@ static Suite *cli_suite(int argc, char **argv) {
                       (int)(sizeof bad_cases / sizeof bad_cases[0]));
   tcase_add_test(parse_case, test_parse_runs_repeatedly);
   tcase_add_test(parse_case, test_parse_counting_switches);
+  tcase_add_test(parse_case, test_parse_estimate_options);
   tcase_add_test(parse_case, test_parse_truncates_message_to_buffer);
   suite_add_tcase(suite, parse_case);
   TCase *help = tcase_create("help");

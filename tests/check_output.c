@@ -328,6 +328,67 @@ START_TEST(test_count_text_is_exact) {
 }
 END_TEST
 
+/* ---- Estimates ---------------------------------------------------------- */
+
+/* Made-up figures whose derived times are easy to check by hand: 1.6e10
+ * core-seconds are 507 years (of 365.25 days), 127 on 4 threads, and 185
+ * days on 1000 cores. */
+static char *estimate_output(nq_format_t format, uint64_t cores) {
+  nq_estimate_result_t result = {.solutions = {2e17, 1e15},
+                                 .nodes = {4e18, 2e16},
+                                 .nodes_per_second = 2.5e8,
+                                 .core_seconds = {1.6e10, 8e7},
+                                 .frames = 2744,
+                                 .probes = 5490,
+                                 .min_probes = 2,
+                                 .exact_rows = 14,
+                                 .depth = 5,
+                                 .ranks = 2,
+                                 .threads = 4,
+                                 .walk = NQ_WALK_AVX512,
+                                 .seconds = 1.5};
+  memory_t m;
+  memory_open(&m, NQ_OUTPUT_CAPACITY);
+  ck_assert_int_eq(nq__output_estimate(&m.output, format, 27, cores, 3, &result), NQ_OK);
+  memory_close(&m);
+  return m.text;
+}
+
+START_TEST(test_estimate_text_is_exact) {
+  char *text = estimate_output(NQ_FORMAT_TEXT, 1000);
+  ck_assert_str_eq(
+      text,
+      "Q(27) ~ 2e+17, 95% interval 1.98e+17 to 2.02e+17 (standard error 0.5%)\n"
+      "nodes ~ 4e+18, 95% interval 3.961e+18 to 4.039e+18 (standard error 0.5%)\n"
+      "one core: 507 years (95%: 502 to 512), at 2.5e+08 nodes/s (the exact counts' rate)\n"
+      "on 2 ranks, 4 threads: 127 years (95%: 126 to 128)\n"
+      "on 1000 cores (--estimate-ranks): 185 days (95%: 183 to 187)\n"
+      "5490 probes on 2744 frames (at least 2 each), exact below 14 rows, seed 3: 1.500 s on "
+      "2 ranks, 4 threads, avx512 walk\n");
+  free(text);
+}
+END_TEST
+
+START_TEST(test_estimate_json_is_exact) {
+  char *text = estimate_output(NQ_FORMAT_JSON, 0);
+  char expected[1024];
+  snprintf(expected, sizeof expected,
+           "{\"n\":27,\"estimate\":true,\"solutions\":2e+17,\"solutions_error\":1e+15,"
+           "\"solutions_low\":1.9804e+17,\"solutions_high\":2.0196e+17,\"nodes\":4e+18,"
+           "\"nodes_error\":2e+16,\"nodes_low\":3.9608e+18,\"nodes_high\":4.0392e+18,"
+           "\"nodes_per_second\":2.5e+08,\"core_seconds\":1.6e+10,\"core_seconds_error\":80000000,"
+           "\"core_seconds_low\":1.58432e+10,\"core_seconds_high\":1.61568e+10,"
+           "\"wall_seconds\":4000000000,\"wall_seconds_error\":20000000,"
+           "\"wall_seconds_low\":3960800000,\"wall_seconds_high\":4039200000,\"probes\":5490,"
+           "\"frames\":2744,\"min_probes\":2,\"exact_rows\":14,\"seed\":3,\"depth\":5,"
+           "\"seconds\":1.500000,\"ranks\":2,\"threads\":4,\"walk\":\"avx512\","
+           "\"version\":\"%s\"}\n",
+           version_in(text));
+  ck_assert_str_eq(text, expected);
+  free(text);
+}
+END_TEST
+
 /* One of each: "solution", "rank", "thread", "work unit", "backup copy"
  * stay singular. */
 START_TEST(test_count_text_singular_is_exact) {
@@ -704,6 +765,8 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_test(count, test_count_json_with_unique_is_exact);
   tcase_add_test(count, test_count_text_is_exact);
   tcase_add_test(count, test_count_text_singular_is_exact);
+  tcase_add_test(count, test_estimate_text_is_exact);
+  tcase_add_test(count, test_estimate_json_is_exact);
   suite_add_tcase(suite, count);
   TCase *first = tcase_create("first");
   tcase_add_test(first, test_first_json_is_exact);

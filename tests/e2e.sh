@@ -54,6 +54,22 @@ run -n 10 --walk scalar
 check "-n 10 --walk scalar: the text does not end 'scalar walk': $(tail -n 1 "$out")" \
   text_count_ok 10 1 scalar
 
+# ---- estimates --------------------------------------------------------------
+# A fixed seed and budget: the same sample on 1 and 3 ranks, so the same
+# estimate (printed to 10 digits; sums in another order may differ below).
+
+json_number() { sed -n "s/.*\"$1\":\([-0-9.e+]*\).*/\1/p" "$out"; }
+run -n 13 --estimate --estimate-samples 3 --seed 4 --estimate-ranks 8 --format json
+alone=$(json_number solutions)
+check "-n 13 --estimate --format json: status $status, $(head -c 300 "$out")" \
+  [ "$status" -eq 0 -a -n "$alone" -a -n "$(json_number estimate_ranks_wall_seconds)" ]
+run_ranks 3 -n 13 --estimate --estimate-samples 3 --seed 4 --format json
+check "-n 13 --estimate at 3 ranks: status $status, solutions '$(json_number solutions)', alone '$alone'" \
+  [ "$status" -eq 0 -a "$(json_number solutions)" = "$alone" ]
+run -n 13 --estimate 0.2 -t 2
+check "-n 13 --estimate 0.2: status $status, $(head -c 300 "$out" | tr '\n' '|')" \
+  grep -q "^Q(13) ~ .*95% interval" "$out"
+
 # ---- listing --------------------------------------------------------------
 
 run -n 4 --list
@@ -191,6 +207,16 @@ bad_lines=(
   "-n 8 -t two"
   "-n 8 --list -t 2"
   "-n 8 -t 2 -t 2"
+  "-n 8 --estimate 0"
+  "-n 8 --estimate -1"
+  "-n 8 --estimate junk"
+  "-n 8 --estimate --list"
+  "-n 8 --first --estimate 5"
+  "-n 8 --estimate --estimate-ranks 0"
+  "-n 8 --estimate --estimate-samples 1"
+  "-n 8 --estimate --unique"
+  "-n 8 --estimate-ranks 4"
+  "-n 8 --seed 3"
 )
 
 for line in "${bad_lines[@]}"; do

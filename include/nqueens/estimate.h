@@ -1,0 +1,79 @@
+#ifndef NQUEENS_ESTIMATE_H
+#define NQUEENS_ESTIMATE_H
+
+/* Estimates of what a count would find and cost, long before it could
+ * finish: Knuth's random probes (1975) down the search tree of every
+ * frame, stratified by frame, with the bottom rows under each probe
+ * counted exactly by the real kernel.  docs/algorithm.md, "Estimating a
+ * count", gives the method and why it is unbiased. */
+
+#include <mpi.h>
+#include <stdint.h>
+
+#include "nqueens/kernel.h"
+
+/* Probes per frame at least: fewer leave no variance to measure. */
+#define NQ_ESTIMATE_MIN_PROBES 2
+
+typedef struct nq_estimate_options {
+  int n;
+  /* How many probes.  probes > 0: exactly that many on each frame (at
+   * least NQ_ESTIMATE_MIN_PROBES), whatever the time, so that a fixed
+   * seed gives a fixed result.  probes == 0: rounds of one probe per
+   * frame until `seconds` have passed on each rank (at least
+   * NQ_ESTIMATE_MIN_PROBES rounds, however long they take). */
+  uint64_t probes;
+  double seconds;
+  uint64_t seed;   /* probe k of the run is drawn from (seed, k) alone */
+  int exact_rows;  /* walked rows left to the exact count under a probe;
+                      0: nq_estimate_exact_rows(n); at least 2 */
+  int threads;     /* probing threads on each rank; 0 or 1: one.  More than
+                      one needs MPI_THREAD_FUNNELED at least */
+  nq_walk_t walk;  /* the walk the exact counts (and so the rate) use */
+} nq_estimate_options_t;
+
+/* An estimate and its standard error (the square root of the estimated
+ * variance of the estimate, from the probes' sample variance). */
+typedef struct nq_estimate_value {
+  double value, error;
+} nq_estimate_value_t;
+
+/* What the probes predict, valid on rank 0 of the communicator. */
+typedef struct nq_estimate_result {
+  nq_estimate_value_t solutions; /* Q(n) */
+  nq_estimate_value_t nodes;     /* queens a full count's search places: the
+                                    count's "nodes", with the units of
+                                    nq_units_depth(n) */
+  /* Nodes per second of one thread of the real kernel, measured on the
+   * exact counts under the probes (their CPU time); 0 when they were too
+   * small to time. */
+  double nodes_per_second;
+  uint64_t exact_nodes;    /* nodes those exact counts placed */
+  double exact_seconds;    /* their CPU time, all threads and ranks */
+  nq_estimate_value_t core_seconds; /* nodes / nodes_per_second */
+  uint64_t frames;         /* strata: one per canonical frame */
+  uint64_t probes;         /* probes in all */
+  uint64_t min_probes;     /* the fewest any frame got */
+  int exact_rows;          /* as used */
+  int depth;               /* the units' depth the node count refers to */
+  int ranks;
+  int threads;             /* probing threads over all ranks */
+  nq_walk_t walk;          /* rank 0's, resolved */
+  double seconds;          /* the whole estimate, wall time */
+} nq_estimate_result_t;
+
+/* The exact rows nq_estimate_run takes by default for board size n. */
+int nq_estimate_exact_rows(int n);
+
+/* Collective over `comm`.  The probes of the run depend on the seed, n,
+ * exact_rows and the probe budget only, never on the ranks and threads
+ * that share them (with probes > 0 the result is the same on any number
+ * of ranks, up to the rounding of the sums).  Returns 0, or on every rank
+ * NQ_EINVAL for options no rank can run (n outside 0..NQ_MAX_N, probes 1,
+ * seconds <= 0 without probes, exact_rows 1 or below 0) and NQ_ENOTSUP
+ * when an explicit walk cannot run on some rank; NQ_EOVERFLOW if an exact
+ * count wrapped; NQ_ENOMEM; NQ_EMPI on the rank whose MPI call failed. */
+int nq_estimate_run(nq_estimate_result_t *result, const nq_estimate_options_t *options,
+                    MPI_Comm comm);
+
+#endif

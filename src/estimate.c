@@ -1,0 +1,460 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include "nqueens/estimate.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bits.h"
+#include "mpi_check.h"
+#include "nqueens/count.h" /* NQ_COUNT_MAX_THREADS */
+#include "nqueens/error.h"
+#include "nqueens/units.h"
+#include "search.h"
+
+/* ---- Random numbers: one stream per probe ------------------------------ */
+
+/* SplitMix64's output function: a bijection that scatters nearby inputs. */
+static uint64_t scramble(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+typedef struct rng {
+  uint64_t state;
+} rng_t;
+
+/* Probe k's stream depends on (seed, n, k) alone, never on who runs it:
+ * so the sample is the same on any number of ranks and threads.  n is in
+ * it because with the same streams, boards of neighbouring sizes (whose
+ * frames come in a similar order) drew similar paths, and their errors
+ * came out alike: seed 1 was 1.1% high at both n = 26 and n = 27. */
+static rng_t rng_for_probe(uint64_t seed, int n, uint64_t k) {
+  uint64_t board = scramble(seed ^ scramble((uint64_t)n + 0xbb67ae8584caa73bu));
+  rng_t rng = {scramble(board ^ scramble(k + 0x6a09e667f3bcc909u))};
+  return rng;
+}
+
+static uint64_t rng_next(rng_t *rng) {
+  rng->state += 0x9e3779b97f4a7c15u;
+  return scramble(rng->state);
+}
+
+/* Uniform in 0..bound-1 (bound >= 1), exactly: Lemire's multiply, with the
+ * rejection that removes its tiny bias. */
+static uint64_t rng_below(rng_t *rng, uint64_t bound) {
+  unsigned __int128 product = (unsigned __int128)rng_next(rng) * bound;
+  if ((uint64_t)product < bound) {
+    uint64_t threshold = (0 - bound) % bound;
+    while ((uint64_t)product < threshold)
+      product = (unsigned __int128)rng_next(rng) * bound;
+  }
+  return (uint64_t)(product >> 64);
+}
+
+/* The index-th lowest square of `squares` (index < its size). */
+static uint64_t nth_square(uint64_t squares, uint64_t index) {
+  for (; index > 0; index--)
+    squares = drop_lowest_bit(squares);
+  return lowest_bit(squares);
+}
+
+/* ---- One probe --------------------------------------------------------- */
+
+int nq_estimate_exact_rows(int n) {
+  /* 14 rows: the exact counts are then large enough (tens of thousands of
+   * nodes from n = 20 on) to run at a full count's speed, which is what
+   * they measure, and still far below a frame's whole search.  Smaller
+   * boards keep n - 6 rows, so that their probes are not whole searches.
+   * docs/algorithm.md has the measurements. */
+  int rows = n - 6;
+  return rows < 2 ? 2 : rows > 14 ? 14 : rows;
+}
+
+/* What one probe says about its frame: the frame's completions times its
+ * weight, and the nodes a full count places in it. */
+typedef struct probe_result {
+  double solutions, nodes;
+} probe_result_t;
+
+/* Per frame (stratum), the sums the estimate and its variance need. */
+typedef struct stratum_sums {
+  double probes;
+  double solutions, solutions_squared;
+  double nodes, nodes_squared;
+} stratum_sums_t;
+
+enum { SUMS_WORDS = sizeof(stratum_sums_t) / sizeof(double) };
+
+/* What all probes share, read-only. */
+typedef struct plan {
+  const nq_estimate_options_t *options;
+  const nq_unit_t *frames; /* one unit of depth 1 (or 0) per frame */
+  uint64_t frame_count;
+  int count_depth;         /* the rows a real count's units pre-place */
+  int exact_rows;
+  uint64_t first_probe, probe_stride; /* this thread's probes: first, first + stride... */
+  uint64_t probes_fixed;   /* probes in all, or 0: by time */
+  uint64_t probes_minimum; /* by time: run at least these */
+  struct timespec deadline;
+} plan_t;
+
+typedef struct prober {
+  plan_t plan;
+  nq_search_t *search;
+  stratum_sums_t *sums; /* frame_count entries */
+  uint64_t exact_nodes;
+  double exact_seconds;
+  int rc;
+} prober_t;
+
+static double thread_seconds(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
+
+/* The first walk step a real count's unit starts at: the rows above it
+ * are the unit's prefix, which the count does not count as nodes. */
+static int first_counted_step(const nq_search_t *search, int count_depth) {
+  int step = 0;
+  while (step < search->walk_rows && search->walk_row[step] < count_depth)
+    step++;
+  return step;
+}
+
+/* The real kernel's count below `start`, with its nodes and CPU time
+ * added to the prober's measure of the kernel's speed. */
+static int count_exactly(nq_unit_result_t *below, prober_t *prober,
+                         const nq__walk_start_t *start) {
+  double started = thread_seconds();
+  int rc = nq__kernel_count_from(below, prober->search, start);
+  prober->exact_seconds += thread_seconds() - started;
+  prober->exact_nodes += below->nodes;
+  return rc;
+}
+
+/* Knuth's probe from the frame's first free row: each step takes one of
+ * its free squares uniformly, so the path's probability is 1 / weight,
+ * the product of the branchings, and weight x (what lies under the path)
+ * is unbiased for the frame's total.  Nodes of a step: weight so far x
+ * its free squares.  From `exact_rows` walked rows above the bottom the
+ * real kernel counts the rest exactly, which removes their variance. */
+static int probe(probe_result_t *out, prober_t *prober, const nq_unit_t *frame, rng_t *rng) {
+  nq__walk_start_t at;
+  int rc = nq__kernel_walk_start(&at, prober->search, frame);
+  if (rc != NQ_OK)
+    return rc;
+  const nq_search_t *search = prober->search;
+  const int walk_end = search->walk_rows - 3; /* the last row whose queens are nodes */
+  const int counted = first_counted_step(search, prober->plan.count_depth);
+  int stop = search->walk_rows - prober->plan.exact_rows;
+  if (stop < counted)
+    stop = counted;
+  if (stop < at.step)
+    stop = at.step;
+  double weight = 1.0, nodes = 0.0;
+  for (; at.step < stop; at.step++) {
+    const uint64_t free_squares =
+        search->walk_mask[at.step] & ~(at.cols | at.diag_left | at.diag_right);
+    const int branching = bit_count(free_squares);
+    if (at.step >= counted && at.step <= walk_end)
+      nodes += weight * branching;
+    if (branching == 0) {
+      *out = (probe_result_t){0.0, nodes};
+      return NQ_OK;
+    }
+    const uint64_t queen = nth_square(free_squares, rng_below(rng, (uint64_t)branching));
+    weight *= branching;
+    const int gap = at.step + 1 < search->walk_rows ? search->walk_gap[at.step] : 0;
+    at.cols |= queen;
+    at.diag_left = (at.diag_left | queen) << gap;
+    at.diag_right = (at.diag_right | queen) >> gap;
+  }
+  nq_unit_result_t below;
+  rc = count_exactly(&below, prober, &at);
+  if (rc != NQ_OK)
+    return rc;
+  *out = (probe_result_t){weight * (double)below.solutions * frame->frame.weight,
+                          nodes + weight * (double)below.nodes};
+  return NQ_OK;
+}
+
+/* ---- The probing threads ---------------------------------------------- */
+
+static int past(const struct timespec *deadline) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return now.tv_sec > deadline->tv_sec ||
+         (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
+}
+
+static int more_probes(const plan_t *plan, uint64_t k) {
+  if (plan->probes_fixed > 0)
+    return k < plan->probes_fixed;
+  return k < plan->probes_minimum || !past(&plan->deadline);
+}
+
+/* Probe k goes to frame k mod frames: rounds of one probe per frame, so
+ * every frame gets its share whenever a timed run stops. */
+static void *run_prober(void *argument) {
+  prober_t *prober = argument;
+  const plan_t *plan = &prober->plan;
+  for (uint64_t k = plan->first_probe; prober->rc == NQ_OK && more_probes(plan, k);
+       k += plan->probe_stride) {
+    uint64_t frame = k % plan->frame_count;
+    rng_t rng = rng_for_probe(plan->options->seed, plan->options->n, k);
+    probe_result_t found;
+    prober->rc = probe(&found, prober, &plan->frames[frame], &rng);
+    if (prober->rc != NQ_OK)
+      break;
+    stratum_sums_t *sums = &prober->sums[frame];
+    sums->probes += 1.0;
+    sums->solutions += found.solutions;
+    sums->solutions_squared += found.solutions * found.solutions;
+    sums->nodes += found.nodes;
+    sums->nodes_squared += found.nodes * found.nodes;
+  }
+  return NULL;
+}
+
+static int prober_init(prober_t *prober, const plan_t *plan, uint64_t first_probe) {
+  memset(prober, 0, sizeof *prober);
+  prober->plan = *plan;
+  prober->plan.first_probe = first_probe;
+  prober->sums = calloc(plan->frame_count, sizeof *prober->sums);
+  if (prober->sums == NULL)
+    return NQ_ENOMEM;
+  int rc = nq_kernel_create(&prober->search, plan->options->n, plan->options->walk);
+  if (rc != NQ_OK) {
+    free(prober->sums);
+    prober->sums = NULL;
+  }
+  return rc;
+}
+
+static void prober_clear(prober_t *prober) {
+  free(prober->sums);
+  nq_kernel_destroy(prober->search);
+}
+
+/* This rank's threads (the calling one among them) probe; their sums are
+ * added in thread order into `sums`, so a fixed run adds them alike. */
+static int probe_on_threads(double *sums, uint64_t *exact_nodes, double *exact_seconds,
+                            const plan_t *plan, uint64_t first_probe, int threads) {
+  prober_t *probers = calloc((size_t)threads, sizeof *probers);
+  pthread_t *ids = calloc((size_t)threads, sizeof *ids);
+  int rc = probers != NULL && ids != NULL ? NQ_OK : NQ_ENOMEM, ready = 0, started = 1;
+  for (; rc == NQ_OK && ready < threads; ready++)
+    rc = prober_init(&probers[ready], plan, first_probe + (uint64_t)ready);
+  for (; rc == NQ_OK && started < threads; started++)
+    if (pthread_create(&ids[started], NULL, run_prober, &probers[started]) != 0) {
+      rc = NQ_ENOMEM;
+      break;
+    }
+  if (rc == NQ_OK)
+    run_prober(&probers[0]);
+  for (int t = 1; t < started; t++)
+    pthread_join(ids[t], NULL);
+  for (int t = 0; t < ready; t++) {
+    if (rc == NQ_OK)
+      rc = probers[t].rc;
+    const double *words = (const double *)probers[t].sums;
+    for (uint64_t i = 0; i < plan->frame_count * SUMS_WORDS; i++)
+      sums[i] += words[i];
+    *exact_nodes += probers[t].exact_nodes;
+    *exact_seconds += probers[t].exact_seconds;
+    prober_clear(&probers[t]);
+  }
+  free(ids);
+  free(probers);
+  return rc;
+}
+
+/* ---- Frames, sums, the result ----------------------------------------- */
+
+/* Every frame as a unit of depth 1 (the top queen placed): the strata. */
+static int list_frames(nq_unit_t **out_frames, uint64_t *out_count, int n) {
+  int depth = nq_units_depth(n) < 1 ? nq_units_depth(n) : 1;
+  uint64_t count = 0;
+  int rc = nq_units_total(&count, n, depth);
+  if (rc != NQ_OK)
+    return rc;
+  nq_unit_t *frames = malloc((size_t)count * sizeof *frames);
+  nq_unit_gen_t *gen = NULL;
+  if (frames == NULL || (rc = nq_unit_gen_create(&gen, n, depth)) != NQ_OK) {
+    free(frames);
+    return rc != NQ_OK ? rc : NQ_ENOMEM;
+  }
+  for (uint64_t i = 0; i < count && nq_unit_gen_next(gen, &frames[i]) == 1; i++)
+    ;
+  nq_unit_gen_destroy(gen);
+  *out_frames = frames;
+  *out_count = count;
+  return NQ_OK;
+}
+
+/* The stratified estimate: per frame the mean of its probes, summed; its
+ * variance, per frame the sample variance over the probes. */
+static nq_estimate_value_t stratified(const stratum_sums_t *sums, uint64_t frames,
+                                      int solutions) {
+  double total = 0.0, variance = 0.0;
+  for (uint64_t f = 0; f < frames; f++) {
+    const double m = sums[f].probes;
+    const double sum = solutions ? sums[f].solutions : sums[f].nodes;
+    const double squares = solutions ? sums[f].solutions_squared : sums[f].nodes_squared;
+    if (m < 1.0)
+      continue;
+    total += sum / m;
+    if (m >= 2.0) {
+      double spread = (squares - sum * sum / m) / (m - 1.0);
+      variance += spread > 0.0 ? spread / m : 0.0;
+    }
+  }
+  return (nq_estimate_value_t){total, sqrt(variance)};
+}
+
+static void fill_result(nq_estimate_result_t *result, const stratum_sums_t *sums,
+                        const plan_t *plan, uint64_t exact_nodes, double exact_seconds) {
+  result->solutions = stratified(sums, plan->frame_count, 1);
+  result->nodes = stratified(sums, plan->frame_count, 0);
+  result->frames = plan->frame_count;
+  result->probes = 0;
+  result->min_probes = UINT64_MAX;
+  for (uint64_t f = 0; f < plan->frame_count; f++) {
+    uint64_t m = (uint64_t)sums[f].probes;
+    result->probes += m;
+    if (m < result->min_probes)
+      result->min_probes = m;
+  }
+  result->exact_nodes = exact_nodes;
+  result->exact_seconds = exact_seconds;
+  result->nodes_per_second = exact_seconds > 0.0 ? (double)exact_nodes / exact_seconds : 0.0;
+  if (result->nodes_per_second > 0.0)
+    result->core_seconds =
+        (nq_estimate_value_t){result->nodes.value / result->nodes_per_second,
+                              result->nodes.error / result->nodes_per_second};
+  result->exact_rows = plan->exact_rows;
+  result->depth = plan->count_depth;
+  result->walk = nq_walk_resolve(plan->options->walk, plan->options->n);
+}
+
+/* ---- The collective run ----------------------------------------------- */
+
+static int options_valid(const nq_estimate_options_t *options) {
+  int provided = MPI_THREAD_SINGLE;
+  if (options->n < 0 || options->n > NQ_MAX_N || nq_walk_name(options->walk) == NULL)
+    return 0;
+  if (options->exact_rows < 0 || options->exact_rows == 1)
+    return 0;
+  if (options->probes == 0 ? !(options->seconds > 0.0) : options->probes < NQ_ESTIMATE_MIN_PROBES)
+    return 0;
+  if (options->threads < 0 || options->threads > NQ_COUNT_MAX_THREADS)
+    return 0;
+  return options->threads <= 1 ||
+         (MPI_Query_thread(&provided) == MPI_SUCCESS && provided >= MPI_THREAD_FUNNELED);
+}
+
+static int walk_runs_everywhere(const nq_estimate_options_t *options, MPI_Comm comm) {
+  int here = nq_walk_supported(options->walk, options->n), everywhere = here;
+  NQ_MPI_CHECK(comm, MPI_Allreduce(&here, &everywhere, 1, MPI_INT, MPI_MIN, comm));
+  return everywhere ? NQ_OK : NQ_ENOTSUP;
+}
+
+static void set_deadline(struct timespec *deadline, double seconds) {
+  clock_gettime(CLOCK_MONOTONIC, deadline);
+  double whole = floor(seconds);
+  deadline->tv_sec += (time_t)whole;
+  deadline->tv_nsec += (long)((seconds - whole) * 1e9);
+  if (deadline->tv_nsec >= 1000000000L) {
+    deadline->tv_sec++;
+    deadline->tv_nsec -= 1000000000L;
+  }
+}
+
+/* Probes on every thread of every rank, then the sums on rank 0.  Thread
+ * t of rank r takes probes g, g + G, g + 2G... where g is its place among
+ * all G threads. */
+static int probe_everywhere(nq_estimate_result_t *result, plan_t *plan, int threads,
+                            MPI_Comm comm) {
+  int rank = 0, size = 1;
+  NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
+  NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
+  int before = 0, total = threads;
+  NQ_MPI_CHECK(comm, MPI_Exscan(&threads, &before, 1, MPI_INT, MPI_SUM, comm));
+  NQ_MPI_CHECK(comm, MPI_Allreduce(&threads, &total, 1, MPI_INT, MPI_SUM, comm));
+  if (rank == 0)
+    before = 0; /* MPI_Exscan leaves rank 0's undefined */
+  plan->probe_stride = (uint64_t)total;
+  const size_t words = (size_t)plan->frame_count * SUMS_WORDS + 1;
+  double *mine = calloc(words, sizeof *mine), *all = calloc(words, sizeof *all);
+  uint64_t exact_nodes = 0, all_exact_nodes = 0;
+  int rc = mine != NULL && all != NULL ? NQ_OK : NQ_ENOMEM;
+  NQ_MPI_CHECK(comm, MPI_Barrier(comm));
+  double started = MPI_Wtime();
+  set_deadline(&plan->deadline, plan->options->seconds);
+  if (rc == NQ_OK)
+    rc = probe_on_threads(mine, &exact_nodes, &mine[words - 1], plan, (uint64_t)before, threads);
+  /* Every rank learns whether any failed (the worst code), then rank 0
+   * the sums. */
+  int worst = rc;
+  NQ_MPI_CHECK(comm, MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm));
+  if (worst == NQ_OK) {
+    NQ_MPI_CHECK(comm, MPI_Reduce(mine, all, (int)words, MPI_DOUBLE, MPI_SUM, 0, comm));
+    NQ_MPI_CHECK(comm,
+                 MPI_Reduce(&exact_nodes, &all_exact_nodes, 1, MPI_UINT64_T, MPI_SUM, 0, comm));
+  }
+  if (worst == NQ_OK && rank == 0) {
+    fill_result(result, (const stratum_sums_t *)all, plan, all_exact_nodes, all[words - 1]);
+    result->ranks = size;
+    result->threads = total;
+    result->seconds = MPI_Wtime() - started;
+  }
+  free(mine);
+  free(all);
+  return worst;
+}
+
+static int estimate_on(nq_estimate_result_t *result, const nq_estimate_options_t *options,
+                       MPI_Comm comm) {
+  int rc = walk_runs_everywhere(options, comm);
+  if (rc != NQ_OK)
+    return rc;
+  plan_t plan = {.options = options,
+                 .count_depth = nq_units_depth(options->n),
+                 .exact_rows = options->exact_rows > 0 ? options->exact_rows
+                                                       : nq_estimate_exact_rows(options->n)};
+  nq_unit_t *frames = NULL;
+  rc = list_frames(&frames, &plan.frame_count, options->n);
+  int worst = rc;
+  NQ_MPI_CHECK(comm, MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm));
+  if (worst != NQ_OK) {
+    free(frames);
+    return worst;
+  }
+  plan.frames = frames;
+  plan.probes_fixed = options->probes * plan.frame_count;
+  plan.probes_minimum = NQ_ESTIMATE_MIN_PROBES * plan.frame_count;
+  rc = probe_everywhere(result, &plan, options->threads > 1 ? options->threads : 1, comm);
+  free(frames);
+  return rc;
+}
+
+int nq_estimate_run(nq_estimate_result_t *result, const nq_estimate_options_t *options,
+                    MPI_Comm comm) {
+  memset(result, 0, sizeof *result);
+  if (!options_valid(options))
+    return NQ_EINVAL;
+  /* A private communicator whose errors come back as codes. */
+  MPI_Comm own;
+  NQ_MPI_CHECK(comm, MPI_Comm_dup(comm, &own));
+  NQ_MPI_CHECK(own, MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN));
+  int rc = estimate_on(result, options, own);
+  if (rc != NQ_EMPI)
+    NQ_MPI_CHECK(comm, MPI_Comm_free(&own));
+  return rc;
+}

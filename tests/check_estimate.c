@@ -1,0 +1,254 @@
+/* The estimate module, under MPI: Knuth's probes stratified by frame must
+ * bracket the known counts with their intervals, average to the truth,
+ * and give the same sample however many ranks and threads share it.
+ *
+ *   check_estimate          every case on the ranks it was started with
+ *   check_estimate --ranks  only the comparison of the whole communicator
+ *                           with rank 0 alone (for runs at several ranks)
+ *
+ * The seeds and probe budgets are fixed, so every result is the same on
+ * every run: these are not flaky, but each interval case is a draw, and
+ * the thresholds say how often a calibrated 95% interval may miss. */
+
+#include <check.h>
+#include <math.h>
+#include <mpi.h>
+#include <string.h>
+
+#include "known_counts.h"
+#include "nqueens/error.h"
+#include "nqueens/estimate.h"
+#include "support.h"
+
+/* The nodes a full count places (its "nodes"), printed by
+ * `nqueens-mpi -n N --format json` with the units of nq_units_depth(n):
+ * the kernel's fingerprint, which the node estimate must reproduce. */
+#define NODES_MIN_N 5
+#define NODES_MAX_N 18
+static const uint64_t known_nodes[NODES_MAX_N + 1] = {
+    0,      0,       0,        3,          10,         0,        10,
+    58,     280,     1201,     5669,       25627,      133742,   709215,
+    4138846, 25101694, 166571658, 1148428709, 8485814140};
+
+/* How far an estimate is from the truth, in its standard errors. */
+static double z_score(nq_estimate_value_t estimate, double truth) {
+  return estimate.error > 0 ? (estimate.value - truth) / estimate.error
+                            : (estimate.value == truth ? 0.0 : INFINITY);
+}
+
+static nq_estimate_result_t estimate(int n, uint64_t probes, uint64_t seed, int exact_rows,
+                                     int threads) {
+  nq_estimate_options_t options = {
+      .n = n, .probes = probes, .seed = seed, .exact_rows = exact_rows, .threads = threads};
+  nq_estimate_result_t result;
+  int rc = nq_estimate_run(&result, &options, MPI_COMM_WORLD);
+  ck_assert_msg(rc == NQ_OK, "n %d seed %llu: %s", n, (unsigned long long)seed, nq_strerror(rc));
+  return result;
+}
+
+/* Interval cases: each within 3.29 standard errors (a 99.9% interval),
+ * and at least 80% of them within 1.96 (the 95% interval), so that a
+ * few misses that any honest 95% interval has do not fail the test, but
+ * intervals that are too narrow do. */
+typedef struct calibration {
+  int cases, inside95;
+} calibration_t;
+
+static void check_case(calibration_t *calibration, double z, const char *what, int n,
+                       uint64_t seed) {
+  ck_assert_msg(fabs(z) < 3.29, "%s(%d) seed %llu: %.2f standard errors off", what, n,
+                (unsigned long long)seed, z);
+  calibration->cases++;
+  calibration->inside95 += fabs(z) < 1.96;
+}
+
+static void check_calibration(const calibration_t *calibration, const char *what) {
+  ck_assert_msg(calibration->inside95 * 5 >= calibration->cases * 4,
+                "%s: only %d of %d 95%% intervals hold the truth", what, calibration->inside95,
+                calibration->cases);
+}
+
+/* Q(18)..Q(27) with 4 probes a frame and 12 exact rows (about 0.1 s of
+ * probes at n = 27): standard errors of 1 to 1.5%. */
+START_TEST(test_estimate_interval_holds_known_counts) {
+  calibration_t calibration = {0, 0};
+  for (int n = 18; n <= KNOWN_LARGE_MAX_N; n++)
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+      nq_estimate_result_t result = estimate(n, 4, seed, 12, 2);
+      if (support_rank() == 0)
+        check_case(&calibration, z_score(result.solutions, (double)known_all_large[n]), "Q", n,
+                   seed);
+    }
+  if (support_rank() == 0)
+    check_calibration(&calibration, "Q(18..27)");
+}
+END_TEST
+
+/* The default exact rows, n = 14..18: the node estimate against the
+ * count's own node count. */
+START_TEST(test_estimate_interval_holds_node_counts) {
+  calibration_t calibration = {0, 0};
+  for (int n = 14; n <= NODES_MAX_N; n++)
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+      nq_estimate_result_t result = estimate(n, 4, seed, 0, 2);
+      if (support_rank() == 0) {
+        check_case(&calibration, z_score(result.nodes, (double)known_nodes[n]), "nodes", n, seed);
+        ck_assert_int_eq(result.depth, 2);
+      }
+    }
+  if (support_rank() == 0)
+    check_calibration(&calibration, "nodes(14..18)");
+}
+END_TEST
+
+/* With 3 exact rows nearly the whole tree is probed at random.  Over 200
+ * seeds the mean must come within 3.29 standard errors of the truth, for
+ * Q(n) and for the nodes, the standard error of the mean taken from the
+ * spread of the 200 estimates (not from their own error estimates, which
+ * a skewed estimator makes too small when it is low). */
+static double spread_of_mean(double sum, double squares, int count) {
+  double mean = sum / count;
+  return sqrt((squares - count * mean * mean) / (count - 1) / count);
+}
+
+START_TEST(test_estimate_mean_over_seeds_is_unbiased) {
+  const int n = _i, seeds = 200;
+  double solutions = 0, nodes = 0, solutions_squared = 0, nodes_squared = 0;
+  for (int seed = 1; seed <= seeds; seed++) {
+    nq_estimate_result_t result = estimate(n, 4, (uint64_t)seed, 3, 1);
+    solutions += result.solutions.value;
+    solutions_squared += result.solutions.value * result.solutions.value;
+    nodes += result.nodes.value;
+    nodes_squared += result.nodes.value * result.nodes.value;
+  }
+  if (support_rank() != 0)
+    return;
+  nq_estimate_value_t mean_solutions = {solutions / seeds,
+                                        spread_of_mean(solutions, solutions_squared, seeds)};
+  nq_estimate_value_t mean_nodes = {nodes / seeds, spread_of_mean(nodes, nodes_squared, seeds)};
+  double z_solutions = z_score(mean_solutions, (double)known_all[n]);
+  double z_nodes = z_score(mean_nodes, (double)known_nodes[n]);
+  ck_assert_msg(fabs(z_solutions) < 3.29, "Q(%d): mean %.1f, %.2f standard errors off", n,
+                mean_solutions.value, z_solutions);
+  ck_assert_msg(fabs(z_nodes) < 3.29, "nodes(%d): mean %.1f, %.2f standard errors off", n,
+                mean_nodes.value, z_nodes);
+}
+END_TEST
+
+/* Below n = 14 a unit is a frame and its search starts at row 1; with
+ * exact rows covering the whole board the probes are the real kernel's
+ * counts: exact solutions and node counts, with no error. */
+START_TEST(test_estimate_exact_rows_covering_the_board_are_exact) {
+  const int n = _i;
+  nq_estimate_result_t result = estimate(n, 2, 1, n > 2 ? n : 2, 1);
+  if (support_rank() != 0)
+    return;
+  ck_assert_msg(result.solutions.value == (double)known_all[n], "Q(%d) = %.1f", n,
+                result.solutions.value);
+  ck_assert_msg(result.nodes.value == (double)known_nodes[n], "nodes(%d) = %.1f", n,
+                result.nodes.value);
+  ck_assert(result.solutions.error == 0 && result.nodes.error == 0);
+}
+END_TEST
+
+/* The same seed and budget give the same numbers, on any threads. */
+START_TEST(test_estimate_seed_fixes_the_result) {
+  nq_estimate_result_t first = estimate(20, 2, 5, 10, 1);
+  nq_estimate_result_t again = estimate(20, 2, 5, 10, 1);
+  nq_estimate_result_t threaded = estimate(20, 2, 5, 10, 3);
+  nq_estimate_result_t other_seed = estimate(20, 2, 6, 10, 1);
+  if (support_rank() != 0)
+    return;
+  ck_assert(first.solutions.value == again.solutions.value);
+  ck_assert(first.nodes.value == again.nodes.value);
+  ck_assert(first.solutions.error == again.solutions.error);
+  ck_assert_double_eq_tol(threaded.solutions.value, first.solutions.value,
+                          1e-12 * first.solutions.value);
+  ck_assert_double_eq_tol(threaded.nodes.value, first.nodes.value, 1e-12 * first.nodes.value);
+  ck_assert(other_seed.solutions.value != first.solutions.value);
+  ck_assert_uint_eq(first.probes, 2 * first.frames);
+  ck_assert_uint_eq(first.min_probes, 2);
+  ck_assert_int_eq(first.exact_rows, 10);
+}
+END_TEST
+
+/* By time: whatever the time allows, but two probes a frame at least. */
+START_TEST(test_estimate_by_time_probes_every_frame_twice) {
+  nq_estimate_options_t options = {.n = 16, .seconds = 0.05, .seed = 1};
+  nq_estimate_result_t result;
+  ck_assert_int_eq(nq_estimate_run(&result, &options, MPI_COMM_WORLD), NQ_OK);
+  if (support_rank() != 0)
+    return;
+  ck_assert_uint_ge(result.min_probes, NQ_ESTIMATE_MIN_PROBES);
+  ck_assert_uint_ge(result.probes, NQ_ESTIMATE_MIN_PROBES * result.frames);
+  ck_assert_int_eq(result.exact_rows, nq_estimate_exact_rows(16));
+  ck_assert_double_gt(result.nodes_per_second, 0);
+  ck_assert_double_gt(result.core_seconds.value, 0);
+}
+END_TEST
+
+START_TEST(test_estimate_refuses_bad_options) {
+  static const nq_estimate_options_t bad[] = {
+      {.n = 65, .probes = 2},
+      {.n = -1, .probes = 2},
+      {.n = 12, .probes = 1},
+      {.n = 12, .seconds = 0},
+      {.n = 12, .seconds = -1},
+      {.n = 12, .probes = 2, .exact_rows = 1},
+      {.n = 12, .probes = 2, .exact_rows = -3},
+      {.n = 12, .probes = 2, .walk = (nq_walk_t)7},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    nq_estimate_result_t result;
+    ck_assert_msg(nq_estimate_run(&result, &bad[i], MPI_COMM_WORLD) == NQ_EINVAL, "case %zu", i);
+  }
+}
+END_TEST
+
+/* The sample does not depend on the ranks: the whole communicator and
+ * rank 0 alone (MPI_COMM_SELF) find the same numbers. */
+START_TEST(test_estimate_ranks_share_one_sample) {
+  nq_estimate_options_t options = {.n = 19, .probes = 3, .seed = 11, .exact_rows = 11};
+  nq_estimate_result_t everyone, alone;
+  ck_assert_int_eq(nq_estimate_run(&everyone, &options, MPI_COMM_WORLD), NQ_OK);
+  if (support_rank() != 0)
+    return;
+  ck_assert_int_eq(nq_estimate_run(&alone, &options, MPI_COMM_SELF), NQ_OK);
+  ck_assert_double_eq_tol(everyone.solutions.value, alone.solutions.value,
+                          1e-12 * alone.solutions.value);
+  ck_assert_double_eq_tol(everyone.nodes.value, alone.nodes.value, 1e-12 * alone.nodes.value);
+  ck_assert_double_eq_tol(everyone.solutions.error, alone.solutions.error,
+                          1e-9 * alone.solutions.error);
+  ck_assert_uint_eq(everyone.probes, alone.probes);
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  ck_assert_int_eq(everyone.ranks, size);
+  ck_assert_int_eq(alone.ranks, 1);
+}
+END_TEST
+
+static Suite *make_suite(int argc, char **argv) {
+  Suite *suite = suite_create("estimate");
+  TCase *ranks = tcase_create("ranks");
+  tcase_set_timeout(ranks, 120);
+  tcase_add_test(ranks, test_estimate_ranks_share_one_sample);
+  suite_add_tcase(suite, ranks);
+  if (argc > 1 && strcmp(argv[1], "--ranks") == 0)
+    return suite;
+  TCase *intervals = tcase_create("intervals");
+  tcase_set_timeout(intervals, 300);
+  tcase_add_test(intervals, test_estimate_interval_holds_known_counts);
+  tcase_add_test(intervals, test_estimate_interval_holds_node_counts);
+  tcase_add_loop_test(intervals, test_estimate_mean_over_seeds_is_unbiased, 10, 15);
+  suite_add_tcase(suite, intervals);
+  TCase *exact = tcase_create("exact");
+  tcase_add_loop_test(exact, test_estimate_exact_rows_covering_the_board_are_exact, NODES_MIN_N,
+                      14);
+  tcase_add_test(exact, test_estimate_seed_fixes_the_result);
+  tcase_add_test(exact, test_estimate_by_time_probes_every_frame_twice);
+  tcase_add_test(exact, test_estimate_refuses_bad_options);
+  suite_add_tcase(suite, exact);
+  return suite;
+}
+
+int main(int argc, char **argv) { return support_main(argc, argv, make_suite); }
