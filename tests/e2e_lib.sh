@@ -84,6 +84,17 @@ json_count_shape() {
     -e 's/"(nodes|version)":"[^"]*"/"\1":"#"/g' "$out"
 }
 is_empty() { [ ! -s "$1" ]; }
+# within SECONDS COMMAND...: COMMAND succeeds before SECONDS have passed
+# (polled every NQ_E2E_POLL seconds, 0.1 unless set).  Waits are for
+# conditions; the bound only turns a hang into a failure.
+within() {
+  local deadline=$((SECONDS + $1))
+  shift
+  until "$@"; do
+    [ "$SECONDS" -lt "$deadline" ] || return 1
+    sleep "${NQ_E2E_POLL:-0.1}"
+  done
+}
 # Exactly one complete line.
 one_line() { [ "$(wc -l <"$1")" -eq 1 ] && [ -z "$(tail -c 1 "$1" | tr -d '\n')" ]; }
 # line_matches FILE LINE_NUMBER ERE: that whole line matches the pattern.

@@ -22,16 +22,6 @@ progress_line='nqueens-mpi: [0-9]+/8192 units \([0-9.]+%\), [0-9]+ solutions so 
 # failure, and is far longer than a loaded machine needs.
 patience=120
 
-# within SECONDS COMMAND...: COMMAND succeeds before SECONDS have passed
-# (polled every 0.1 s).
-within() {
-  local deadline=$((SECONDS + $1))
-  shift
-  until "$@"; do
-    [ "$SECONDS" -lt "$deadline" ] || return 1
-    sleep 0.1
-  done
-}
 counting() { grep -qE -e "^$progress_line\$" "$err"; }
 ended() { ! kill -0 "$pid" 2>/dev/null; }
 

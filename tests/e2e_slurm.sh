@@ -44,16 +44,8 @@ fi
 # failure, and is far longer than a loaded machine needs.
 patience=240
 
-# wait_for SECONDS COMMAND...: COMMAND succeeds before SECONDS have passed
-# (polled every 0.5 s).
-wait_for() {
-  local deadline=$((SECONDS + $1))
-  shift
-  until "$@"; do
-    [ "$SECONDS" -lt "$deadline" ] || return 1
-    sleep 0.5
-  done
-}
+# Slurm's state changes slowly: look twice a second (within, e2e_lib.sh).
+NQ_E2E_POLL=0.5
 
 # ---- a Slurm of our own ------------------------------------------------------
 # munged refuses a socket in a directory others cannot search: $work (0700
@@ -71,7 +63,7 @@ slurmd_pid=""
 stop_pid() {
   [ -n "$1" ] || return 0
   kill -TERM "$1" 2>/dev/null
-  wait_for 30 eval "! kill -0 $1 2>/dev/null" || kill -KILL "$1" 2>/dev/null
+  within 30 eval "! kill -0 $1 2>/dev/null" || kill -KILL "$1" 2>/dev/null
   wait "$1" 2>/dev/null
 }
 no_jobs_left() { [ -z "$(squeue -h -o %i 2>/dev/null)" ]; }
@@ -80,7 +72,7 @@ no_jobs_left() { [ -z "$(squeue -h -o %i 2>/dev/null)" ]; }
 stop_slurm() {
   if [ -n "$slurmctld_pid" ] && kill -0 "$slurmctld_pid" 2>/dev/null; then
     squeue -h -o %i 2>/dev/null | xargs -r scancel 2>/dev/null
-    wait_for 60 no_jobs_left || echo "e2e_slurm: jobs still listed at the end: $(squeue 2>&1)"
+    within 60 no_jobs_left || echo "e2e_slurm: jobs still listed at the end: $(squeue 2>&1)"
   fi
   stop_pid "$slurmd_pid"
   stop_pid "$slurmctld_pid"
@@ -110,7 +102,7 @@ munged --foreground --socket="$socket" --key-file="$work/munge/munge.key" \
   --seed-file="$work/munge/munged.seed" >"$work/munge/munged.out" 2>&1 &
 munged_pid=$!
 munge_works() { munge -n -S "$socket" 2>/dev/null | unmunge -S "$socket" >/dev/null 2>&1; }
-wait_for 30 munge_works ||
+within 30 munge_works ||
   skip "munged did not start: $(tail -n 3 "$work/munge/munged.out" | tr '\n' '|')"
 
 if ! ctld_port=$(free_port) || ! slurmd_port=$(free_port "$ctld_port"); then
@@ -157,7 +149,7 @@ slurmctld_pid=$!
 slurmd -D -f "$SLURM_CONF" >"$work/slurm/slurmd.out" 2>&1 &
 slurmd_pid=$!
 node_idle() { [ "$(sinfo -h -n "$node" -o %t 2>/dev/null)" = idle ]; }
-if ! wait_for 60 node_idle; then
+if ! within 60 node_idle; then
   skip "Slurm did not start (node state '$(sinfo -h -n "$node" -o %t 2>&1)');" \
     "slurmctld: $(tail -n 2 "$work/slurm/slurmctld.out" | tr '\n' '|')" \
     "slurmd: $(tail -n 2 "$work/slurm/slurmd.out" | tr '\n' '|')"
@@ -206,7 +198,7 @@ job_ended() {
 ended_as() {
   local label=$1 state=$2 code=$3
   shift 3
-  if ! wait_for "$patience" job_ended "$@"; then
+  if ! within "$patience" job_ended "$@"; then
     fail "$label: job $job not ended after $patience s (state $(job_field JobState "$@"))"
     return 1
   fi
@@ -294,7 +286,7 @@ fi
 # launcher auto chooses.
 if submit NQ_N=18 NQ_LAUNCHER=mpirun -- --ntasks=2 --time=10 "$repo/jobs/nqueens.sbatch"; then
   journal_made() { [ -s "$work/submit/runs/q18/journal" ]; }
-  if wait_for "$patience" journal_made; then
+  if within "$patience" journal_made; then
     scancel --batch --signal=USR2 "$job"
     ended_as "Q(18), SIGUSR2" FAILED 3:0
     check "Q(18), SIGUSR2: requeued ($(job_field Restarts) restarts)" [ "$(job_field Restarts)" = 0 ]
@@ -316,7 +308,7 @@ if submit NQ_N=18 -- --ntasks=1 --time=1 --signal=B:USR1@30 "$repo/jobs/nqueens.
   --walk scalar; then
   restarted() { [ "$(job_field Restarts)" -ge 1 ] 2>/dev/null; }
   restarted_or_ended() { restarted || job_ended; }
-  wait_for "$patience" restarted_or_ended
+  within "$patience" restarted_or_ended
   if restarted; then
     scontrol update JobId="$job" TimeLimit=20
     # Up to a minute of counting left, on one core: on a machine that
