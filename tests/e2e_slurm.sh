@@ -239,7 +239,7 @@ result_ok() {
 }
 
 if srun --mpi=list 2>&1 | grep -qw pmix; then
-  auto_launcher="srun --mpi=pmix"
+  auto_launcher="srun --mpi=pmix --cpus-per-task=1"
 else
   auto_launcher="mpirun -q -np 2"
 fi
