@@ -21,6 +21,8 @@
  *                       cancel hook every MS ms (default 20)
  *     --master-poll-ms MS  ... on rank 0 (default 1, as the real walks: the
  *                       master's hook answers workers inside its own units)
+ *     --polite-wait-ms MS  blocking MPI waits sleep between tests, up to MS ms
+ *                       (default 0: Open MPI's own, spinning; see below)
  *     --repeat K        runs of the same settings (default 1)
  *     --label TEXT      first column of the figures (e.g. the scheduler)
  *     --data FILE       rank 0 also appends the figures to FILE
@@ -59,10 +61,18 @@
  * The library is linked statically into this program, so its MPI calls
  * come here first, whatever scheduler it runs: point-to-point sends, and
  * receives posted, while the count runs.  (Persistent requests and
- * collectives are not counted.) */
+ * collectives are not counted.)
+ *
+ * The same interface can make blocking calls wait politely: Open MPI
+ * spins in MPI_Wait (yielding, with mpi_yield_when_idle), and hundreds of
+ * idle ranks spinning on 2 cores slow the ranks still working, which a
+ * cluster, one core per rank, never sees.  With --polite-wait-ms MS a
+ * blocking wait tests, then sleeps 10 us, 12.5 us, ... (x1.25) up to MS
+ * ms between tests: a wait that lasts t ends at most t/4 or MS ms late. */
 
 static int counting;
 static uint64_t sends_counted, receives_counted;
+static double polite_cap_seconds; /* 0: Open MPI's own waits */
 
 static int count_send(int rc) {
   sends_counted += (uint64_t)counting;
@@ -74,9 +84,83 @@ static int count_receive(int rc) {
   return rc;
 }
 
-int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  return count_send(PMPI_Send(buf, count, type, dest, tag, comm));
+static void pause_politely(double *pause) {
+  long nanoseconds = (long)(*pause * 1e9);
+  nanosleep(&(struct timespec){.tv_sec = nanoseconds / 1000000000L,
+                               .tv_nsec = nanoseconds % 1000000000L},
+            NULL);
+  *pause = fmin(*pause * 1.25, polite_cap_seconds);
 }
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status) {
+  if (polite_cap_seconds <= 0)
+    return PMPI_Wait(request, status);
+  for (double pause = 1e-5;; pause_politely(&pause)) {
+    int done = 0, rc = PMPI_Test(request, &done, status);
+    if (rc != MPI_SUCCESS || done)
+      return rc;
+  }
+}
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
+  if (polite_cap_seconds <= 0)
+    return PMPI_Waitall(count, requests, statuses);
+  for (double pause = 1e-5;; pause_politely(&pause)) {
+    int done = 0, rc = PMPI_Testall(count, requests, &done, statuses);
+    if (rc != MPI_SUCCESS || done)
+      return rc;
+  }
+}
+
+int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status) {
+  if (polite_cap_seconds <= 0)
+    return PMPI_Waitany(count, requests, index, status);
+  for (double pause = 1e-5;; pause_politely(&pause)) {
+    int done = 0, rc = PMPI_Testany(count, requests, index, &done, status);
+    if (rc != MPI_SUCCESS || done)
+      return rc;
+  }
+}
+
+int MPI_Waitsome(int count, MPI_Request requests[], int *done_count, int indices[],
+                 MPI_Status statuses[]) {
+  if (polite_cap_seconds <= 0)
+    return PMPI_Waitsome(count, requests, done_count, indices, statuses);
+  for (double pause = 1e-5;; pause_politely(&pause)) {
+    int rc = PMPI_Testsome(count, requests, done_count, indices, statuses);
+    if (rc != MPI_SUCCESS || *done_count != 0)
+      return rc;
+  }
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
+  if (polite_cap_seconds <= 0)
+    return PMPI_Probe(source, tag, comm, status);
+  for (double pause = 1e-5;; pause_politely(&pause)) {
+    int found = 0, rc = PMPI_Iprobe(source, tag, comm, &found, status);
+    if (rc != MPI_SUCCESS || found)
+      return rc;
+  }
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status) {
+  if (polite_cap_seconds <= 0)
+    return PMPI_Mprobe(source, tag, comm, message, status);
+  for (double pause = 1e-5;; pause_politely(&pause)) {
+    int found = 0, rc = PMPI_Improbe(source, tag, comm, &found, message, status);
+    if (rc != MPI_SUCCESS || found)
+      return rc;
+  }
+}
+
+int MPI_Send(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  if (polite_cap_seconds <= 0)
+    return count_send(PMPI_Send(buf, count, type, dest, tag, comm));
+  MPI_Request request;
+  int rc = count_send(PMPI_Isend(buf, count, type, dest, tag, comm, &request));
+  return rc != MPI_SUCCESS ? rc : MPI_Wait(&request, MPI_STATUS_IGNORE);
+}
+
 int MPI_Ssend(const void *buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   return count_send(PMPI_Ssend(buf, count, type, dest, tag, comm));
 }
@@ -104,7 +188,11 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype type, int dest, int tag,
 }
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
              MPI_Status *status) {
-  return count_receive(PMPI_Recv(buf, count, type, source, tag, comm, status));
+  if (polite_cap_seconds <= 0)
+    return count_receive(PMPI_Recv(buf, count, type, source, tag, comm, status));
+  MPI_Request request;
+  int rc = count_receive(PMPI_Irecv(buf, count, type, source, tag, comm, &request));
+  return rc != MPI_SUCCESS ? rc : MPI_Wait(&request, status);
 }
 int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
               MPI_Request *request) {
@@ -266,6 +354,7 @@ typedef struct settings {
   int n, depth, batch;
   int ranks;  /* the first this many ranks of the job count (0: all) */
   double poll_ms, master_poll_ms; /* simulated units' cancel-hook slices */
+  double polite_wait_ms;
   int repeat; /* runs of this group */
   cost_t cost;
   const char *trace_path, *label, *data_path, *ranks_path;
@@ -309,6 +398,8 @@ static int parse(settings_t *s, char **argv, int first, int end) {
       s->poll_ms = atof(value);
     else if (strcmp(option, "--master-poll-ms") == 0)
       s->master_poll_ms = atof(value);
+    else if (strcmp(option, "--polite-wait-ms") == 0)
+      s->polite_wait_ms = atof(value);
     else if (strcmp(option, "--cost") == 0) {
       int known = 0;
       for (int m = 0; m <= COST_TRACE; m++)
@@ -325,7 +416,7 @@ static int parse(settings_t *s, char **argv, int first, int end) {
     s->batch = NQ_BATCH_DEFAULT; /* what the run takes for 0 */
   if (s->cost.scale < 0 || s->cost.sigma < 0 || s->cost.alpha <= 1.0 || s->batch < 0 ||
       s->batch > NQ_BATCH_MAX || s->ranks < 0 || s->repeat < 1 || !(s->poll_ms > 0) ||
-      !(s->master_poll_ms > 0) ||
+      !(s->master_poll_ms > 0) || !(s->polite_wait_ms >= 0) ||
       strchr(s->label, ' ') != NULL || (s->cost.model == COST_TRACE && s->trace_path == NULL))
     return -1;
   return 0;
@@ -462,7 +553,9 @@ static int run_once(const settings_t *s, uint64_t units, MPI_Comm comm, int head
   log.started = common_start(comm);
   sends_counted = receives_counted = 0;
   counting = 1;
+  polite_cap_seconds = 1e-3 * s->polite_wait_ms;
   int rc = nq__count_run_with_faults(&result, &options, faults, comm);
+  polite_cap_seconds = 0;
   counting = 0;
   figures_t f = {.units = units, .wall = now() - log.started, .sends = sends_counted,
                  .receives = receives_counted};
@@ -507,8 +600,8 @@ static void usage(void) {
           "usage: mpirun -np RANKS bench_master [--n N] [--depth D] [--batch UNITS]\n"
           "  [--cost zero|const|lognormal|pareto|trace] [--scale SECONDS] [--sigma S]\n"
           "  [--alpha A] [--trace FILE] [--seed S] [--ranks R] [--repeat K] [--poll-ms MS]\n"
-          "  [--master-poll-ms MS] [--label TEXT] [--data FILE] [--ranks-file FILE]\n"
-          "  [--then OPTIONS...]...  (see tests/bench_master.c)\n");
+          "  [--master-poll-ms MS] [--polite-wait-ms MS] [--label TEXT] [--data FILE]\n"
+          "  [--ranks-file FILE] [--then OPTIONS...]...  (see tests/bench_master.c)\n");
 }
 
 int main(int argc, char **argv) {

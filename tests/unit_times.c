@@ -2,11 +2,15 @@
  * the default walk, on every unit of Q(n) or on a uniform random sample of
  * SAMPLE of them, and prints the distribution: the input of the scheduling
  * benchmark's cost models and of docs/scaling.md.
- *   unit_times [--seed S] [--repeat R] [--write FILE] N [SAMPLE]
+ *   unit_times [--seed S] [--repeat R] [--write FILE] [--range FIRST COUNT] N [SAMPLE]
  * --repeat R makes R passes over the units and keeps each unit's shortest
  * time: on a shared machine one preemption makes a microsecond unit look
  * like a millisecond one (node counts, also printed, have no such noise).
  *   unit_times --counts FROM TO    units per n at the default depth
+ * --range FIRST COUNT times ids FIRST..FIRST+COUNT-1 only (a neighbourhood
+ * of a large unit a sample found).  When the units timed are consecutive
+ * (all of them, or a range), it also prints how the sums of batches of 16
+ * consecutive ids spread: large units come in runs of neighbouring ids.
  * --write FILE writes one line per timed unit: "id seconds nodes solutions"
  * (bench_master --cost trace replays it). */
 
@@ -64,16 +68,19 @@ static int counts(int from, int to) {
   return 0;
 }
 
-/* Picks every unit (wanted == total) or a uniform sample of `wanted` of
- * them, in one pass in id order (Knuth's selection sampling). */
+/* Picks every unit (wanted == total), `wanted` ids from `first` on (a
+ * range: `ranged`), or a uniform sample of `wanted` of them, in one pass
+ * in id order (Knuth's selection sampling). */
 static int pick_units(nq_unit_t *units, uint64_t *picked, int n, uint64_t total,
-                      uint64_t wanted, uint64_t seed) {
+                      uint64_t wanted, int ranged, uint64_t first, uint64_t seed) {
   nq_unit_gen_t *gen = NULL;
   int rc = nq_unit_gen_create(&gen, n, 0);
   uint64_t seen = 0, taken = 0;
   while (rc == NQ_OK && taken < wanted && (rc = nq_unit_gen_next(gen, &units[taken])) > 0) {
     rc = NQ_OK;
-    if (wanted == total || (double)(total - seen) * uniform(&seed) < (double)(wanted - taken))
+    if (ranged ? units[taken].id >= first
+                  : wanted == total ||
+                        (double)(total - seen) * uniform(&seed) < (double)(wanted - taken))
       taken++;
     seen++;
   }
@@ -160,6 +167,35 @@ static void report(const char *what, double *sizes, const timed_unit_t *timed, u
          (double)largest_id / (double)total);
 }
 
+/* Batches of 16 consecutive ids, as a master hands them out (node
+ * counts): the largest and the 99th percentile over the mean, and how
+ * many pass 3x the mean.  Only for consecutive units. */
+static void report_batches(const timed_unit_t *timed, uint64_t count) {
+  enum { BATCH = 16 };
+  uint64_t batches = count / BATCH;
+  for (uint64_t i = 0; i < count; i++)
+    if (timed[i].id != timed[0].id + i)
+      return;
+  double *sums = batches > 0 ? calloc(batches, sizeof *sums) : NULL;
+  if (sums == NULL)
+    return;
+  double total = 0.0;
+  for (uint64_t i = 0; i < batches * BATCH; i++) {
+    sums[i / BATCH] += (double)timed[i].nodes;
+    total += (double)timed[i].nodes;
+  }
+  double mean = total / (double)batches;
+  uint64_t above = 0;
+  for (uint64_t b = 0; b < batches; b++)
+    above += sums[b] > 3.0 * mean;
+  qsort(sums, batches, sizeof *sums, by_size);
+  printf("# batches of %d consecutive ids (nodes): %" PRIu64 ", largest %.2f x the mean,"
+         " 99th percentile %.2f x, %" PRIu64 " above 3 x\n",
+         BATCH, batches, sums[batches - 1] / mean,
+         sums[(uint64_t)(0.99 * (double)(batches - 1))] / mean, above);
+  free(sums);
+}
+
 /* The distribution of times, then of node counts (the same work without
  * the machine's noise: a node costs about the same in small and large
  * units), then the totals. */
@@ -181,6 +217,7 @@ static int report_all(const timed_unit_t *timed, uint64_t count, int n, uint64_t
   for (uint64_t i = 0; i < count; i++)
     sizes[i] = (double)timed[i].nodes;
   report("nodes", sizes, timed, count, n, total);
+  report_batches(timed, count);
   printf("# n %d: %.3f s timing %" PRIu64 " of %" PRIu64 " units %d time(s); %.4g nodes/s,"
          " %.4g nodes a solution; all units: %.4g s (from the mean when sampled)\n",
          n, wall, count, total, repeat, nodes / seconds, nodes / solutions,
@@ -190,7 +227,8 @@ static int report_all(const timed_unit_t *timed, uint64_t count, int n, uint64_t
 }
 
 int main(int argc, char **argv) {
-  uint64_t seed = 1, wanted = 0;
+  uint64_t seed = 1, wanted = 0, first = 0;
+  int ranged = 0;
   int repeat = 1;
   const char *write_path = NULL;
   int n = -1;
@@ -203,25 +241,37 @@ int main(int argc, char **argv) {
       repeat = atoi(argv[++i]);
     else if (strcmp(argv[i], "--write") == 0 && i + 1 < argc)
       write_path = argv[++i];
+    else if (strcmp(argv[i], "--range") == 0 && i + 2 < argc) {
+      first = strtoull(argv[++i], NULL, 10);
+      wanted = strtoull(argv[++i], NULL, 10);
+      ranged = 1;
+    }
     else if (n < 0)
       n = atoi(argv[i]);
-    else
+    else if (!ranged)
       wanted = strtoull(argv[i], NULL, 10);
+    else
+      n = -1; /* a sample and a range */
   }
   uint64_t total = 0;
   if (n < 0 || repeat < 1 || nq_units_total(&total, n, 0) != NQ_OK || total == 0) {
-    fprintf(stderr, "usage: unit_times [--seed S] [--repeat R] [--write FILE] N [SAMPLE]\n"
+    fprintf(stderr, "usage: unit_times [--seed S] [--repeat R] [--write FILE] [--range FIRST COUNT]"
+                    " N [SAMPLE]\n"
                     "       unit_times --counts FROM TO\n");
     return 2;
   }
-  if (wanted == 0 || wanted > total)
-    wanted = total;
+  if (first >= total) {
+    first = wanted = 0;
+    ranged = 0;
+  }
+  if (wanted == 0 || wanted > total - first)
+    wanted = total - first;
   timed_unit_t *timed = malloc(wanted * sizeof *timed);
   nq_unit_t *units = malloc(wanted * sizeof *units);
   if (timed == NULL || units == NULL)
     return 1;
   uint64_t count = 0;
-  int rc = pick_units(units, &count, n, total, wanted, seed);
+  int rc = pick_units(units, &count, n, total, wanted, ranged, first, seed);
   double started = now();
   if (rc == NQ_OK)
     rc = time_units(timed, units, count, n, repeat);
