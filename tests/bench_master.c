@@ -456,18 +456,24 @@ static void print_cpu(void) {
     fclose(cpuinfo);
 }
 
-/* Rank 0: the expected totals, computed from the ids alone. */
+/* Rank 0: the expected totals, computed from the ids alone.  Backup
+ * copies solve some units twice: their calls and cost come on top, and
+ * *unique_ns is the work without them. */
 static int check_accounting(const nq_count_result_t *result, const cost_t *cost, uint64_t units,
-                            uint64_t work_ns, uint64_t calls) {
+                            uint64_t work_ns, uint64_t calls, uint64_t *unique_ns) {
   uint64_t expected_ns = 0;
   for (uint64_t id = 0; id < units; id++)
     expected_ns += cost_ns(cost, id);
+  *unique_ns = expected_ns;
+  int copies = result->copies_sent > 0;
   mpz_t nodes;
   mpz_init_set_ui(nodes, (unsigned long)units);
   mpz_mul_ui(nodes, nodes, (unsigned long)units + 1);
   mpz_divexact_ui(nodes, nodes, 2);
   int ok = result->units == units && mpz_cmp_ui(result->solutions, (unsigned long)units) == 0 &&
-           mpz_cmp(result->nodes, nodes) == 0 && work_ns == expected_ns && calls == units;
+           mpz_cmp(result->nodes, nodes) == 0 &&
+           (copies ? work_ns >= expected_ns && calls >= units
+                   : work_ns == expected_ns && calls == units);
   mpz_clear(nodes);
   if (!ok)
     fprintf(stderr,
@@ -567,8 +573,10 @@ static int run_once(const settings_t *s, uint64_t units, MPI_Comm comm, int head
     MPI_Abort(comm, 1);
   int status = 0;
   if (rank == 0) {
+    uint64_t unique_ns = 0;
+    f.accounting_ok = check_accounting(&result, &s->cost, units, f.work_ns, f.calls, &unique_ns);
+    f.work = (double)unique_ns * 1e-9; /* a copy's second solve is not useful work */
     f.efficiency = f.work / ((double)size * f.wall);
-    f.accounting_ok = check_accounting(&result, &s->cost, units, f.work_ns, f.calls);
     if (header) {
       printf("# n %d, depth %d, %s costs", s->n, result.depth, cost_names[s->cost.model]);
       if (s->cost.model == COST_LOGNORMAL)
