@@ -1,5 +1,3 @@
-#define _POSIX_C_SOURCE 200809L /* nanosleep */
-
 #include "nqueens/count.h"
 
 #include <errno.h>
@@ -7,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "messages.h"
 #include "mpi_check.h"
@@ -252,20 +249,9 @@ static void count_started_units(const nq__run_t *run, size_t count) {
     *run->options->stop = 1;
 }
 
-/* The test's slow node: waits before each of its units. */
-static void wait_if_slow(const nq__run_t *run) {
-  if (run->rank != run->faults.slow_rank || run->faults.slow_seconds <= 0)
-    return;
-  struct timespec pause = {(time_t)run->faults.slow_seconds,
-                           (long)((run->faults.slow_seconds - (double)(time_t)run->faults.slow_seconds) * 1e9)};
-  while (nanosleep(&pause, &pause) != 0 && errno == EINTR) {
-  }
-}
-
 int nq__run_solve(nq_unit_result_t *result, nq_search_t *search, const nq__run_t *run,
                   const nq_unit_t *unit) {
   count_started_units(run, 1);
-  wait_if_slow(run);
   if (unit->id == run->faults.failing_unit)
     return NQ_EUNIT;
   if (run->faults.simulated_seconds != NULL)

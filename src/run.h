@@ -27,8 +27,6 @@ typedef struct nq__faults {
   int hide_gpus;          /* every rank acts as if it saw no CUDA device */
   int stop_rank;          /* this rank sets *options.stop, as a signal would, */
   uint64_t stop_after_units; /* when it starts its unit after this many */
-  int slow_rank;          /* this rank waits slow_seconds before each unit: */
-  double slow_seconds;    /* a slow node, for the backup copies */
   /* Benchmarks of the scheduling (tests/bench_master.c): when set, a CPU
    * unit is not searched but costs simulated_seconds(id, simulated_context)
    * of sleep, and its result is made for exact accounting (simulated.h).
@@ -41,7 +39,7 @@ typedef struct nq__faults {
 
 #define NQ_NO_FAULTS                                                                     \
   ((nq__faults_t){.failing_unit = UINT64_MAX, .walk_refusing_rank = -1,                  \
-                  .gpu_stand_in_rank = -1, .stop_rank = -1, .slow_rank = -1})
+                  .gpu_stand_in_rank = -1, .stop_rank = -1})
 
 /* How often, at most, a rank inside a unit looks for messages: a worker
  * for the master's cancel, the master for its workers' results. */
