@@ -359,7 +359,7 @@ static void feed_local(master_t *m) {
       note_failure(m, NQ_ENOMEM, 0);
 }
 
-static size_t local_batches(const master_t *m) {
+static size_t local_batches(master_t *m) {
   return m->pool != NULL ? nq__pool_batches(m->pool) : 0;
 }
 

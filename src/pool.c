@@ -192,19 +192,17 @@ void nq__pool_cancel(nq__pool_t *pool) {
   pthread_mutex_unlock(&pool->lock);
 }
 
-size_t nq__pool_batches(const nq__pool_t *pool) {
-  nq__pool_t *unlocked = (nq__pool_t *)pool;
-  pthread_mutex_lock(&unlocked->lock);
+size_t nq__pool_batches(nq__pool_t *pool) {
+  pthread_mutex_lock(&pool->lock);
   size_t batches = pool->batches;
-  pthread_mutex_unlock(&unlocked->lock);
+  pthread_mutex_unlock(&pool->lock);
   return batches;
 }
 
-size_t nq__pool_untaken(const nq__pool_t *pool) {
-  nq__pool_t *unlocked = (nq__pool_t *)pool;
-  pthread_mutex_lock(&unlocked->lock);
+size_t nq__pool_untaken(nq__pool_t *pool) {
+  pthread_mutex_lock(&pool->lock);
   size_t untaken = pool->untaken;
-  pthread_mutex_unlock(&unlocked->lock);
+  pthread_mutex_unlock(&pool->lock);
   return untaken;
 }
 

@@ -58,8 +58,8 @@ void nq__pool_cancel(nq__pool_t *pool);
 
 /* Batches submitted and not yet released; units queued and not yet taken;
  * units being solved by the helpers right now. */
-size_t nq__pool_batches(const nq__pool_t *pool);
-size_t nq__pool_untaken(const nq__pool_t *pool);
+size_t nq__pool_batches(nq__pool_t *pool);
+size_t nq__pool_untaken(nq__pool_t *pool);
 
 /* Waits (at most `seconds`) until a batch may be collected or a unit may
  * be taken: the rank's thread sleeps here instead of spinning while only
