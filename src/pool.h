@@ -56,8 +56,7 @@ void nq__pool_release(nq__pool_t *pool);
  * comes back with NQ_ESTOPPED (finished batches keep their results). */
 void nq__pool_cancel(nq__pool_t *pool);
 
-/* Batches submitted and not yet released; units queued and not yet taken;
- * units being solved by the helpers right now. */
+/* Batches submitted and not yet released; units queued and not yet taken. */
 size_t nq__pool_batches(nq__pool_t *pool);
 size_t nq__pool_untaken(nq__pool_t *pool);
 
