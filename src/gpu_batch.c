@@ -17,8 +17,8 @@ enum {
    * n/3 sub-problems, enough at two or three to fill a GPU from a batch of
    * a few thousand units. */
   CUT_LEVELS = 3,
-  /* A launch's staging: frames are numbered in 16 bits, and sub-problems
-   * take 20 bytes each. */
+  /* A launch's staging: a table a frame (404 bytes) and 20 bytes a
+   * sub-problem. */
   MAX_TABLES = 65535,
   MAX_SUBS = 1 << 24
 };
@@ -68,46 +68,57 @@ static int reserve_units(nq__gpu_solver_t *s, size_t count) {
   return NQ_OK;
 }
 
-/* The current frame's walk as a table, added when the frame changes. */
-static void stage_tables(nq__gpu_solver_t *s, const nq_unit_t *unit) {
-  if (s->table_count > 0 && memcmp(&s->table_frame, &unit->frame, sizeof unit->frame) == 0)
+/* The current frame's walk as a table indexed by queens on the board,
+ * added when the frame changes or when a unit's columns hold a different
+ * number of the frame's queens (`base_queens`, which the device adds to
+ * the walk step through its popcount of the column word). */
+static void stage_tables(nq__gpu_solver_t *s, const nq_unit_t *unit, int base_queens) {
+  if (s->table_count > 0 && memcmp(&s->table_frame, &unit->frame, sizeof unit->frame) == 0 &&
+      s->tables[s->table_count - 1].base_queens == base_queens)
     return;
+  const nq_search_t *search = s->search;
+  const int steps = search->walk_rows;
   nq__gpu_tables_t *t = &s->tables[s->table_count++];
   memset(t, 0, sizeof *t);
-  t->steps = s->search->walk_rows;
-  for (int step = 0; step < s->search->walk_rows; step++) {
-    t->mask[step] = (uint32_t)s->search->walk_mask[step];
-    t->gap[step] = (uint8_t)s->search->walk_gap[step];
+  t->base_queens = base_queens;
+  t->leaf_queens = base_queens + steps - 2;
+  for (int step = 0; step < steps; step++) {
+    const int queens = base_queens + step;
+    t->mask[queens] = (uint32_t)search->walk_mask[step];
+    if (step + 1 < steps)
+      t->row[queens] = (nq__gpu_row_t){.next_mask = (uint32_t)search->walk_mask[step + 1],
+                                       .gap = (uint32_t)search->walk_gap[step]};
   }
   s->table_frame = unit->frame;
 }
 
-static int push_sub(nq__gpu_solver_t *s, size_t unit, int step, uint64_t cols,
-                    uint64_t diag_left, uint64_t diag_right) {
+static int push_sub(nq__gpu_solver_t *s, size_t unit, uint64_t cols, uint64_t diag_left,
+                    uint64_t diag_right) {
   int rc = grow((void **)&s->subs, &s->sub_capacity, s->sub_count + 1, sizeof *s->subs);
   if (rc != NQ_OK)
     return rc;
   s->subs[s->sub_count++] = (nq__gpu_sub_t){
       .cols = (uint32_t)cols, .diag_left = (uint32_t)diag_left,
       .diag_right = (uint32_t)diag_right, .unit = (uint32_t)unit,
-      .table = (uint16_t)(s->table_count - 1), .step = (uint8_t)step};
+      .table = (uint32_t)(s->table_count - 1)};
   return NQ_OK;
 }
 
 /* The step the device starts from: CUT_LEVELS below the unit's, and deep
- * enough that the device's stack holds the rest, but never past the
- * third-to-last row. */
+ * enough that the device's stack holds every row down to the
+ * second-to-last, but never past the third-to-last row. */
 static int cut_step(const nq_search_t *search, int start_step) {
   const int walk_end = search->walk_rows - 3;
   int cut = start_step + CUT_LEVELS;
-  if (cut < walk_end - NQ_GPU_MAX_LEVELS)
-    cut = walk_end - NQ_GPU_MAX_LEVELS;
+  if (cut < walk_end + 2 - NQ_GPU_STACK_ENTRIES)
+    cut = walk_end + 2 - NQ_GPU_STACK_ENTRIES;
   return cut < walk_end ? cut : walk_end;
 }
 
 /* Depth-first from the unit's start down to the cut step, as the scalar
  * walk places queens (one node each); every placement reaching the cut
- * step is a sub-problem. */
+ * step with a free square there is a sub-problem (one with none would
+ * count nothing). */
 static int cut_unit(nq__gpu_solver_t *s, size_t unit, const nq__walk_start_t *start,
                     uint64_t *nodes) {
   const nq_search_t *search = s->search;
@@ -117,14 +128,21 @@ static int cut_unit(nq__gpu_solver_t *s, size_t unit, const nq__walk_start_t *st
   cols[step] = start->cols;
   diag_left[step] = start->diag_left;
   diag_right[step] = start->diag_right;
-  free_squares[step] = search->walk_mask[step] & ~(cols[step] | diag_left[step] | diag_right[step]);
-  if (step == cut)
-    return push_sub(s, unit, step, cols[step], diag_left[step], diag_right[step]);
-  while (step >= start->step) {
-    if (!free_squares[step]) {
-      step--;
-      continue;
+  for (;;) {
+    free_squares[step] =
+        search->walk_mask[step] & ~(cols[step] | diag_left[step] | diag_right[step]);
+    if (step == cut) {
+      int rc = free_squares[step]
+                   ? push_sub(s, unit, cols[step], diag_left[step], diag_right[step])
+                   : NQ_OK;
+      if (rc != NQ_OK)
+        return rc;
+      free_squares[step] = 0; /* the device walks this row */
     }
+    while (step >= start->step && !free_squares[step])
+      step--;
+    if (step < start->step)
+      return NQ_OK;
     const uint64_t bit = free_squares[step] & (~free_squares[step] + 1);
     const int gap = search->walk_gap[step];
     free_squares[step] ^= bit;
@@ -133,17 +151,7 @@ static int cut_unit(nq__gpu_solver_t *s, size_t unit, const nq__walk_start_t *st
     diag_right[step + 1] = (diag_right[step] | bit) >> gap;
     (*nodes)++;
     step++;
-    if (step == cut) {
-      int rc = push_sub(s, unit, step, cols[step], diag_left[step], diag_right[step]);
-      if (rc != NQ_OK)
-        return rc;
-      step--;
-      continue;
-    }
-    free_squares[step] =
-        search->walk_mask[step] & ~(cols[step] | diag_left[step] | diag_right[step]);
   }
-  return NQ_OK;
 }
 
 /* ---- units ---- */
@@ -196,7 +204,7 @@ static int stage_unit(nq__gpu_solver_t *s, nq_unit_result_t *result, const nq_un
   memset(result, 0, sizeof *result);
   result->id = unit->id;
   result->weight = unit->frame.weight;
-  stage_tables(s, unit);
+  stage_tables(s, unit, __builtin_popcountll(start.cols) - start.step);
   s->unit_solutions[slot] = s->unit_nodes[slot] = 0;
   *staged = 1;
   return cut_unit(s, slot, &start, &result->nodes);
@@ -264,16 +272,16 @@ int nq__gpu_host_walk(const nq__gpu_work_t *work) {
   const nq__gpu_stack_t stack = {entries, 1};
   for (size_t i = 0; i < work->sub_count; i++) {
     const nq__gpu_sub_t *sub = &work->subs[i];
-    const nq__gpu_tables_t *t = &work->tables[sub->table];
+    uint64_t *solutions = &work->unit_solutions[sub->unit], *nodes = &work->unit_nodes[sub->unit];
     nq__gpu_lane_t lane;
-    nq__gpu_lane_start(&lane, t, sub, stack);
-    while (lane.depth > 0)
-      nq__gpu_lane_step(&lane, t, stack);
-    if (__builtin_add_overflow(work->unit_solutions[sub->unit], lane.solutions,
-                               &work->unit_solutions[sub->unit]) ||
-        __builtin_add_overflow(work->unit_nodes[sub->unit], lane.nodes,
-                               &work->unit_nodes[sub->unit]))
-      return NQ_EOVERFLOW;
+    nq__gpu_lane_start(&lane, &work->tables[sub->table], sub, stack);
+    while (lane.depth > 0) {
+      nq__gpu_counts_t counts = {0, 0};
+      nq__gpu_lane_turn(&lane, stack, &counts);
+      if (__builtin_add_overflow(*solutions, counts.solutions, solutions) ||
+          __builtin_add_overflow(*nodes, counts.nodes, nodes))
+        return NQ_EOVERFLOW;
+    }
   }
   return NQ_OK;
 }

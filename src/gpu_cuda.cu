@@ -1,10 +1,13 @@
 /* The device: every lane of a warp walks its own sub-problem with the walk
- * of gpu_walk.h, one queen per loop turn, and a lane that finishes takes
- * the next sub-problem at once (one atomic per warp for all its idle
- * lanes), so lanes stay busy however unequal the sub-problems are.  The
- * stacks live in shared memory, level-major: the 32 lanes of a warp at one
- * level touch 512 consecutive bytes, and a level's stride is a multiple of
- * 128 bytes, so lanes at different levels meet no bank conflict either. */
+ * of gpu_walk.h, one queen per turn, and a lane that finishes takes the
+ * next sub-problem (one atomic per warp for all its idle lanes), so lanes
+ * stay busy however unequal the sub-problems are.  Lanes look for work
+ * only every kTurns turns: the look costs a few instructions a warp, and a
+ * sub-problem is thousands of turns long, so a finished lane waiting a few
+ * turns costs less than looking every turn.  The stacks live in shared
+ * memory, level-major: the 32 lanes of a warp at one level touch 512
+ * consecutive bytes, and a level's stride is a multiple of 128 bytes, so
+ * lanes at different levels meet no bank conflict either. */
 
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -18,7 +21,14 @@ extern "C" {
 
 namespace {
 
+/* Turns between looks for work; a build may set another (-DNQ_GPU_TURNS=...)
+ * to measure the trade (docs/performance.md). */
+#ifndef NQ_GPU_TURNS
+#define NQ_GPU_TURNS 16
+#endif
+
 constexpr int kBlock = 128;
+constexpr int kTurns = NQ_GPU_TURNS;
 constexpr unsigned kFullWarp = 0xffffffffu;
 
 __device__ void add_counts(unsigned long long *sum, unsigned long long value, int *overflow) {
@@ -29,45 +39,75 @@ __device__ void add_counts(unsigned long long *sum, unsigned long long value, in
     atomicExch(overflow, 1);
 }
 
-__global__ void __launch_bounds__(kBlock)
-    walk_subs(const nq__gpu_tables_t *tables, const nq__gpu_sub_t *subs,
-              unsigned long long sub_count, unsigned long long *unit_solutions,
-              unsigned long long *unit_nodes, unsigned long long *next_sub, int *overflow) {
-  __shared__ nq__gpu_entry_t stack_entries[NQ_GPU_STACK_ENTRIES * kBlock];
-  const nq__gpu_stack_t stack = {stack_entries + threadIdx.x, kBlock};
-  const unsigned lane_index = threadIdx.x & 31u;
+/* A lane and what it has counted for its unit since it last handed in. */
+struct walker {
   nq__gpu_lane_t lane;
-  const nq__gpu_tables_t *t = nullptr;
-  unsigned unit = 0;
-  bool active = false, exhausted = false;
-  for (;;) {
-    const unsigned idle = __ballot_sync(kFullWarp, !active);
-    if (idle && !exhausted) {
-      const int leader = __ffs(idle) - 1;
-      unsigned long long base = 0;
-      if ((int)lane_index == leader)
-        base = atomicAdd(next_sub, (unsigned long long)__popc(idle));
-      base = __shfl_sync(kFullWarp, base, leader);
-      exhausted = base + __popc(idle) >= sub_count;
-      if (!active) {
-        const unsigned long long index = base + __popc(idle & ((1u << lane_index) - 1u));
-        if (index < sub_count) {
-          const nq__gpu_sub_t sub = subs[index];
-          t = &tables[sub.table];
-          unit = sub.unit;
-          nq__gpu_lane_start(&lane, t, &sub, stack);
-          active = lane.depth > 0;
-        }
-      }
-    }
-    if (!__any_sync(kFullWarp, active) && exhausted)
-      return;
-    if (active && nq__gpu_lane_step(&lane, t, stack) == 0) {
-      add_counts(&unit_solutions[unit], lane.solutions, overflow);
-      add_counts(&unit_nodes[unit], lane.nodes, overflow);
-      active = false;
+  unsigned unit;
+  unsigned long long solutions, nodes;
+};
+
+struct launch_args {
+  const nq__gpu_tables_t *tables;
+  const nq__gpu_sub_t *subs;
+  unsigned long long sub_count;
+  unsigned long long *unit_solutions, *unit_nodes, *next_sub;
+  int *overflow;
+};
+
+/* Between blocks of turns: a lane whose sub-problem is done hands in its
+ * counts, and the warp's idle lanes take the next sub-problems, as many as
+ * there are, with one atomic.  Returns whether the sub-problems ran out
+ * (the same for the whole warp). */
+__device__ bool serve_idle_lanes(walker *w, const launch_args &a, nq__gpu_stack_t stack) {
+  const unsigned lane_index = threadIdx.x & 31u;
+  const bool idle = w->lane.depth == 0;
+  if (idle) {
+    add_counts(&a.unit_solutions[w->unit], w->solutions, a.overflow);
+    add_counts(&a.unit_nodes[w->unit], w->nodes, a.overflow);
+    w->solutions = w->nodes = 0;
+  }
+  const unsigned waiting = __ballot_sync(kFullWarp, idle);
+  if (!waiting)
+    return false;
+  const int leader = __ffs(waiting) - 1;
+  unsigned long long base = 0;
+  if ((int)lane_index == leader)
+    base = atomicAdd(a.next_sub, (unsigned long long)__popc(waiting));
+  base = __shfl_sync(kFullWarp, base, leader);
+  if (idle) {
+    const unsigned long long index = base + __popc(waiting & ((1u << lane_index) - 1u));
+    if (index < a.sub_count) {
+      const nq__gpu_sub_t sub = a.subs[index];
+      nq__gpu_lane_start(&w->lane, &a.tables[sub.table], &sub, stack);
+      w->unit = sub.unit;
     }
   }
+  return base + __popc(waiting) >= a.sub_count;
+}
+
+__global__ void __launch_bounds__(kBlock) walk_subs(launch_args a) {
+  __shared__ nq__gpu_entry_t stack_entries[NQ_GPU_STACK_ENTRIES * kBlock];
+  const nq__gpu_stack_t stack = {stack_entries + threadIdx.x, kBlock};
+  walker w;
+  w.lane.depth = 0;
+  w.unit = 0;
+  w.solutions = w.nodes = 0;
+  bool exhausted = false;
+  for (;;) {
+    if (!exhausted)
+      exhausted = serve_idle_lanes(&w, a, stack);
+    if (exhausted && !__any_sync(kFullWarp, w.lane.depth > 0))
+      break;
+    nq__gpu_counts_t counts = {0, 0};
+#pragma unroll
+    for (int turn = 0; turn < kTurns; turn++)
+      if (w.lane.depth > 0)
+        nq__gpu_lane_turn(&w.lane, stack, &counts);
+    w.solutions += counts.solutions;
+    w.nodes += counts.nodes;
+  }
+  add_counts(&a.unit_solutions[w.unit], w.solutions, a.overflow);
+  add_counts(&a.unit_nodes[w.unit], w.nodes, a.overflow);
 }
 
 int cuda_failed(const nq__gpu_device_t *device, const char *call, cudaError_t error);
@@ -144,9 +184,10 @@ int launch(nq__gpu_device_t *device, const nq__gpu_work_t *work) {
   NQ_CUDA_CHECK(device, cudaMemset(device->sums, 0, 2 * units * sizeof *device->sums));
   NQ_CUDA_CHECK(device, cudaMemset(device->next_sub, 0, sizeof *device->next_sub));
   NQ_CUDA_CHECK(device, cudaMemset(device->overflow, 0, sizeof *device->overflow));
-  walk_subs<<<device->blocks, kBlock>>>(device->tables, device->subs, work->sub_count,
-                                        device->sums, device->sums + units, device->next_sub,
-                                        device->overflow);
+  const launch_args args = {device->tables, device->subs,         work->sub_count,
+                            device->sums,   device->sums + units, device->next_sub,
+                            device->overflow};
+  walk_subs<<<device->blocks, kBlock>>>(args);
   NQ_CUDA_CHECK(device, cudaGetLastError());
   NQ_CUDA_CHECK(device, cudaDeviceSynchronize());
   return NQ_OK;
