@@ -29,6 +29,11 @@ namespace {
 
 constexpr int kBlock = 128;
 constexpr int kTurns = NQ_GPU_TURNS;
+/* Sub-problems a warp takes at a time (-DNQ_GPU_CHUNK=... to measure). */
+#ifndef NQ_GPU_CHUNK
+#define NQ_GPU_CHUNK 64
+#endif
+constexpr int kChunk = NQ_GPU_CHUNK;
 constexpr unsigned kFullWarp = 0xffffffffu;
 
 __device__ void add_counts(unsigned long long *sum, unsigned long long value, int *overflow) {
@@ -54,35 +59,54 @@ struct launch_args {
   int *overflow;
 };
 
+/* The sub-problems a warp has taken from the launch's and not yet handed
+ * to a lane: [next, end).  The same in every lane of the warp. */
+struct warp_chunk {
+  unsigned long long next, end;
+};
+
+/* Takes the next kChunk sub-problems for the warp with one atomic.
+ * Returns false once the launch's are all taken. */
+__device__ bool take_chunk(warp_chunk *chunk, const launch_args &a) {
+  unsigned long long base = 0;
+  if ((threadIdx.x & 31u) == 0)
+    base = atomicAdd(a.next_sub, (unsigned long long)kChunk);
+  base = __shfl_sync(kFullWarp, base, 0);
+  chunk->next = base < a.sub_count ? base : a.sub_count;
+  chunk->end = base + kChunk < a.sub_count ? base + kChunk : a.sub_count;
+  return chunk->next < chunk->end;
+}
+
 /* Between blocks of turns: a lane whose sub-problem is done hands in its
- * counts, and the warp's idle lanes take the next sub-problems, as many as
- * there are, with one atomic.  Returns whether the sub-problems ran out
- * (the same for the whole warp). */
-__device__ bool serve_idle_lanes(walker *w, const launch_args &a, nq__gpu_stack_t stack) {
-  const unsigned lane_index = threadIdx.x & 31u;
-  const bool idle = w->lane.depth == 0;
+ * counts, and the warp's idle lanes take the next sub-problems of the
+ * warp's chunk, a new chunk when it runs out.  Consecutive sub-problems
+ * mostly share a unit, so the lanes of a warp mostly read one frame's
+ * table and the table's reads touch few cache lines.  Returns whether the
+ * sub-problems ran out (the same for the whole warp). */
+__device__ bool serve_idle_lanes(walker *w, warp_chunk *chunk, const launch_args &a,
+                                 nq__gpu_stack_t stack) {
+  const unsigned lanes_below = (1u << (threadIdx.x & 31u)) - 1u;
+  bool idle = w->lane.depth == 0;
   if (idle) {
     add_counts(&a.unit_solutions[w->unit], w->solutions, a.overflow);
     add_counts(&a.unit_nodes[w->unit], w->nodes, a.overflow);
     w->solutions = w->nodes = 0;
   }
-  const unsigned waiting = __ballot_sync(kFullWarp, idle);
-  if (!waiting)
-    return false;
-  const int leader = __ffs(waiting) - 1;
-  unsigned long long base = 0;
-  if ((int)lane_index == leader)
-    base = atomicAdd(a.next_sub, (unsigned long long)__popc(waiting));
-  base = __shfl_sync(kFullWarp, base, leader);
-  if (idle) {
-    const unsigned long long index = base + __popc(waiting & ((1u << lane_index) - 1u));
-    if (index < a.sub_count) {
+  for (unsigned waiting = __ballot_sync(kFullWarp, idle); waiting;
+       waiting = __ballot_sync(kFullWarp, idle)) {
+    if (chunk->next == chunk->end && !take_chunk(chunk, a))
+      return true;
+    const unsigned long long index = chunk->next + __popc(waiting & lanes_below);
+    if (idle && index < chunk->end) {
       const nq__gpu_sub_t sub = a.subs[index];
       nq__gpu_lane_start(&w->lane, &a.tables[sub.table], &sub, stack);
       w->unit = sub.unit;
+      idle = false;
     }
+    const unsigned long long left = chunk->end - chunk->next;
+    chunk->next += __popc(waiting) < left ? __popc(waiting) : left;
   }
-  return base + __popc(waiting) >= a.sub_count;
+  return false;
 }
 
 __global__ void __launch_bounds__(kBlock) walk_subs(launch_args a) {
@@ -92,10 +116,11 @@ __global__ void __launch_bounds__(kBlock) walk_subs(launch_args a) {
   w.lane.depth = 0;
   w.unit = 0;
   w.solutions = w.nodes = 0;
+  warp_chunk chunk = {0, 0};
   bool exhausted = false;
   for (;;) {
     if (!exhausted)
-      exhausted = serve_idle_lanes(&w, a, stack);
+      exhausted = serve_idle_lanes(&w, &chunk, a, stack);
     if (exhausted && !__any_sync(kFullWarp, w.lane.depth > 0))
       break;
     nq__gpu_counts_t counts = {0, 0};
