@@ -1,13 +1,12 @@
 /* The device: every lane of a warp walks its own sub-problem with the walk
  * of gpu_walk.h, one queen per turn, and a lane that finishes takes the
- * next sub-problem (one atomic per warp for all its idle lanes), so lanes
- * stay busy however unequal the sub-problems are.  Lanes look for work
- * only every kTurns turns: the look costs a few instructions a warp, and a
- * sub-problem is thousands of turns long, so a finished lane waiting a few
- * turns costs less than looking every turn.  The stacks live in shared
- * memory, level-major: the 32 lanes of a warp at one level touch 512
- * consecutive bytes, and a level's stride is a multiple of 128 bytes, so
- * lanes at different levels meet no bank conflict either. */
+ * next sub-problem, so lanes stay busy however unequal the sub-problems
+ * are.  Lanes look for work only every kTurns turns: the look costs a
+ * vote a warp, and a sub-problem is thousands of turns long, so a finished
+ * lane waiting a few turns costs less than looking every turn.  The stacks
+ * live in shared memory, level-major: the 32 lanes of a warp at one level
+ * touch 512 consecutive bytes, and a level's stride is a multiple of 128
+ * bytes, so lanes at different levels meet no bank conflict either. */
 
 #include <cuda_runtime.h>
 #include <stdio.h>
