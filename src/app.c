@@ -152,7 +152,9 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
                                 .walk = cli->walk,
                                 .gpu = cli->gpu,
                                 .threads = cli->threads ? cli->threads : default_threads(),
-                                .checkpoint = cli->checkpoint};
+                                .checkpoint = cli->checkpoint,
+                                .slice_index = cli->slice_index,
+                                .slice_count = cli->slice_count};
   nq__progress_printer_t printer;
   if (rank == 0 && !cli->quiet)
     nq__progress_attach(&options, &printer, err, cli->progress);
@@ -288,7 +290,7 @@ static int run_first(const nq_cli_t *cli, FILE *out, FILE *err) {
 
 /* The parsed options as numbers: ranks that read the same command line
  * encode the same words. */
-enum { CLI_WORDS = 14 };
+enum { CLI_WORDS = 17 };
 static void encode_cli(long long words[CLI_WORDS], const nq_cli_t *cli) {
   words[0] = cli->mode;
   words[1] = cli->n;
@@ -306,6 +308,11 @@ static void encode_cli(long long words[CLI_WORDS], const nq_cli_t *cli) {
   words[11] = (long long)cli->estimate_samples; /* parsed by strtoll, as above */
   words[12] = (long long)cli->estimate_ranks;
   words[13] = (long long)cli->seed;
+  words[14] = cli->slice_index;
+  words[15] = cli->slice_count;
+  long long verify_bits = 0;
+  memcpy(&verify_bits, &cli->verify, sizeof verify_bits);
+  words[16] = verify_bits;
 }
 
 static int agreement_failed(FILE *err, int rank, int mpi_code) {

@@ -9,6 +9,7 @@
 
 #include "nqueens/count.h"
 #include "nqueens/error.h"
+#include "nqueens/slice.h"
 #include "nqueens/units.h"
 
 enum {
@@ -22,6 +23,9 @@ enum {
   OPT_ESTIMATE_SAMPLES,
   OPT_ESTIMATE_RANKS,
   OPT_SEED,
+  OPT_SLICE,
+  OPT_VERIFY,
+  OPT_MERGE,
   OPT_STATUS /* the last: it sizes parser_t's seen[] */
 };
 
@@ -39,6 +43,9 @@ static const struct option long_options[] = {
     {"estimate-samples", required_argument, NULL, OPT_ESTIMATE_SAMPLES},
     {"estimate-ranks", required_argument, NULL, OPT_ESTIMATE_RANKS},
     {"seed", required_argument, NULL, OPT_SEED},
+    {"slice", required_argument, NULL, OPT_SLICE},
+    {"verify", required_argument, NULL, OPT_VERIFY},
+    {"merge", no_argument, NULL, OPT_MERGE},
     {"threads", required_argument, NULL, 't'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
@@ -177,6 +184,37 @@ static int parse_count(parser_t *p, uint64_t *out, const char *text, long long l
   return NQ_OK;
 }
 
+/* "I/K": slice I of K, 1 <= I <= K <= NQ_SLICE_MAX. */
+static int parse_slice(parser_t *p, const char *text) {
+  const char *slash = strchr(text, '/');
+  long long index = 0, count = 0;
+  char index_text[24];
+  size_t index_length = slash ? (size_t)(slash - text) : 0;
+  int ok = slash != NULL && index_length > 0 && index_length < sizeof index_text;
+  if (ok) {
+    memcpy(index_text, text, index_length);
+    index_text[index_length] = '\0';
+    ok = parse_integer(&index, index_text) == NQ_OK && parse_integer(&count, slash + 1) == NQ_OK;
+  }
+  if (!ok || count < 1 || count > NQ_SLICE_MAX || index < 1 || index > count)
+    return fail(p, "--slice '%s' is not I/K with 1 <= I <= K <= %d", text, NQ_SLICE_MAX);
+  p->cli->slice_index = (int)index - 1;
+  p->cli->slice_count = (int)count;
+  return NQ_OK;
+}
+
+/* A share of the journal's batches: above 0, at most 1. */
+static int parse_verify(parser_t *p, const char *text) {
+  char *end = NULL;
+  errno = 0;
+  double value = strtod(text, &end);
+  if (text[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(value) || value <= 0 ||
+      value > 1)
+    return fail(p, "--verify '%s' is not a fraction above 0 and at most 1", text);
+  p->cli->verify = value;
+  return NQ_OK;
+}
+
 static int parse_format(parser_t *p, const char *text) {
   if (strcmp(text, "text") == 0)
     p->cli->format = NQ_FORMAT_TEXT;
@@ -199,7 +237,7 @@ static int parse_walk(parser_t *p, const char *text) {
 static int set_mode(parser_t *p, nq_mode_t mode, const char *name) {
   if (p->cli->mode != NQ_MODE_COUNT && p->cli->mode != mode) {
     static const char *const names[] = {"", "--list", "--first", "--help", "--version",
-                                        "--status", "--estimate"};
+                                        "--status", "--estimate", "--merge"};
     return fail(p, "%s cannot be combined with %s", names[p->cli->mode], name);
   }
   p->cli->mode = mode;
@@ -233,7 +271,12 @@ static int take_option(parser_t *p, int option, const char *value) {
     return parse_count(p, &p->cli->estimate_samples, value, 2, "estimate-samples");
   case OPT_ESTIMATE_RANKS:
     return parse_count(p, &p->cli->estimate_ranks, value, 1, "estimate-ranks");
-  case OPT_SEED: return parse_count(p, &p->cli->seed, value, 0, "seed");
+  case OPT_SEED:
+    p->cli->seed_given = 1;
+    return parse_count(p, &p->cli->seed, value, 0, "seed");
+  case OPT_SLICE: return parse_slice(p, value);
+  case OPT_VERIFY: return parse_verify(p, value);
+  case OPT_MERGE: return set_mode(p, NQ_MODE_MERGE, "--merge");
   case 't': return parse_threads(p, value);
   case 'q': p->cli->quiet = 1; return NQ_OK;
   default: return NQ_EINVAL;
@@ -250,6 +293,19 @@ static int check_estimate(parser_t *p) {
   return NQ_OK;
 }
 
+/* --merge reads journals: they name the board and options, and only the
+ * output's form can be chosen. */
+static int check_merge(parser_t *p) {
+  if (p->have_n)
+    return fail(p, "--merge takes no -n: the journals name their board");
+  for (int option = 0; option <= OPT_STATUS; option++)
+    if (p->seen[option] && option != OPT_MERGE && option != OPT_FORMAT)
+      return fail(p, "--%s cannot be combined with --merge", option_name(option));
+  if (p->cli->merge_count == 0)
+    return fail(p, "--merge needs the journals to merge: --merge FILE...");
+  return NQ_OK;
+}
+
 /* Rules that concern the options together, checked once all are read. */
 static int check_combination(parser_t *p) {
   nq_cli_t *cli = p->cli;
@@ -257,12 +313,20 @@ static int check_combination(parser_t *p) {
     return NQ_OK;
   if (cli->mode == NQ_MODE_STATUS)
     return p->have_n ? fail(p, "--status takes no -n: the journal names its board") : NQ_OK;
+  if (cli->mode == NQ_MODE_MERGE)
+    return check_merge(p);
   if (!p->have_n)
     return fail(p, "missing board size: give -n N");
-  static const int estimate_only[] = {OPT_ESTIMATE_SAMPLES, OPT_ESTIMATE_RANKS, OPT_SEED};
+  static const int estimate_only[] = {OPT_ESTIMATE_SAMPLES, OPT_ESTIMATE_RANKS};
   for (size_t i = 0; i < sizeof estimate_only / sizeof estimate_only[0]; i++)
     if (p->seen[estimate_only[i]] && cli->mode != NQ_MODE_ESTIMATE)
       return fail(p, "--%s only applies to --estimate", option_name(estimate_only[i]));
+  if (p->seen[OPT_SEED] && cli->mode != NQ_MODE_ESTIMATE && !p->seen[OPT_VERIFY])
+    return fail(p, "--seed only applies to --estimate and --verify");
+  if (p->seen[OPT_SLICE] && cli->mode != NQ_MODE_COUNT)
+    return fail(p, "--slice only applies to counting");
+  if (p->seen[OPT_VERIFY] && (cli->mode != NQ_MODE_COUNT || !cli->checkpoint))
+    return fail(p, "--verify needs a count with --checkpoint: it re-solves journaled batches");
   if (cli->mode == NQ_MODE_ESTIMATE && check_estimate(p) != NQ_OK)
     return NQ_EINVAL;
   const int searching = cli->mode == NQ_MODE_COUNT || cli->mode == NQ_MODE_ESTIMATE;
@@ -322,8 +386,12 @@ int nq__cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, c
     if (rc != NQ_OK)
       return rc;
   }
-  if (optind < argc)
+  if (cli->mode == NQ_MODE_MERGE) {
+    cli->merge_files = argv + optind;
+    cli->merge_count = argc - optind;
+  } else if (optind < argc) {
     return fail(&p, "unexpected argument '%s'", argv[optind]);
+  }
   return check_combination(&p);
 }
 
@@ -331,10 +399,12 @@ void nq__cli_print_help(FILE *out) {
   fputs(
       "Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
       "                        [--walk auto|scalar|avx512] [--gpu] [--progress SECS] [-q]\n"
-      "                        [-t T] [--checkpoint FILE]\n"
+      "                        [-t T] [--checkpoint FILE [--verify F [--seed S]]]\n"
+      "                        [--slice I/K]\n"
       "       nqueens-mpi -n N --estimate [SECS] [--estimate-samples K] [--estimate-ranks P]\n"
       "                        [--seed S] [--format text|json] [--walk W] [-t T]\n"
       "       nqueens-mpi --status FILE [--format text|json]\n"
+      "       nqueens-mpi --merge FILE... [--format text|json]\n"
       "       mpirun -np P nqueens-mpi -n N ...\n"
       "\n"
       "Counts the solutions of the N-Queens problem exactly, spread over MPI ranks:\n"
@@ -361,6 +431,15 @@ void nq__cli_print_help(FILE *out) {
       "                     over 32 and --unique's symmetric frames stay on the CPU\n"
       "      --checkpoint F counting: record finished work in the journal F as it\n"
       "                     comes; rerun the same command to resume from it\n"
+      "      --slice I/K    counting: only the I-th of K parts of the units, dealt so\n"
+      "                     that the parts' work is alike (give each its own journal)\n"
+      "      --verify F     with --checkpoint: once the count is complete, solve again\n"
+      "                     a random share F (0 < F <= 1) of the journal's batches,\n"
+      "                     each on another rank than the first time; a difference\n"
+      "                     fails the run (status 1) and is marked in the journal\n"
+      "      --merge F...   combine the journals F... (slices, reruns) into one\n"
+      "                     result: missing ranges, units solved twice and whether\n"
+      "                     they agree; the total only when every unit is there\n"
       "      --status F     where the run of journal F stands (also while it runs):\n"
       "                     units done of the total, solutions so far, rate, ETA\n"
       "      --progress S   counting: where the run stands on stderr every S seconds\n"
@@ -372,7 +451,8 @@ void nq__cli_print_help(FILE *out) {
       "      --estimate-samples K  instead of a time: K probes on each frame (K >= 2),\n"
       "                     the same result for the same seed on any ranks x threads\n"
       "      --estimate-ranks P    also the time on P cores\n"
-      "      --seed S       the probes' random seed (default 1)\n"
+      "      --seed S       the random seed of --estimate's probes or --verify's\n"
+      "                     sample (default 1)\n"
       "  -q, --quiet        no progress on stderr\n"
       "  -h, --help         show this help\n"
       "  -V, --version      show the version\n"

@@ -14,7 +14,8 @@ typedef enum nq_mode {
   NQ_MODE_HELP,
   NQ_MODE_VERSION,
   NQ_MODE_STATUS,
-  NQ_MODE_ESTIMATE
+  NQ_MODE_ESTIMATE,
+  NQ_MODE_MERGE
 } nq_mode_t;
 
 typedef enum nq_format { NQ_FORMAT_TEXT = 0, NQ_FORMAT_JSON } nq_format_t;
@@ -38,6 +39,11 @@ typedef struct nq_cli {
   uint64_t estimate_samples; /* 0 unless given */
   uint64_t estimate_ranks;   /* --estimate-ranks P: 0 unless given */
   uint64_t seed;             /* --seed S: NQ_CLI_ESTIMATE_SEED unless given */
+  int seed_given;
+  int slice_index, slice_count; /* --slice I/K: I - 1 and K; 0 and 0 unless given */
+  double verify;                /* --verify FRACTION: counting with --checkpoint; 0 = off */
+  char **merge_files;           /* --merge FILE...: the journals */
+  int merge_count;
 } nq_cli_t;
 
 #define NQ_CLI_ESTIMATE_SECONDS 20.0

@@ -24,6 +24,8 @@ void nq_count_result_init(nq_count_result_t *result) {
   result->ranks = 0;
   result->threads = 0;
   result->depth = 0;
+  result->slice_index = 0;
+  result->slice_count = 1;
   result->walk = NQ_WALK_AUTO;
   result->failed_rank = -1;
   result->gpu_ranks = 0;
@@ -40,11 +42,14 @@ void nq_count_result_clear(nq_count_result_t *result) {
   mpz_clear(result->nodes);
 }
 
-static int finish_totals(nq_count_result_t *result, nq__totals_t *totals, int unique) {
+static int finish_totals(nq_count_result_t *result, nq__totals_t *totals, int unique,
+                         const nq_slice_t *slice) {
   mpz_set(result->solutions, totals->solutions);
   mpz_set(result->nodes, totals->nodes);
   result->units = totals->units;
-  return unique ? nq__totals_unique(result->unique, totals) : NQ_OK;
+  if (unique && slice->count > 1)
+    mpz_set(result->unique, totals->unique_times_8);
+  return unique && slice->count == 1 ? nq__totals_unique(result->unique, totals) : NQ_OK;
 }
 
 static int run_on(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm) {
@@ -60,18 +65,28 @@ static int run_on(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm
   nq__totals_init(&totals);
   rc = nq__master_run(&totals, result, run, comm);
   if (rc == NQ_OK)
-    rc = finish_totals(result, &totals, options->unique);
+    rc = finish_totals(result, &totals, options->unique, &run->slice);
   else if (rc == NQ_ESTOPPED)
     result->units = totals.units; /* what a resume will skip, with a journal */
   nq__totals_clear(&totals);
   result->ranks = size;
   result->threads = run->threads_total;
   result->depth = options->depth > 0 ? options->depth : nq_units_depth(options->n);
+  result->slice_index = run->slice.index;
+  result->slice_count = run->slice.count;
   result->walk = nq_walk_resolve(options->walk, options->n);
   result->gpu_ranks = run->gpu_ranks;
   result->resumed_units = run->resumed.sums.units;
   result->seconds = MPI_Wtime() - started;
   return rc;
+}
+
+static int slice_count(const nq_count_options_t *options) {
+  return options->slice_count > 1 ? options->slice_count : 1;
+}
+
+static int slice_index(const nq_count_options_t *options) {
+  return options->slice_count > 1 ? options->slice_index : 0;
 }
 
 /* Rank 0 opens the journal (creating it, or loading what it holds) and
@@ -86,6 +101,8 @@ static int open_journal(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm
     nq__journal_header_t header;
     int depth = options->depth > 0 ? options->depth : nq_units_depth(options->n);
     nq__journal_header_init(&header, options->n, options->unique, depth, run->units_total);
+    header.slice_index = run->slice.index;
+    header.slice_count = run->slice.count;
     rc = nq__journal_open(&run->journal, &run->resumed, message, options->checkpoint, &header);
     snprintf(result->message, sizeof result->message, "%s", message);
   }
@@ -154,15 +171,20 @@ static int share_batch_sizes(nq__run_t *run, MPI_Comm comm) {
   return NQ_OK;
 }
 
-/* The units' total (the guided batch sizes, progress and the journal's
- * header need it): one pass of the generator on rank 0. */
+/* The units' total (the guided batch sizes, progress, the slice and the
+ * journal's header need it): one pass of the generator on rank 0. */
 static int count_units(nq__run_t *run, MPI_Comm comm) {
   const nq_count_options_t *options = run->options;
   int rank = 0;
   NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
   if (rank != 0)
     return NQ_OK;
-  return nq_units_total(&run->units_total, options->n, options->depth);
+  int rc = nq_units_total(&run->units_total, options->n, options->depth);
+  if (rc == NQ_OK)
+    rc = nq_slice_init(&run->slice, slice_index(options), slice_count(options),
+                       run->units_total);
+  run->slice_units = nq_slice_units(&run->slice);
+  return rc;
 }
 
 /* The run's per-rank set-up, the roles, the tear-down. */
@@ -203,7 +225,10 @@ int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_
   /* Every rank checks the same options and agrees without a message, so a
    * bad request never leaves workers waiting for a master that gave up. */
   if (nq_units_check(options->n, options->depth) != NQ_OK || options->batch_units < 0 ||
-      nq_walk_name(options->walk) == NULL || !threads_usable(options->threads))
+      nq_walk_name(options->walk) == NULL || !threads_usable(options->threads) ||
+      (options->slice_count > 1 &&
+       (options->slice_count > NQ_SLICE_MAX || options->slice_index < 0 ||
+        options->slice_index >= options->slice_count)))
     return NQ_EINVAL;
   /* A private communicator: our tags never meet the caller's messages, and
    * errors come back as codes instead of killing the job. */

@@ -18,6 +18,7 @@
 
 #include "nqueens/error.h"
 #include "nqueens/frame.h"
+#include "nqueens/slice.h"
 #include "nqueens/units.h"
 
 #ifndef NQ_VERSION
@@ -125,6 +126,9 @@ static void format_header(line_t *line, const nq__journal_header_t *header) {
                         MAGIC " %d n=%d unique=%d depth=%d scheme=%d version=%s units=%" PRIu64,
                         FORMAT, header->n, header->unique, header->depth, header->scheme,
                         header->version, header->total_units);
+  if (header->slice_count > 1)
+    length += snprintf(line->text + length, sizeof line->text - (size_t)length, " slice=%d/%d",
+                       header->slice_index + 1, header->slice_count);
   line->length = (size_t)length;
   put_crc(line);
 }
@@ -288,6 +292,29 @@ void nq__journal_header_init(nq__journal_header_t *header, int n, int unique, in
   header->scheme = NQ_UNIT_SCHEME;
   snprintf(header->version, sizeof header->version, "%s", NQ_VERSION);
   header->total_units = total_units;
+  header->slice_index = 0;
+  header->slice_count = 1;
+}
+
+/* The optional last field "slice=<i>/<k>", 1 <= i <= k, k >= 2; absent:
+ * the whole count (slice 1 of 1). */
+static int take_slice(fields_t *fields, nq__journal_header_t *header) {
+  header->slice_index = 0;
+  header->slice_count = 1;
+  if (fields->at == NULL)
+    return 1;
+  const char *value, *slash;
+  size_t length;
+  uint64_t index, count;
+  if (!take_keyed(fields, "slice", &value, &length) || fields->at != NULL ||
+      (slash = memchr(value, '/', length)) == NULL ||
+      !parse_u64(value, (size_t)(slash - value), NQ_SLICE_MAX, &index) ||
+      !parse_u64(slash + 1, length - (size_t)(slash - value) - 1, NQ_SLICE_MAX, &count) ||
+      count < 2 || index < 1 || index > count)
+    return 0;
+  header->slice_index = (int)index - 1;
+  header->slice_count = (int)count;
+  return 1;
 }
 
 /* The fields after the format number, in their fixed order. */
@@ -301,7 +328,8 @@ static int parse_header_fields(fields_t *fields, nq__journal_header_t *header) {
       !take_keyed(fields, "version", &version, &version_length) ||
       !version_is_valid(version, version_length) ||
       !take_keyed(fields, "units", &units, &units_length) ||
-      !parse_u64(units, units_length, UINT64_MAX, &header->total_units) || fields->at != NULL)
+      !parse_u64(units, units_length, UINT64_MAX, &header->total_units) ||
+      !take_slice(fields, header))
     return 0;
   memcpy(header->version, version, version_length);
   header->version[version_length] = '\0';
@@ -354,6 +382,10 @@ static int compare_headers(char *message, const char *path, const nq__journal_he
   if (found->total_units != expected->total_units)
     return refuse(message, path, "journal has %" PRIu64 " units in all, this run %" PRIu64,
                   found->total_units, expected->total_units);
+  if (found->slice_count != expected->slice_count || found->slice_index != expected->slice_index)
+    return refuse(message, path, "journal is for slice %d/%d, this run is slice %d/%d",
+                  found->slice_index + 1, found->slice_count, expected->slice_index + 1,
+                  expected->slice_count);
   return NQ_OK;
 }
 

@@ -36,6 +36,7 @@ typedef struct nq__journal_header {
   int scheme; /* NQ_UNIT_SCHEME of the program that wrote it */
   char version[NQ__JOURNAL_VERSION_MAX + 1]; /* no spaces or control characters */
   uint64_t total_units; /* units of the whole enumeration */
+  int slice_index, slice_count; /* the run's slice (nqueens/slice.h); 0 of 1: all units */
 } nq__journal_header_t;
 
 /* Unit ids first..end-1. */

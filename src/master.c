@@ -102,7 +102,8 @@ static int next_unit(master_t *m, nq_unit_t *unit) {
   int rc;
   do
     rc = nq_unit_gen_next(m->gen, unit);
-  while (rc > 0 && m->run->journal != NULL && nq__journal_done_cursor_next(&m->done, unit->id));
+  while (rc > 0 && (!nq_slice_holds(&m->run->slice, unit->id) ||
+                    (m->run->journal != NULL && nq__journal_done_cursor_next(&m->done, unit->id))));
   if (rc <= 0)
     m->exhausted = 1;
   else if (m->units_left > 0)
@@ -441,7 +442,7 @@ static void report_progress(master_t *m, int final) {
   if (!final && now - m->last_progress < options->progress_seconds)
     return;
   m->last_progress = now;
-  const nq_count_progress_t progress = {m->totals->units, m->run->units_total,
+  const nq_count_progress_t progress = {m->totals->units, m->run->slice_units,
                                         (const mpz_t *)&m->totals->solutions, now - m->started,
                                         final};
   options->progress(&progress, options->progress_context);
@@ -555,7 +556,7 @@ int nq__master_run(nq__totals_t *totals, nq_count_result_t *result, const nq__ru
   m->threads = nq__run_threads(run);
   for (int rank = 0; rank < size; rank++)
     m->capacity += (uint64_t)run->batch_units[rank];
-  m->units_left = run->units_total - run->resumed.sums.units;
+  m->units_left = run->slice_units - run->resumed.sums.units;
   nq__totals_init(&m->record);
   nq__backups_init(&m->backups);
   if (run->journal != NULL) {

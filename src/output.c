@@ -130,11 +130,25 @@ static double per_second(const mpz_t count, double seconds) {
   return seconds > 0 ? mpz_get_d(count) / seconds : 0.0;
 }
 
-static void count_as_text(nq_output_t *output, int n, int unique, const nq_count_result_t *r) {
-  append_format(output, "Q(%d) = %Zd solution%s on the %dx%d board\n", n, r->solutions,
-                mpz_cmp_ui(r->solutions, 1) == 0 ? "" : "s", n, n);
+/* A slice's counts are shares, not Q(n): said so, with how to get Q(n). */
+static void slice_as_text(nq_output_t *output, int n, int unique, const nq_count_result_t *r) {
+  append_format(output, "slice %d/%d of Q(%d): %Zd solution%s (merge every slice's journal "
+                        "with --merge for Q(%d))\n",
+                r->slice_index + 1, r->slice_count, n, r->solutions,
+                mpz_cmp_ui(r->solutions, 1) == 0 ? "" : "s", n);
   if (unique)
-    append_format(output, "U(%d) = %Zd up to rotation and reflection\n", n, r->unique);
+    append_format(output, "its share of 8 x U(%d): %Zd\n", n, r->unique);
+}
+
+static void count_as_text(nq_output_t *output, int n, int unique, const nq_count_result_t *r) {
+  if (r->slice_count > 1) {
+    slice_as_text(output, n, unique, r);
+  } else {
+    append_format(output, "Q(%d) = %Zd solution%s on the %dx%d board\n", n, r->solutions,
+                  mpz_cmp_ui(r->solutions, 1) == 0 ? "" : "s", n, n);
+    if (unique)
+      append_format(output, "U(%d) = %Zd up to rotation and reflection\n", n, r->unique);
+  }
   append_format(output, "%.3f s on %d rank%s, %d thread%s, %llu work unit%s, %.3g nodes/s, %s walk",
                 r->seconds, r->ranks, r->ranks == 1 ? "" : "s", r->threads,
                 r->threads == 1 ? "" : "s", (unsigned long long)r->units,
@@ -156,7 +170,10 @@ static void count_as_text(nq_output_t *output, int n, int unique, const nq_count
 static void count_as_json(nq_output_t *output, int n, int unique, const nq_count_result_t *r) {
   append_format(output, "{\"n\":%d,\"solutions\":\"%Zd\"", n, r->solutions);
   if (unique)
-    append_format(output, ",\"unique\":\"%Zd\"", r->unique);
+    append_format(output, r->slice_count > 1 ? ",\"unique_times_8\":\"%Zd\"" : ",\"unique\":\"%Zd\"",
+                  r->unique);
+  if (r->slice_count > 1)
+    append_format(output, ",\"slice\":\"%d/%d\"", r->slice_index + 1, r->slice_count);
   append_format(output,
                 ",\"seconds\":%.6f,\"ranks\":%d,\"threads\":%d,\"units\":%llu,\"depth\":%d,"
                 "\"nodes\":\"%Zd\"",

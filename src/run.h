@@ -12,6 +12,7 @@
 #include "journal.h"
 #include "nqueens/count.h"
 #include "nqueens/kernel.h"
+#include "nqueens/slice.h"
 #include "totals.h"
 
 /* Units per message to a GPU rank: enough sub-problems (a few hundred per
@@ -60,6 +61,8 @@ typedef struct nq__run {
   nq__journal_t *journal;
   nq__journal_state_t resumed;
   uint64_t units_total; /* counted once when a journal or progress needs it */
+  nq_slice_t slice;     /* the part of the units this run counts */
+  uint64_t slice_units; /* units in it */
 } nq__run_t;
 
 /* nq_count_run with faults injected. */

@@ -40,6 +40,9 @@ typedef struct nq_count_options {
    * is recorded as it arrives, and a rerun with the same options resumes
    * from what it holds (docs/design.md, "Checkpoint journal"). */
   const char *checkpoint;
+  /* Count only slice slice_index (0-based) of slice_count (0 or 1: the
+   * whole count; include/nqueens/slice.h says how units are dealt). */
+  int slice_index, slice_count;
   /* When set, the run stops soon after *stop becomes non-zero on any rank
    * (a signal handler sets it): no more work goes out, every rank
    * abandons the unit it is in (the search looks at coarse points of its
@@ -54,12 +57,14 @@ typedef struct nq_count_options {
 /* Totals of a run, valid on rank 0 of the communicator. */
 typedef struct nq_count_result {
   mpz_t solutions;
-  mpz_t unique;        /* set when options.unique */
+  mpz_t unique;        /* set when options.unique; in a slice, 8 x its share of U(n)
+                          (a slice's share of U need not be whole) */
   mpz_t nodes;         /* queens placed by all searches */
   uint64_t units;      /* work units solved */
   int ranks;
   int threads;         /* search threads over all ranks (a GPU rank's: 1) */
   int depth;           /* rows pre-placed per unit: unit ids depend on it */
+  int slice_index, slice_count; /* the slice counted (0 of 1: the whole count) */
   nq_walk_t walk;      /* the walk rank 0 counted with (resolved) */
   int gpu_ranks;       /* ranks that counted on a GPU */
   uint64_t resumed_units; /* units whose counts came from the checkpoint journal */
