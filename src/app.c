@@ -197,6 +197,38 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
   return status;
 }
 
+/* --merge: rank 0 alone reads the journals.  Status 0 only for a total;
+ * 1 when units are missing or the journals disagree; 2 for a file that is
+ * not a journal of the same count. */
+static int run_merge(const nq_cli_t *cli, FILE *out, FILE *err) {
+  static const char what[] = "writing the merge failed";
+  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  nq__merge_result_t result;
+  nq__merge_result_init(&result);
+  int rc = nq__merge_journals(&result, message, cli->merge_files, cli->merge_count);
+  int status = NQ_EXIT_OK;
+  if (rc != NQ_OK) {
+    fprintf(err, "nqueens-mpi: --merge: %s\n", message);
+    status = rc == NQ_EJOURNAL ? NQ_EXIT_USAGE : NQ_EXIT_FAILURE;
+  } else {
+    nq_output_t output;
+    if (open_output(&output, out, err, what) != NQ_EXIT_OK) {
+      status = NQ_EXIT_FAILURE;
+    } else {
+      rc = nq__output_merge(&output, cli->format, cli->merge_files, &result);
+      status = close_output(&output, rc, err, what);
+    }
+    if (status == NQ_EXIT_OK && !nq__merge_is_total(&result)) {
+      fprintf(err, "nqueens-mpi: --merge: no total: %s\n",
+              result.conflict_count > 0 ? "the journals disagree (see the conflicts)"
+                                        : "units are missing (rerun the slices that hold them)");
+      status = NQ_EXIT_FAILURE;
+    }
+  }
+  nq__merge_result_clear(&result);
+  return status;
+}
+
 static int write_estimate(const nq_cli_t *cli, const nq_estimate_result_t *result, FILE *out,
                           FILE *err) {
   static const char what[] = "writing the estimate failed";
@@ -401,6 +433,7 @@ int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
   case NQ_MODE_VERSION: print_version(out); break;
   case NQ_MODE_LIST: return run_list(&cli, out, err);
   case NQ_MODE_STATUS: return nq__status_print(out, err, cli.status, cli.format);
+  case NQ_MODE_MERGE: return run_merge(&cli, out, err);
   default: return run_first(&cli, out, err);
   }
   return flushed(out, err, "writing failed");

@@ -303,6 +303,10 @@ static int check_merge(parser_t *p) {
       return fail(p, "--%s cannot be combined with --merge", option_name(option));
   if (p->cli->merge_count == 0)
     return fail(p, "--merge needs the journals to merge: --merge FILE...");
+  for (int i = 0; i < p->cli->merge_count; i++)
+    if (p->cli->merge_files[i][0] == '-')
+      return fail(p, "--merge: options go before the journals, not '%s' after them",
+                  p->cli->merge_files[i]);
   return NQ_OK;
 }
 
@@ -313,8 +317,11 @@ static int check_combination(parser_t *p) {
     return NQ_OK;
   if (cli->mode == NQ_MODE_STATUS)
     return p->have_n ? fail(p, "--status takes no -n: the journal names its board") : NQ_OK;
-  if (cli->mode == NQ_MODE_MERGE)
+  if (cli->mode == NQ_MODE_MERGE) {
+    cli->merge_files = p->argv + optind;
+    cli->merge_count = p->argc - optind;
     return check_merge(p);
+  }
   if (!p->have_n)
     return fail(p, "missing board size: give -n N");
   static const int estimate_only[] = {OPT_ESTIMATE_SAMPLES, OPT_ESTIMATE_RANKS};
@@ -386,12 +393,8 @@ int nq__cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, c
     if (rc != NQ_OK)
       return rc;
   }
-  if (cli->mode == NQ_MODE_MERGE) {
-    cli->merge_files = argv + optind;
-    cli->merge_count = argc - optind;
-  } else if (optind < argc) {
+  if (cli->mode != NQ_MODE_MERGE && optind < argc)
     return fail(&p, "unexpected argument '%s'", argv[optind]);
-  }
   return check_combination(&p);
 }
 
@@ -404,7 +407,7 @@ void nq__cli_print_help(FILE *out) {
       "       nqueens-mpi -n N --estimate [SECS] [--estimate-samples K] [--estimate-ranks P]\n"
       "                        [--seed S] [--format text|json] [--walk W] [-t T]\n"
       "       nqueens-mpi --status FILE [--format text|json]\n"
-      "       nqueens-mpi --merge FILE... [--format text|json]\n"
+      "       nqueens-mpi [--format text|json] --merge FILE...\n"
       "       mpirun -np P nqueens-mpi -n N ...\n"
       "\n"
       "Counts the solutions of the N-Queens problem exactly, spread over MPI ranks:\n"

@@ -31,6 +31,10 @@ _Static_assert(sizeof(unsigned long) >= sizeof(uint64_t), "unsigned long must ho
 
 #define MAGIC "nqueens-journal"
 #define FORMAT 1
+/* A check line's first word, and its verdicts (docs/design.md). */
+#define CHECK_WORD "check"
+#define AGREE_WORD "agree"
+#define DIFFER_WORD "differ"
 
 enum {
   /* The longest line: a record with 100-digit sums is under 400 bytes,
@@ -133,9 +137,9 @@ static void format_header(line_t *line, const nq__journal_header_t *header) {
   put_crc(line);
 }
 
-static int format_record(line_t *line, uint64_t first_id, const nq__totals_t *batch, int rank,
-                         int64_t time_ms) {
-  line->length = 0;
+/* A batch's fields: its first id, count, sums, rank and time. */
+static int put_batch(line_t *line, uint64_t first_id, const nq__totals_t *batch, int rank,
+                     int64_t time_ms) {
   put_u64(line, first_id);
   put_char(line, ' ');
   put_u64(line, batch->units);
@@ -149,6 +153,31 @@ static int format_record(line_t *line, uint64_t first_id, const nq__totals_t *ba
   put_u64(line, (uint64_t)rank);
   put_char(line, ' ');
   put_u64(line, (uint64_t)time_ms);
+  return NQ_OK;
+}
+
+static void put_word(line_t *line, const char *word) {
+  while (*word)
+    put_char(line, *word++);
+}
+
+static int format_record(line_t *line, uint64_t first_id, const nq__totals_t *batch, int rank,
+                         int64_t time_ms) {
+  line->length = 0;
+  if (put_batch(line, first_id, batch, rank, time_ms) != NQ_OK)
+    return NQ_EINVAL;
+  put_crc(line);
+  return NQ_OK;
+}
+
+/* "check", a record's fields, then "agree" or "differ". */
+static int format_check(line_t *line, uint64_t first_id, const nq__totals_t *batch, int rank,
+                        int64_t time_ms, int agrees) {
+  line->length = 0;
+  put_word(line, CHECK_WORD " ");
+  if (put_batch(line, first_id, batch, rank, time_ms) != NQ_OK)
+    return NQ_EINVAL;
+  put_word(line, agrees ? " " AGREE_WORD : " " DIFFER_WORD);
   put_crc(line);
   return NQ_OK;
 }
@@ -396,6 +425,9 @@ typedef struct loader {
   char *message;
   const char *path;
   const nq__journal_header_t *expected; /* NULL: any header */
+  nq__journal_visitor_fn visit;         /* NULL: none */
+  void *visit_context;
+  nq__totals_t line_sums; /* one line's sums, for `visit` */
   /* The ids of the records in file order, a run of records that continue
    * each other as one range: sorted and checked once all are read. */
   nq__journal_range_t *ranges;
@@ -426,36 +458,98 @@ static int add_range(loader_t *l, uint64_t first, uint64_t end) {
   return NQ_OK;
 }
 
-static int take_record(loader_t *l, const char *line, size_t body) {
-  nq__journal_state_t *state = l->state;
-  nq__totals_t *sums = &state->sums;
-  fields_t fields = {line, line + body};
-  uint64_t first, count, rank, time_ms;
-  if (!take_u64(&fields, UINT64_MAX, &first) || !take_u64(&fields, UINT64_MAX, &count) ||
-      !take_sum(&fields, sums->solutions, sums->term) ||
-      !take_sum(&fields, sums->unique_times_8, sums->term) ||
-      !take_sum(&fields, sums->nodes, sums->term) || !take_u64(&fields, INT_MAX, &rank) ||
-      !take_u64(&fields, INT64_MAX, &time_ms) || fields.at != NULL)
+/* A batch's fields, common to records and checks: the sums go into
+ * `sums` (added to what it holds). */
+static int take_batch(loader_t *l, fields_t *fields, nq__journal_line_t *out, nq__totals_t *sums) {
+  uint64_t rank, time_ms;
+  if (!take_u64(fields, UINT64_MAX, &out->first) || !take_u64(fields, UINT64_MAX, &out->count) ||
+      !take_sum(fields, sums->solutions, sums->term) ||
+      !take_sum(fields, sums->unique_times_8, sums->term) ||
+      !take_sum(fields, sums->nodes, sums->term) || !take_u64(fields, INT_MAX, &rank) ||
+      !take_u64(fields, INT64_MAX, &time_ms))
     return refuse(l->message, l->path, "damaged record at line %" PRIu64 " (fields)",
                   l->line_number);
-  uint64_t total = state->header.total_units;
-  if (count == 0)
+  out->rank = (int)rank;
+  out->time_ms = (int64_t)time_ms;
+  uint64_t total = l->state->header.total_units;
+  if (out->count == 0)
     return refuse(l->message, l->path, "record at line %" PRIu64 " holds no unit",
                   l->line_number);
-  if (first >= total || count > total - first)
+  if (out->first >= total || out->count > total - out->first)
     return refuse(l->message, l->path,
                   "record at line %" PRIu64 " holds %" PRIu64 " units from id %" PRIu64
                   ", past the journal's %" PRIu64 " units",
-                  l->line_number, count, first, total);
-  if (add_range(l, first, first + count) != NQ_OK)
-    return NQ_ENOMEM;
-  if (state->records == 0 || (int64_t)time_ms < state->first_time_ms)
-    state->first_time_ms = (int64_t)time_ms;
-  if ((int64_t)time_ms > state->last_time_ms)
-    state->last_time_ms = (int64_t)time_ms;
-  sums->units += count;
-  state->records++;
+                  l->line_number, out->count, out->first, total);
   return NQ_OK;
+}
+
+/* Where a line's sums are read to: straight into the journal's sums, or,
+ * for a visitor, into the line's own first. */
+static nq__totals_t *line_sums(loader_t *l) {
+  if (l->visit == NULL)
+    return &l->state->sums;
+  nq__totals_reset(&l->line_sums);
+  return &l->line_sums;
+}
+
+static int visit_line(loader_t *l, nq__journal_line_t *line) {
+  if (l->visit == NULL)
+    return NQ_OK;
+  line->sums = &l->line_sums;
+  return l->visit(line, l->visit_context);
+}
+
+static int take_record(loader_t *l, const char *text, size_t body) {
+  nq__journal_state_t *state = l->state;
+  fields_t fields = {text, text + body};
+  nq__journal_line_t line = {.is_check = 0};
+  nq__totals_t *sums = line_sums(l);
+  int rc = take_batch(l, &fields, &line, sums);
+  if (rc != NQ_OK)
+    return rc;
+  if (fields.at != NULL)
+    return refuse(l->message, l->path, "damaged record at line %" PRIu64 " (fields)",
+                  l->line_number);
+  if (add_range(l, line.first, line.first + line.count) != NQ_OK)
+    return NQ_ENOMEM;
+  if (sums != &state->sums)
+    nq__totals_merge(&state->sums, sums);
+  if (state->records == 0 || line.time_ms < state->first_time_ms)
+    state->first_time_ms = line.time_ms;
+  if (line.time_ms > state->last_time_ms)
+    state->last_time_ms = line.time_ms;
+  state->sums.units += line.count;
+  state->records++;
+  return visit_line(l, &line);
+}
+
+/* "check <batch fields> agree|differ": counted, and handed to a visitor;
+ * the sums are not the journal's. */
+static int take_check(loader_t *l, const char *text, size_t body) {
+  nq__journal_state_t *state = l->state;
+  size_t word = strlen(CHECK_WORD " ");
+  fields_t fields = {text + word, text + body};
+  nq__journal_line_t line = {.is_check = 1};
+  nq__totals_t *sums = l->visit != NULL ? line_sums(l) : &l->line_sums;
+  if (l->visit == NULL)
+    nq__totals_reset(sums);
+  const char *verdict;
+  size_t length;
+  int rc = take_batch(l, &fields, &line, sums);
+  if (rc != NQ_OK)
+    return rc;
+  if (!take_field(&fields, &verdict, &length) || fields.at != NULL ||
+      !((length == strlen(AGREE_WORD) && memcmp(verdict, AGREE_WORD, length) == 0) ||
+        (length == strlen(DIFFER_WORD) && memcmp(verdict, DIFFER_WORD, length) == 0)))
+    return refuse(l->message, l->path, "damaged check at line %" PRIu64 " (fields)",
+                  l->line_number);
+  line.agrees = verdict[0] == AGREE_WORD[0];
+  state->checks++;
+  if (!line.agrees && state->checks_differing++ == 0) {
+    state->differing_first = line.first;
+    state->differing_end = line.first + line.count;
+  }
+  return visit_line(l, &line);
 }
 
 static int take_header(loader_t *l, const char *line, size_t length) {
@@ -484,6 +578,9 @@ static int take_line(loader_t *l, const char *line, size_t length) {
     l->bad_start = start;
     return NQ_OK;
   }
+  size_t word = strlen(CHECK_WORD " ");
+  if (body > word && memcmp(line, CHECK_WORD " ", word) == 0)
+    return take_check(l, line, body);
   return take_record(l, line, body);
 }
 
@@ -581,7 +678,9 @@ static void state_reset(nq__journal_state_t *state) {
 
 /* Reads and validates the whole file into `state`, changing nothing. */
 static int load(loader_t *l, int fd) {
+  nq__totals_init(&l->line_sums);
   int rc = read_lines(l, fd);
+  nq__totals_clear(&l->line_sums);
   if (rc == NQ_OK)
     rc = merge_ranges(l);
   if (rc == NQ_ENOMEM)
@@ -612,6 +711,8 @@ void nq__journal_state_init(nq__journal_state_t *state) {
   state->records = 0;
   state->first_time_ms = 0;
   state->last_time_ms = 0;
+  state->checks = state->checks_differing = 0;
+  state->differing_first = state->differing_end = 0;
 }
 
 void nq__journal_state_clear(nq__journal_state_t *state) {
@@ -627,11 +728,17 @@ int nq__journal_complete(const nq__journal_state_t *state) {
 
 int nq__journal_read(nq__journal_state_t *state, char message[static NQ__JOURNAL_MESSAGE_SIZE],
                      const char *path) {
+  return nq__journal_visit(state, message, path, NULL, NULL);
+}
+
+int nq__journal_visit(nq__journal_state_t *state, char message[static NQ__JOURNAL_MESSAGE_SIZE],
+                      const char *path, nq__journal_visitor_fn visit, void *context) {
   message[0] = '\0';
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (fd < 0)
     return refuse(message, path, "cannot open: %s", strerror(errno));
-  loader_t l = {.state = state, .message = message, .path = path};
+  loader_t l = {.state = state, .message = message, .path = path, .visit = visit,
+                .visit_context = context};
   int rc = check_regular(fd, message, path);
   if (rc == NQ_OK)
     rc = load(&l, fd);
@@ -851,24 +958,44 @@ int nq__journal_sync_if_due(nq__journal_t *journal) {
   return nq__journal_sync(journal);
 }
 
+/* Whether a batch of ids first_id.. can be recorded. */
+static int batch_is_valid(const nq__journal_t *journal, uint64_t first_id,
+                          const nq__totals_t *batch, int rank, int64_t time_ms) {
+  uint64_t total = journal->total_units;
+  return batch->units > 0 && first_id < total && batch->units <= total - first_id && rank >= 0 &&
+         time_ms >= 0;
+}
+
+/* A failed write may leave part of the line: a torn last line, which the
+ * next open drops.  Nothing is appended after it. */
+static int append_line(nq__journal_t *journal, const line_t *line) {
+  if (write_all(journal->fd, line->text, line->length, journal->size) != 0)
+    return fail(journal, errno);
+  journal->size += (off_t)line->length;
+  journal->unsynced = 1;
+  return nq__journal_sync_if_due(journal);
+}
+
 int nq__journal_append(nq__journal_t *journal, uint64_t first_id, const nq__totals_t *batch,
                        int rank, int64_t time_ms) {
   if (journal->status != NQ_OK)
     return journal->status;
-  uint64_t total = journal->total_units;
-  if (batch->units == 0 || first_id >= total || batch->units > total - first_id || rank < 0 ||
-      time_ms < 0)
-    return NQ_EINVAL;
   line_t line;
-  if (format_record(&line, first_id, batch, rank, time_ms) != NQ_OK)
+  if (!batch_is_valid(journal, first_id, batch, rank, time_ms) ||
+      format_record(&line, first_id, batch, rank, time_ms) != NQ_OK)
     return NQ_EINVAL;
-  /* A failed write may leave part of the line: a torn last record, which
-   * the next open drops.  Nothing is appended after it. */
-  if (write_all(journal->fd, line.text, line.length, journal->size) != 0)
-    return fail(journal, errno);
-  journal->size += (off_t)line.length;
-  journal->unsynced = 1;
-  return nq__journal_sync_if_due(journal);
+  return append_line(journal, &line);
+}
+
+int nq__journal_append_check(nq__journal_t *journal, uint64_t first_id, const nq__totals_t *batch,
+                             int rank, int64_t time_ms, int agrees) {
+  if (journal->status != NQ_OK)
+    return journal->status;
+  line_t line;
+  if (!batch_is_valid(journal, first_id, batch, rank, time_ms) ||
+      format_check(&line, first_id, batch, rank, time_ms, agrees) != NQ_OK)
+    return NQ_EINVAL;
+  return append_line(journal, &line);
 }
 
 int nq__journal_errno(const nq__journal_t *journal) { return journal->failed_errno; }

@@ -52,7 +52,23 @@ typedef struct nq__journal_state {
   size_t done_count;
   uint64_t records;
   int64_t first_time_ms, last_time_ms; /* earliest and latest record; 0 without any */
+  uint64_t checks, checks_differing; /* check lines (--verify), and those that found a difference */
+  uint64_t differing_first, differing_end; /* the first such check's units */
 } nq__journal_state_t;
+
+/* One line of a journal as nq__journal_visit hands it over: a record, or a
+ * check (a batch solved again by --verify, with the verdict its writer
+ * found against the record). */
+typedef struct nq__journal_line {
+  int is_check;
+  uint64_t first, count;
+  const nq__totals_t *sums; /* sums.units is not set */
+  int rank;
+  int64_t time_ms;
+  int agrees; /* checks only */
+} nq__journal_line_t;
+
+typedef int (*nq__journal_visitor_fn)(const nq__journal_line_t *line, void *context);
 
 /* Walks the done ranges alongside ids streamed in increasing order. */
 typedef struct nq__journal_done_cursor {
@@ -90,6 +106,18 @@ int nq__journal_open(nq__journal_t **out_journal, nq__journal_state_t *state,
  * way, and gives a warning in `message`).  Refuses as nq__journal_open. */
 int nq__journal_read(nq__journal_state_t *state, char message[static NQ__JOURNAL_MESSAGE_SIZE],
                      const char *path);
+
+/* nq__journal_read that also hands every record and check line, in file
+ * order, to `visit` (a non-zero return stops the reading and is
+ * returned). */
+int nq__journal_visit(nq__journal_state_t *state, char message[static NQ__JOURNAL_MESSAGE_SIZE],
+                      const char *path, nq__journal_visitor_fn visit, void *context);
+
+/* Appends a check of the batch of ids first_id..first_id + batch->units -
+ * 1: the sums `rank` found solving it again, and whether they agree with
+ * the record.  As nq__journal_append otherwise. */
+int nq__journal_append_check(nq__journal_t *journal, uint64_t first_id, const nq__totals_t *batch,
+                             int rank, int64_t time_ms, int agrees);
 
 /* Appends one finished batch: ids first_id..first_id + batch->units - 1
  * with batch's sums, solved by `rank` at `time_ms` (nq__journal_now_ms).

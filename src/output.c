@@ -1,6 +1,7 @@
 #include "output.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <gmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -196,6 +197,128 @@ int nq__output_count(nq_output_t *output, nq_format_t format, int n, int unique,
     count_as_json(output, n, unique, result);
   else
     count_as_text(output, n, unique, result);
+  return output->status;
+}
+
+/* ---- Merges ----------------------------------------------------------- */
+
+enum { MERGE_RANGES_SHOWN = 10 }; /* text lists the first few ranges; JSON all */
+
+static const char *journal_name(char *const *paths, int index) {
+  return index >= 0 ? paths[index] : "?";
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void append_json_string(nq_output_t *output, const char *text) {
+  append_char(output, '"');
+  for (const char *c = text; *c; c++)
+    if (*c == '"' || *c == '\\')
+      append_format(output, "\\%c", *c);
+    else if ((unsigned char)*c < 0x20)
+      append_format(output, "\\u%04x", (unsigned char)*c);
+    else
+      append_char(output, *c);
+  append_char(output, '"');
+}
+
+static void merge_conflicts_as_text(nq_output_t *output, char *const *paths,
+                                    const nq__merge_result_t *r) {
+  for (size_t i = 0; i < r->conflict_count; i++) {
+    const nq__merge_conflict_t *c = &r->conflicts[i];
+    if (c->journal_a < 0)
+      append_format(output, "conflict: the sums of 8 x U(%d) are not divisible by 8\n",
+                    r->header.n);
+    else if (c->journal_b < 0)
+      append_format(output,
+                    "conflict: units %" PRIu64 "..%" PRIu64 " in %s: a failed check, or "
+                    "records of several journals that overlap without lining up\n",
+                    c->first, c->end - 1, journal_name(paths, c->journal_a));
+    else
+      append_format(output, "conflict: units %" PRIu64 "..%" PRIu64 " differ between %s and %s\n",
+                    c->first, c->end - 1, journal_name(paths, c->journal_a),
+                    journal_name(paths, c->journal_b));
+  }
+}
+
+static void merge_as_text(nq_output_t *output, char *const *paths, const nq__merge_result_t *r) {
+  const int n = r->header.n;
+  append_format(output, "merged %d journal%s of n = %d: %" PRIu64 " of %" PRIu64 " units present",
+                r->journals, r->journals == 1 ? "" : "s", n, r->units_present,
+                r->header.total_units);
+  append_format(output, "; solved more than once: %" PRIu64 " confirmed, %" PRIu64
+                        " not comparable; checks: %" PRIu64 " of %" PRIu64 " confirmed\n",
+                r->units_confirmed, r->units_unchecked, r->checks_confirmed, r->checks);
+  if (r->units_missing > 0) {
+    append_format(output, "missing: %" PRIu64 " units in %zu range%s:", r->units_missing,
+                  r->missing_count, r->missing_count == 1 ? "" : "s");
+    for (size_t i = 0; i < r->missing_count && i < MERGE_RANGES_SHOWN; i++)
+      append_format(output, " %" PRIu64 "..%" PRIu64, r->missing[i].first, r->missing[i].end - 1);
+    append_format(output, "%s\n", r->missing_count > MERGE_RANGES_SHOWN ? " ..." : "");
+  }
+  if (r->slices_missing_count > 0) {
+    append_text(output, "slices no journal holds:");
+    for (int i = 0; i < r->slices_missing_count && i < MERGE_RANGES_SHOWN; i++)
+      append_format(output, " %d/%d", r->slices_missing[i] + 1, r->slice_count);
+    append_format(output, "%s\n", r->slices_missing_count > MERGE_RANGES_SHOWN ? " ..." : "");
+  }
+  merge_conflicts_as_text(output, paths, r);
+  if (!nq__merge_is_total(r)) {
+    append_format(output, "no total: %s\n",
+                  r->conflict_count > 0 ? "the journals disagree" : "units are missing");
+    return;
+  }
+  append_format(output, "Q(%d) = %Zd solution%s on the %dx%d board\n", n, r->solutions,
+                mpz_cmp_ui(r->solutions, 1) == 0 ? "" : "s", n, n);
+  if (r->header.unique)
+    append_format(output, "U(%d) = %Zd up to rotation and reflection\n", n, r->unique);
+  append_format(output, "nodes: %Zd\n", r->nodes);
+}
+
+static void merge_as_json(nq_output_t *output, char *const *paths, const nq__merge_result_t *r) {
+  append_format(output, "{\"n\":%d,\"complete\":%s", r->header.n,
+                nq__merge_is_total(r) ? "true" : "false");
+  if (nq__merge_is_total(r)) {
+    append_format(output, ",\"solutions\":\"%Zd\"", r->solutions);
+    if (r->header.unique)
+      append_format(output, ",\"unique\":\"%Zd\"", r->unique);
+    append_format(output, ",\"nodes\":\"%Zd\"", r->nodes);
+  }
+  append_format(output,
+                ",\"journals\":%d,\"depth\":%d,\"units\":%" PRIu64 ",\"units_present\":%" PRIu64
+                ",\"units_confirmed\":%" PRIu64 ",\"units_not_comparable\":%" PRIu64
+                ",\"checks\":%" PRIu64 ",\"checks_confirmed\":%" PRIu64 ",\"missing\":[",
+                r->journals, r->header.depth, r->header.total_units, r->units_present,
+                r->units_confirmed, r->units_unchecked, r->checks, r->checks_confirmed);
+  for (size_t i = 0; i < r->missing_count; i++)
+    append_format(output, "%s[%" PRIu64 ",%" PRIu64 "]", i ? "," : "", r->missing[i].first,
+                  r->missing[i].end);
+  append_text(output, "],\"slices_missing\":[");
+  for (int i = 0; i < r->slices_missing_count; i++)
+    append_format(output, "%s%d", i ? "," : "", r->slices_missing[i] + 1);
+  append_text(output, "],\"conflicts\":[");
+  for (size_t i = 0; i < r->conflict_count; i++) {
+    const nq__merge_conflict_t *c = &r->conflicts[i];
+    append_format(output, "%s{\"first\":%" PRIu64 ",\"end\":%" PRIu64, i ? "," : "", c->first,
+                  c->end);
+    if (c->journal_a >= 0) {
+      append_text(output, ",\"journal\":");
+      append_json_string(output, paths[c->journal_a]);
+    }
+    if (c->journal_b >= 0) {
+      append_text(output, ",\"other\":");
+      append_json_string(output, paths[c->journal_b]);
+    }
+    append_char(output, '}');
+  }
+  append_format(output, "],\"version\":\"%s\"}\n", NQ_VERSION);
+}
+
+int nq__output_merge(nq_output_t *output, nq_format_t format, char *const *paths,
+                     const nq__merge_result_t *result) {
+  if (format == NQ_FORMAT_JSON)
+    merge_as_json(output, paths, result);
+  else
+    merge_as_text(output, paths, result);
   return output->status;
 }
 

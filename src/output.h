@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "merge.h"
 #include "nqueens/count.h"
 #include "nqueens/estimate.h"
 #include "nqueens/solutions.h"
@@ -49,6 +50,11 @@ int nq__output_count(nq_output_t *output, nq_format_t format, int n, int unique,
 
 /* An estimate (--estimate): each value with its 95% interval, the time on
  * one core, on the run's threads and, when `cores` > 0, on that many. */
+/* --merge's result: what the journals cover, what they confirm or dispute,
+ * and the total only when it is one. */
+int nq__output_merge(nq_output_t *output, nq_format_t format, char *const *paths,
+                     const nq__merge_result_t *result);
+
 int nq__output_estimate(nq_output_t *output, nq_format_t format, int n, uint64_t cores,
                         uint64_t seed, const nq_estimate_result_t *result);
 
