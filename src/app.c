@@ -13,6 +13,7 @@
 #include "nqueens/error.h"
 #include "output.h"
 #include "progress.h"
+#include "run.h"
 #include "stop_signals.h"
 #include "status.h"
 #include "nqueens/count.h"
@@ -127,7 +128,14 @@ static int count_until_stopped(nq_count_result_t *result, nq_count_options_t *op
                                MPI_Comm comm) {
   nq__stop_signals_t signals;
   options->stop = nq__stop_signals_install(&signals);
-  int rc = nq_count_run(result, options, comm);
+  /* For tests only (docs/record-attempt.md): NQ_TEST_WRONG_COUNT=R makes
+   * rank R report one solution too many for every unit it solves, the
+   * fault --verify and --merge are there to catch. */
+  nq__faults_t faults = NQ_NO_FAULTS;
+  const char *wrong = getenv("NQ_TEST_WRONG_COUNT");
+  if (wrong != NULL && wrong[0] != '\0')
+    faults.wrong_count_rank = atoi(wrong);
+  int rc = nq__count_run_with_faults(result, options, faults, comm);
   nq__stop_signals_restore(&signals);
   return rc;
 }
@@ -154,7 +162,9 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
                                 .threads = cli->threads ? cli->threads : default_threads(),
                                 .checkpoint = cli->checkpoint,
                                 .slice_index = cli->slice_index,
-                                .slice_count = cli->slice_count};
+                                .slice_count = cli->slice_count,
+                                .verify = cli->verify,
+                                .verify_seed = cli->seed};
   nq__progress_printer_t printer;
   if (rank == 0 && !cli->quiet)
     nq__progress_attach(&options, &printer, err, cli->progress);
@@ -182,6 +192,15 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
       fprintf(err, "nqueens-mpi: --gpu: no rank found a usable CUDA GPU (rank 0 drives one "
                    "only when alone; see --version)\n");
     status = NQ_EXIT_USAGE;
+  } else if (rc == NQ_ECHECK && result.verify_differing > 0) {
+    if (rank == 0)
+      fprintf(err,
+              "nqueens-mpi: --verify: %" PRIu64 " batch%s solved again differ%s from the journal "
+              "%s, the first units %" PRIu64 "..%" PRIu64 "; the total is not trusted\n",
+              result.verify_differing, result.verify_differing == 1 ? "" : "es",
+              result.verify_differing == 1 ? "s" : "", cli->checkpoint, result.verify_first,
+              result.verify_end - 1);
+    status = NQ_EXIT_FAILURE;
   } else if (rc == NQ_EIO && result.message[0] != '\0') {
     fprintf(err, "nqueens-mpi: %s\n", result.message); /* rank 0's journal */
     status = NQ_EXIT_FAILURE;

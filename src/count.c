@@ -13,6 +13,7 @@
 #include "run.h"
 #include "simulated.h"
 #include "totals.h"
+#include "verify.h"
 
 int nq_count_gpus(void) { return nq__gpu_device_count(); }
 
@@ -32,6 +33,8 @@ void nq_count_result_init(nq_count_result_t *result) {
   result->resumed_units = 0;
   result->copies_sent = 0;
   result->copies_confirmed = 0;
+  result->verified_batches = result->verified_units = result->verify_differing = 0;
+  result->verify_first = result->verify_end = 0;
   result->message[0] = '\0';
   result->seconds = 0.0;
 }
@@ -187,6 +190,29 @@ static int count_units(nq__run_t *run, MPI_Comm comm) {
   return rc;
 }
 
+/* --verify, once the count is complete and its journal closed: the sample
+ * solved again, then the journal opened again for the verdicts.  A
+ * journal that records a difference (now or in an earlier run) fails the
+ * run: its total is not to be trusted. */
+static int verify(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm) {
+  nq__verify_t v;
+  int rc = nq__verify_solve(&v, result, run, comm);
+  nq__journal_state_clear(&run->resumed);
+  nq__journal_state_init(&run->resumed);
+  if (rc == NQ_OK)
+    rc = open_journal(result, run, comm);
+  if (rc == NQ_OK && run->journal != NULL)
+    rc = nq__verify_judge(result, run->journal, &v);
+  if (rc == NQ_OK && run->resumed.checks_differing > 0) {
+    result->verify_differing += run->resumed.checks_differing;
+    result->verify_first = run->resumed.differing_first;
+    result->verify_end = run->resumed.differing_end;
+    rc = NQ_ECHECK;
+  }
+  nq__verify_clear(&v);
+  return close_journal(result, run, rc);
+}
+
 /* The run's per-rank set-up, the roles, the tear-down. */
 static int set_up_and_run(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm) {
   int rc = walk_runs_everywhere(run, comm);
@@ -202,6 +228,8 @@ static int set_up_and_run(nq_count_result_t *result, nq__run_t *run, MPI_Comm co
   if (rc == NQ_OK)
     rc = run_on(result, run, comm);
   rc = close_journal(result, run, rc);
+  if (rc == NQ_OK && run->options->verify > 0 && run->options->checkpoint != NULL)
+    rc = verify(result, run, comm);
   nq__gpu_ranks_close(run);
   free(run->batch_units);
   run->batch_units = NULL;
@@ -281,7 +309,10 @@ int nq__run_solve(nq_unit_result_t *result, nq_search_t *search, const nq__run_t
     return NQ_EUNIT;
   if (run->faults.simulated_seconds != NULL)
     return nq__simulated_solve(result, search, &run->faults, unit);
-  return nq_kernel_solve(result, search, unit, run->options->unique);
+  int rc = nq_kernel_solve(result, search, unit, run->options->unique);
+  if (rc == NQ_OK && run->rank == run->faults.wrong_count_rank)
+    result->solutions++;
+  return rc;
 }
 
 int nq__run_solve_batch(nq_unit_result_t *results, const nq__run_t *run, const nq_unit_t *units,
@@ -290,5 +321,8 @@ int nq__run_solve_batch(nq_unit_result_t *results, const nq__run_t *run, const n
   for (size_t i = 0; i < count; i++)
     if (units[i].id == run->faults.failing_unit)
       return NQ_EUNIT;
-  return nq__gpu_solver_solve(run->gpu, results, units, count, run->options->unique);
+  int rc = nq__gpu_solver_solve(run->gpu, results, units, count, run->options->unique);
+  for (size_t i = 0; rc == NQ_OK && run->rank == run->faults.wrong_count_rank && i < count; i++)
+    results[i].solutions++;
+  return rc;
 }

@@ -160,6 +160,10 @@ static void count_as_text(nq_output_t *output, int n, int unique, const nq_count
   if (r->resumed_units > 0)
     append_format(output, ", %llu unit%s from the checkpoint", (unsigned long long)r->resumed_units,
                   r->resumed_units == 1 ? "" : "s");
+  if (r->verified_batches > 0)
+    append_format(output, ", %llu batch%s (%llu units) verified on other ranks",
+                  (unsigned long long)r->verified_batches, r->verified_batches == 1 ? "" : "es",
+                  (unsigned long long)r->verified_units);
   if (r->copies_sent > 0)
     append_format(output, ", %llu backup cop%s (%llu confirmed)",
                   (unsigned long long)r->copies_sent, r->copies_sent == 1 ? "y" : "ies",
@@ -185,6 +189,9 @@ static void count_as_json(nq_output_t *output, int n, int unique, const nq_count
     append_format(output, ",\"gpu_ranks\":%d", r->gpu_ranks);
   if (r->resumed_units > 0)
     append_format(output, ",\"resumed_units\":%llu", (unsigned long long)r->resumed_units);
+  if (r->verified_batches > 0)
+    append_format(output, ",\"verified_batches\":%llu,\"verified_units\":%llu",
+                  (unsigned long long)r->verified_batches, (unsigned long long)r->verified_units);
   if (r->copies_sent > 0)
     append_format(output, ",\"copies\":%llu,\"copies_confirmed\":%llu",
                   (unsigned long long)r->copies_sent, (unsigned long long)r->copies_confirmed);

@@ -26,6 +26,8 @@ typedef struct nq__faults {
   int gpu_stand_in_rank;  /* with options.gpu, this rank is a GPU rank that walks on the
                              host: GPU ranks' batching tested without a GPU */
   int hide_gpus;          /* every rank acts as if it saw no CUDA device */
+  int wrong_count_rank;   /* this rank reports one solution too many for every unit
+                             (NQ_TEST_WRONG_COUNT: what verification and merge must catch) */
   int stop_rank;          /* this rank sets *options.stop, as a signal would, */
   uint64_t stop_after_units; /* when it starts its unit after this many */
   /* Benchmarks of the scheduling (tests/bench_master.c): when set, a CPU
@@ -40,7 +42,7 @@ typedef struct nq__faults {
 
 #define NQ_NO_FAULTS                                                                     \
   ((nq__faults_t){.failing_unit = UINT64_MAX, .walk_refusing_rank = -1,                  \
-                  .gpu_stand_in_rank = -1, .stop_rank = -1})
+                  .gpu_stand_in_rank = -1, .stop_rank = -1, .wrong_count_rank = -1})
 
 /* How often, at most, a rank inside a unit looks for messages: a worker
  * for the master's cancel, the master for its workers' results. */
@@ -61,6 +63,7 @@ typedef struct nq__run {
   nq__journal_t *journal;
   nq__journal_state_t resumed;
   uint64_t units_total; /* counted once when a journal or progress needs it */
+  uint64_t verify_seed; /* options.verify's sample */
   nq_slice_t slice;     /* the part of the units this run counts */
   uint64_t slice_units; /* units in it */
 } nq__run_t;

@@ -43,6 +43,13 @@ typedef struct nq_count_options {
   /* Count only slice slice_index (0-based) of slice_count (0 or 1: the
    * whole count; include/nqueens/slice.h says how units are dealt). */
   int slice_index, slice_count;
+  /* With a checkpoint, once the count is complete: solve again about this
+   * share (0 < verify <= 1; 0: none) of the journal's batches, chosen by
+   * verify_seed, each on another rank than the one that solved it, and
+   * compare; the outcome goes into the journal as check lines, and a
+   * difference fails the run with NQ_ECHECK. */
+  double verify;
+  uint64_t verify_seed;
   /* When set, the run stops soon after *stop becomes non-zero on any rank
    * (a signal handler sets it): no more work goes out, every rank
    * abandons the unit it is in (the search looks at coarse points of its
@@ -72,6 +79,10 @@ typedef struct nq_count_result {
    * of the run, and those whose answer came back and agreed exactly with
    * the first (one that differs fails the run with NQ_ECHECK). */
   uint64_t copies_sent, copies_confirmed;
+  /* --verify: batches and units solved again, and those that differed (the
+   * first such batch's units in verify_first..verify_end - 1) */
+  uint64_t verified_batches, verified_units, verify_differing;
+  uint64_t verify_first, verify_end;
   /* Rank 0, with a checkpoint: why it was refused (NQ_EJOURNAL) or could
    * not be written, or a warning (a torn last record dropped); else "". */
   char message[NQ_COUNT_MESSAGE_SIZE];

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# End-to-end: a record attempt in small.  Q(14) counted in three slices,
+# one of them stopped and resumed, with verification, then merged: the
+# exact count; a slice left out is named as missing and gives no total; a
+# rank made to count wrong (NQ_TEST_WRONG_COUNT) is caught by --verify and
+# by --merge against a clean journal.  Bad input: status 2, no file made.
+#   e2e_record.sh NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]
+# shellcheck source=tests/e2e_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
+
+n=14
+j() { echo "$work/slice$1.journal"; }
+
+# The three slices: their sums are Q(14), and none is Q(14) alone.
+total=0
+for i in 1 2 3; do
+  run_ranks 2 -n $n --slice $i/3 --checkpoint "$(j $i)" --verify 0.5 --format json -t 1 -q
+  got=$(json_solutions)
+  check "slice $i/3 runs" bash -c "[ $status -eq 0 ] && [ -n '$got' ]"
+  check "slice $i/3 says it is a slice" grep -q "\"slice\":\"$i/3\"" "$out"
+  check "slice $i/3 is verified" grep -q '"verified_batches":[1-9]' "$out"
+  check "slice $i/3's checks agree" bash -c "grep -q '^check .* agree ' '$(j $i)' && ! grep -q ' differ ' '$(j $i)'"
+  total=$((total + ${got:-0}))
+done
+check "the slices add up to Q($n)" [ "$total" = "${known_all[$n]}" ]
+
+run --merge "$(j 1)" "$(j 2)" "$(j 3)"
+check "merge of the three: status 0" [ "$status" -eq 0 ]
+check "merge of the three: Q($n)" grep -qx "Q($n) = ${known_all[$n]} solutions on the ${n}x$n board" "$out"
+check "merge of the three: checks confirmed" grep -q "checks: \([1-9][0-9]*\) of \1 confirmed" "$out"
+
+run --format json --merge "$(j 1)" "$(j 3)"
+check "merge without slice 2: status 1" [ "$status" -eq 1 ]
+check "merge without slice 2: no total" bash -c "! grep -q '\"solutions\"' '$out'"
+check "merge without slice 2: names it" grep -q '"slices_missing":\[2\]' "$out"
+check "merge without slice 2: says why" grep -q "units are missing" "$err"
+
+# A slice stopped part way (SIGINT), then resumed: the same journal gives
+# the same merge.
+rm -f "$(j 2)"
+timeout "$limit" "$binary" -n $n --slice 2/3 --checkpoint "$(j 2)" -t 1 -q >"$out" 2>"$err" &
+pid=$!
+within 30 bash -c "[ \$(wc -l <'$(j 2)' 2>/dev/null || echo 0) -ge 20 ]" || true
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+stopped=$?
+# (n = 14 is quick: the slice may have finished before the signal came.)
+check "stopped slice: status 3, or 0 if it was done" bash -c "[ $stopped -eq 3 ] || [ $stopped -eq 0 ]"
+run -n $n --slice 2/3 --checkpoint "$(j 2)" -t 1 -q
+check "resumed slice: status 0" [ "$status" -eq 0 ]
+run --merge "$(j 1)" "$(j 2)" "$(j 3)"
+check "merge after the resume: Q($n)" grep -qx "Q($n) = ${known_all[$n]} solutions on the ${n}x$n board" "$out"
+
+# A wrong rank: verification fails the run, and marks the journal.
+NQ_TEST_WRONG_COUNT=1 run_ranks 2 -n $n --checkpoint "$work/wrong.journal" --verify 1 -t 1 -q
+check "wrong count: --verify fails the run" [ "$status" -eq 1 ]
+check "wrong count: --verify names the units" grep -q "differ from the journal .* units [0-9]*\.\.[0-9]*; the total is not trusted" "$err"
+check "wrong count: the journal marks it" grep -q '^check .* differ ' "$work/wrong.journal"
+check "wrong count: nothing on stdout" is_empty "$out"
+run --merge "$(j 1)" "$(j 2)" "$(j 3)" "$work/wrong.journal"
+check "wrong count: merge finds conflicts" bash -c "[ $status -eq 1 ] && grep -q '^conflict: units' '$out'"
+
+# Bad input: status 2, one line, nothing made.
+for args in "--slice 0/3" "--slice 4/3" "--slice 3" "--verify 0.5" "--verify 2 --checkpoint $work/x.journal"; do
+  # shellcheck disable=SC2086
+  run -n $n $args
+  check "bad input ($args): status 2, one line, no file" \
+    bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && [ \$(wc -l <'$err') -eq 1 ] && [ ! -e '$work/x.journal' ]"
+done
+echo "not a journal" >"$work/plain.txt"
+run --merge "$(j 1)" "$work/plain.txt"
+check "merge of a non-journal: status 2" bash -c "[ $status -eq 2 ] && [ ! -s '$out' ]"
+run -n 12 --checkpoint "$work/other.journal" -q
+run --merge "$(j 1)" "$work/other.journal"
+check "merge of another count's journal: status 2" bash -c "[ $status -eq 2 ] && grep -q 'not the same count' '$err'"
+finish
