@@ -31,6 +31,8 @@ void nq_count_result_init(nq_count_result_t *result) {
   result->failed_rank = -1;
   result->gpu_ranks = 0;
   result->resumed_units = 0;
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    result->solutions_mod[i] = 0;
   result->copies_sent = 0;
   result->copies_confirmed = 0;
   result->verified_batches = result->verified_units = result->verify_differing = 0;
@@ -47,6 +49,10 @@ void nq_count_result_clear(nq_count_result_t *result) {
 
 static int finish_totals(nq_count_result_t *result, nq__totals_t *totals, int unique,
                          const nq_slice_t *slice) {
+  if (nq__totals_check_residues(totals) != NQ_OK)
+    return NQ_ECHECK; /* the big-integer sum and its residues disagree */
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    result->solutions_mod[i] = totals->residues[i];
   mpz_set(result->solutions, totals->solutions);
   mpz_set(result->nodes, totals->nodes);
   result->units = totals->units;

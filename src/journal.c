@@ -232,8 +232,7 @@ static int take_u64(fields_t *fields, uint64_t max, uint64_t *out) {
   return take_field(fields, &start, &length) && parse_u64(start, length, max, out);
 }
 
-/* Adds a decimal field to `sum`; `scratch` holds the rare sum that does not
- * fit 19 digits. */
+/* A sum field, added to `sum`; the value is left in `scratch`. */
 static int take_sum(fields_t *fields, mpz_t sum, mpz_t scratch) {
   const char *start;
   size_t length;
@@ -242,14 +241,21 @@ static int take_sum(fields_t *fields, mpz_t sum, mpz_t scratch) {
     return 0;
   uint64_t value;
   if (length <= 19 && parse_u64(start, length, UINT64_MAX, &value)) {
-    mpz_add_ui(sum, sum, value);
-    return 1;
+    mpz_set_ui(scratch, value);
+  } else {
+    char digits[SUM_DIGITS_MAX + 1];
+    memcpy(digits, start, length);
+    digits[length] = '\0';
+    mpz_set_str(scratch, digits, 10);
   }
-  char digits[SUM_DIGITS_MAX + 1];
-  memcpy(digits, start, length);
-  digits[length] = '\0';
-  mpz_set_str(scratch, digits, 10);
   mpz_add(sum, sum, scratch);
+  return 1;
+}
+
+/* The record's solutions, just read into sums->term, join the residues:
+ * summed record by record, apart from the big integer. */
+static int take_residues(nq__totals_t *sums) {
+  nq__totals_add_residues(sums, sums->term);
   return 1;
 }
 
@@ -464,7 +470,7 @@ static int take_batch(loader_t *l, fields_t *fields, nq__journal_line_t *out, nq
   uint64_t rank, time_ms;
   if (!take_u64(fields, UINT64_MAX, &out->first) || !take_u64(fields, UINT64_MAX, &out->count) ||
       !take_sum(fields, sums->solutions, sums->term) ||
-      !take_sum(fields, sums->unique_times_8, sums->term) ||
+      !take_residues(sums) || !take_sum(fields, sums->unique_times_8, sums->term) ||
       !take_sum(fields, sums->nodes, sums->term) || !take_u64(fields, INT_MAX, &rank) ||
       !take_u64(fields, INT64_MAX, &time_ms))
     return refuse(l->message, l->path, "damaged record at line %" PRIu64 " (fields)",

@@ -172,6 +172,8 @@ static int add_conflict(nq__merge_result_t *result, uint64_t first, uint64_t end
   return NQ_OK;
 }
 
+static const uint32_t primes[NQ_COUNT_RESIDUES] = NQ_COUNT_RESIDUE_PRIMES;
+
 /* One journal's records inside a group: how many units, and their sums. */
 typedef struct share {
   uint64_t units;
@@ -223,6 +225,10 @@ static int take_group(nq__merge_result_t *result, share_t *shares, const entry_t
   if (counted < 0) /* nobody has the group whole: the overlaps cannot be compared */
     return add_conflict(result, first, end, records[0].journal, -1);
   add_sums(totals, scratch, shares[counted].sums);
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    result->solutions_mod[i] = (uint32_t)(((uint64_t)result->solutions_mod[i] +
+                                           (uint64_t)(shares[counted].sums[0] % primes[i])) %
+                                          primes[i]);
   result->units_present += length;
   int whole = 0;
   for (int j = 0; j < journals; j++)
@@ -324,6 +330,9 @@ int nq__merge_journals(nq__merge_result_t *result, char message[static NQ__JOURN
     rc = combine_records(result, &reader.records, totals);
   for (size_t i = 0; rc == NQ_OK && i < reader.checks.count; i++)
     rc = compare_check(result, &reader.records, &reader.checks.items[i]);
+  for (int i = 0; rc == NQ_OK && i < NQ_COUNT_RESIDUES; i++)
+    if (mpz_fdiv_ui(result->solutions, primes[i]) != result->solutions_mod[i])
+      rc = add_conflict(result, 0, result->header.total_units, -1, -1);
   if (rc == NQ_OK && result->header.unique && nq__merge_is_total(result)) {
     if (!mpz_divisible_ui_p(result->unique_times_8, 8))
       rc = add_conflict(result, 0, result->header.total_units, -1, -1);

@@ -14,6 +14,7 @@
 #include <gmp.h>
 
 #include "journal.h"
+#include "nqueens/count.h"
 
 typedef struct nq__merge_conflict {
   uint64_t first, end;    /* the units */
@@ -36,6 +37,7 @@ typedef struct nq__merge_result {
   size_t conflict_count;
   mpz_t solutions, unique_times_8, nodes; /* over the units present, each once */
   mpz_t unique;                           /* U(n), when complete and counted --unique */
+  uint32_t solutions_mod[NQ_COUNT_RESIDUES]; /* summed record by record, as a count's */
   /* When every journal is a slice of the same K (else 0): the slices no
    * journal holds, 0-based, sorted. */
   int slice_count;

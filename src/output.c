@@ -195,7 +195,11 @@ static void count_as_json(nq_output_t *output, int n, int unique, const nq_count
   if (r->copies_sent > 0)
     append_format(output, ",\"copies\":%llu,\"copies_confirmed\":%llu",
                   (unsigned long long)r->copies_sent, (unsigned long long)r->copies_confirmed);
-  append_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);
+  static const uint32_t primes[NQ_COUNT_RESIDUES] = NQ_COUNT_RESIDUE_PRIMES;
+  append_text(output, ",\"solutions_mod\":{");
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    append_format(output, "%s\"%u\":%u", i ? "," : "", primes[i], r->solutions_mod[i]);
+  append_format(output, "},\"version\":\"%s\"}\n", NQ_VERSION);
 }
 
 int nq__output_count(nq_output_t *output, nq_format_t format, int n, int unique,
@@ -233,7 +237,8 @@ static void merge_conflicts_as_text(nq_output_t *output, char *const *paths,
   for (size_t i = 0; i < r->conflict_count; i++) {
     const nq__merge_conflict_t *c = &r->conflicts[i];
     if (c->journal_a < 0)
-      append_format(output, "conflict: the sums of 8 x U(%d) are not divisible by 8\n",
+      append_format(output, "conflict: the merged sums fail their own checks (8 x U(%d) "
+                            "divisible by 8, the residues of the solutions)\n",
                     r->header.n);
     else if (c->journal_b < 0)
       append_format(output,
@@ -317,7 +322,11 @@ static void merge_as_json(nq_output_t *output, char *const *paths, const nq__mer
     }
     append_char(output, '}');
   }
-  append_format(output, "],\"version\":\"%s\"}\n", NQ_VERSION);
+  static const uint32_t primes[NQ_COUNT_RESIDUES] = NQ_COUNT_RESIDUE_PRIMES;
+  append_text(output, "],\"solutions_mod\":{");
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    append_format(output, "%s\"%u\":%u", i ? "," : "", primes[i], r->solutions_mod[i]);
+  append_format(output, "},\"version\":\"%s\"}\n", NQ_VERSION);
 }
 
 int nq__output_merge(nq_output_t *output, nq_format_t format, char *const *paths,

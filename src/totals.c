@@ -2,9 +2,22 @@
 
 #include "nqueens/error.h"
 
+const uint32_t nq__residue_primes[NQ_COUNT_RESIDUES] = NQ_COUNT_RESIDUE_PRIMES;
+
+static void clear_residues(nq__totals_t *totals) {
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    totals->residues[i] = 0;
+}
+
+/* (a + b) mod p for a < p, any b below 2^64 * 8. */
+static uint32_t add_mod(uint32_t a, unsigned __int128 b, uint32_t p) {
+  return (uint32_t)(((uint64_t)a + (uint64_t)(b % p)) % p);
+}
+
 void nq__totals_init(nq__totals_t *totals) {
   mpz_inits(totals->solutions, totals->unique_times_8, totals->nodes, totals->term, NULL);
   totals->units = 0;
+  clear_residues(totals);
 }
 
 void nq__totals_clear(nq__totals_t *totals) {
@@ -18,6 +31,22 @@ void nq__totals_add(nq__totals_t *totals, const nq_unit_result_t *result) {
   mpz_addmul_ui(totals->unique_times_8, totals->term, result->weight);
   mpz_add_ui(totals->nodes, totals->nodes, result->nodes);
   totals->units++;
+  const unsigned __int128 weighted = (unsigned __int128)result->solutions * result->weight;
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    totals->residues[i] = add_mod(totals->residues[i], weighted, nq__residue_primes[i]);
+}
+
+void nq__totals_add_residues(nq__totals_t *totals, const mpz_t value) {
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    totals->residues[i] = add_mod(totals->residues[i], mpz_fdiv_ui(value, nq__residue_primes[i]),
+                                  nq__residue_primes[i]);
+}
+
+int nq__totals_check_residues(const nq__totals_t *totals) {
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    if (mpz_fdiv_ui(totals->solutions, nq__residue_primes[i]) != totals->residues[i])
+      return NQ_ECHECK;
+  return NQ_OK;
 }
 
 void nq__totals_merge(nq__totals_t *totals, const nq__totals_t *more) {
@@ -25,6 +54,8 @@ void nq__totals_merge(nq__totals_t *totals, const nq__totals_t *more) {
   mpz_add(totals->unique_times_8, totals->unique_times_8, more->unique_times_8);
   mpz_add(totals->nodes, totals->nodes, more->nodes);
   totals->units += more->units;
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    totals->residues[i] = add_mod(totals->residues[i], more->residues[i], nq__residue_primes[i]);
 }
 
 void nq__totals_reset(nq__totals_t *totals) {
@@ -32,6 +63,7 @@ void nq__totals_reset(nq__totals_t *totals) {
   mpz_set_ui(totals->unique_times_8, 0);
   mpz_set_ui(totals->nodes, 0);
   totals->units = 0;
+  clear_residues(totals);
 }
 
 /* Burnside: each frame's classified sum is |stabilizer| times its number

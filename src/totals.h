@@ -8,10 +8,17 @@
 
 #include <gmp.h>
 
+#include "nqueens/count.h"
 #include "nqueens/kernel.h"
+
+/* The primes of the residues (NQ_COUNT_RESIDUE_PRIMES). */
+extern const uint32_t nq__residue_primes[NQ_COUNT_RESIDUES];
 
 typedef struct nq__totals {
   mpz_t solutions;
+  /* solutions modulo each prime, summed unit by unit (or record by record)
+   * beside the big integer */
+  uint32_t residues[NQ_COUNT_RESIDUES];
   mpz_t unique_times_8; /* sum of weight x stabilizer_sum: 8 U(n) */
   mpz_t nodes;
   mpz_t term; /* scratch for weight x count, kept to spare an allocation a unit */
@@ -24,6 +31,12 @@ void nq__totals_add(nq__totals_t *totals, const nq_unit_result_t *result);
 
 /* Adds all of `more` (a journal's sums, a batch's) into `totals`. */
 void nq__totals_merge(nq__totals_t *totals, const nq__totals_t *more);
+
+/* Adds `value` (a record's solutions, as read) to the residues alone. */
+void nq__totals_add_residues(nq__totals_t *totals, const mpz_t value);
+
+/* NQ_ECHECK unless the big-integer solutions agree with the residues. */
+int nq__totals_check_residues(const nq__totals_t *totals);
 
 /* Back to zero, keeping the allocations. */
 void nq__totals_reset(nq__totals_t *totals);

@@ -28,6 +28,34 @@ START_TEST(test_totals_add_past_64_bits) {
 }
 END_TEST
 
+/* The residues follow the big integer through units, merges and records
+ * read back, past 2^64; a big integer changed behind their back fails. */
+START_TEST(test_totals_residues_check_the_sum) {
+  nq__totals_t totals, more;
+  nq__totals_init(&totals);
+  nq__totals_init(&more);
+  nq_unit_result_t result = {.solutions = UINT64_MAX - 12345, .weight = 8};
+  for (int i = 0; i < 5; i++)
+    nq__totals_add(&totals, &result);
+  result.weight = 4;
+  nq__totals_add(&more, &result);
+  nq__totals_merge(&totals, &more);
+  ck_assert_int_eq(nq__totals_check_residues(&totals), NQ_OK);
+  mpz_t record;
+  mpz_init_set_str(record, "123456789012345678901234567890", 10);
+  mpz_add(totals.solutions, totals.solutions, record);
+  nq__totals_add_residues(&totals, record);
+  ck_assert_int_eq(nq__totals_check_residues(&totals), NQ_OK);
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    ck_assert_uint_eq(totals.residues[i], mpz_fdiv_ui(totals.solutions, nq__residue_primes[i]));
+  mpz_add_ui(totals.solutions, totals.solutions, 1); /* a corrupted sum */
+  ck_assert_int_eq(nq__totals_check_residues(&totals), NQ_ECHECK);
+  mpz_clear(record);
+  nq__totals_clear(&totals);
+  nq__totals_clear(&more);
+}
+END_TEST
+
 START_TEST(test_totals_unique_divides_by_eight) {
   nq__totals_t totals;
   nq__totals_init(&totals);
@@ -57,6 +85,7 @@ static Suite *totals_suite(int argc, char **argv) {
   TCase *sums = tcase_create("sums");
   tcase_add_test(sums, test_totals_add_past_64_bits);
   tcase_add_test(sums, test_totals_unique_divides_by_eight);
+  tcase_add_test(sums, test_totals_residues_check_the_sum);
   suite_add_tcase(suite, sums);
   return suite;
 }

@@ -46,7 +46,7 @@ check "-n 12 --unique at 2 ranks: status $status, output: $(head -c 300 "$out" |
 for n in 15 16; do
   run_ranks 2 -n "$n" --walk scalar --format json
   count_ok "2 ranks, --walk scalar" "$n"
-  expected="{\"n\":$n,\"solutions\":\"${known_all[$n]}\",\"seconds\":#,\"ranks\":2,\"threads\":#,\"units\":#,\"depth\":#,\"nodes\":\"#\",\"nodes_per_second\":#,\"walk\":\"scalar\",\"version\":\"#\"}"
+  expected="{\"n\":$n,\"solutions\":\"${known_all[$n]}\",\"seconds\":#,\"ranks\":2,\"threads\":#,\"units\":#,\"depth\":#,\"nodes\":\"#\",\"nodes_per_second\":#,\"walk\":\"scalar\",\"solutions_mod\":#,\"version\":\"#\"}"
   check "-n $n --walk scalar --format json: '$(json_count_shape)', expected '$expected'" \
     [ "$(json_count_shape)" = "$expected" ]
 done

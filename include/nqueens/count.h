@@ -59,6 +59,11 @@ typedef struct nq_count_options {
 } nq_count_options_t;
 
 #define NQ_COUNT_MESSAGE_SIZE 1024
+/* The total of solutions is also kept modulo these primes, summed unit by
+ * unit apart from the big integers: a cheap cross-check that the GMP sum
+ * was not corrupted (the count fails with NQ_ECHECK if they disagree). */
+#define NQ_COUNT_RESIDUES 3
+#define NQ_COUNT_RESIDUE_PRIMES {4294967291u, 4294967279u, 4294967231u}
 #define NQ_COUNT_MAX_THREADS 4096
 
 /* Totals of a run, valid on rank 0 of the communicator. */
@@ -75,6 +80,7 @@ typedef struct nq_count_result {
   nq_walk_t walk;      /* the walk rank 0 counted with (resolved) */
   int gpu_ranks;       /* ranks that counted on a GPU */
   uint64_t resumed_units; /* units whose counts came from the checkpoint journal */
+  uint32_t solutions_mod[NQ_COUNT_RESIDUES]; /* solutions modulo NQ_COUNT_RESIDUE_PRIMES */
   /* Backup copies of the last batches, sent to ranks left idle at the end
    * of the run, and those whose answer came back and agreed exactly with
    * the first (one that differs fails the run with NQ_ECHECK). */
