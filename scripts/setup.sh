@@ -13,7 +13,8 @@
 # NQ_BUILD_JOBS sets the parallel build jobs (default: nproc).
 
 NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-NQ_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libgmp-dev zlib1g-dev check)
+NQ_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libgmp-dev zlib1g-dev nettle-dev
+  check)
 # For tests/e2e_slurm.sh alone, which runs a Slurm of its own: test.sh
 # installs them, run.sh and bench.sh do not.
 # shellcheck disable=SC2034 # used by test.sh

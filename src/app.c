@@ -5,14 +5,17 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "nqueens/error.h"
 #include "output.h"
 #include "progress.h"
+#include "provenance.h"
 #include "run.h"
 #include "stop_signals.h"
 #include "status.h"
@@ -154,7 +157,86 @@ static void report_stop(FILE *err, const nq_cli_t *cli, const nq_count_result_t 
           result->units, cli->checkpoint);
 }
 
+/* --json FILE: the record written durably (rank 0), by `write` into a
+ * temporary file beside FILE that replaces it once whole. */
+typedef int (*record_writer_fn)(nq_output_t *output, const void *context);
+
+static int write_record(const char *path, record_writer_fn write, const void *context,
+                        FILE *err) {
+  char temp[PATH_MAX], message[PATH_MAX + 256];
+  FILE *file = nq__provenance_open_temp(path, temp, message, sizeof message);
+  if (file == NULL) {
+    fprintf(err, "nqueens-mpi: --json: %s\n", message);
+    return NQ_EXIT_FAILURE;
+  }
+  nq_output_t output;
+  int rc = nq__output_open(&output, file, NQ_OUTPUT_CAPACITY);
+  if (rc == NQ_OK)
+    rc = write(&output, context);
+  if (rc == NQ_OK)
+    rc = nq__output_flush(&output);
+  nq__output_close(&output);
+  if (rc != NQ_OK) {
+    fclose(file);
+    unlink(temp);
+    fprintf(err, "nqueens-mpi: --json %s: writing the record failed: %s\n", path,
+            nq_strerror(rc));
+    return NQ_EXIT_FAILURE;
+  }
+  if (nq__provenance_commit(file, temp, path, message, sizeof message) != NQ_OK) {
+    fprintf(err, "nqueens-mpi: --json: %s\n", message);
+    return NQ_EXIT_FAILURE;
+  }
+  return NQ_EXIT_OK;
+}
+
+/* Bad input found before any work: every rank learns rank 0's verdict on
+ * --json's destination. */
+static int json_destination_ok(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *err) {
+  if (cli->json_file == NULL)
+    return NQ_EXIT_OK;
+  char message[PATH_MAX + 256];
+  int rc = rank == 0 ? nq__provenance_check_destination(cli->json_file, message, sizeof message)
+                     : NQ_OK;
+  if (MPI_Bcast(&rc, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
+    return runtime_failure(err, "checking --json", NQ_EMPI, 0);
+  if (rc != NQ_OK && rank == 0)
+    fprintf(err, "nqueens-mpi: %s\n", message);
+  return rc == NQ_OK ? NQ_EXIT_OK : NQ_EXIT_USAGE;
+}
+
+typedef struct count_record {
+  const nq_cli_t *cli;
+  const nq_count_result_t *result;
+  const nq__provenance_t *provenance;
+  char journal_sha256[NQ_SHA256_HEX];
+} count_record_t;
+
+static int write_count_record(nq_output_t *output, const void *context) {
+  const count_record_t *c = context;
+  return nq__output_count_record(output, c->cli, c->result, c->provenance, c->journal_sha256);
+}
+
+/* Rank 0, after a complete count: the record, with the journal's hash. */
+static int record_count(const nq_cli_t *cli, const nq_count_result_t *result,
+                        const nq__provenance_t *provenance, FILE *err) {
+  count_record_t record = {cli, result, provenance, ""};
+  char message[PATH_MAX + 256];
+  if (cli->checkpoint != NULL &&
+      nq__provenance_sha256(record.journal_sha256, cli->checkpoint, message, sizeof message) !=
+          NQ_OK) {
+    fprintf(err, "nqueens-mpi: --json: %s\n", message);
+    return NQ_EXIT_FAILURE;
+  }
+  return write_record(cli->json_file, write_count_record, &record, err);
+}
+
 static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
+  int destination = json_destination_ok(cli, comm, rank, err);
+  if (destination != NQ_EXIT_OK)
+    return destination;
+  nq__provenance_t provenance;
+  nq__provenance_start(&provenance);
   nq_count_options_t options = {.n = cli->n,
                                 .unique = cli->unique,
                                 .walk = cli->walk,
@@ -171,6 +253,8 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
   nq_count_result_t result;
   nq_count_result_init(&result);
   int rc = count_until_stopped(&result, &options, comm), status = NQ_EXIT_OK;
+  if (cli->json_file != NULL && rc != NQ_EMPI && nq__provenance_gather(&provenance, comm) != NQ_OK)
+    rc = NQ_EMPI;
   if (rc == NQ_ESTOPPED) {
     if (rank == 0)
       report_stop(err, cli, &result);
@@ -211,7 +295,10 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
       fprintf(err, "nqueens-mpi: warning: --checkpoint %s: %s\n", cli->checkpoint,
               result.message);
     status = write_count(cli, &result, out, err);
+    if (status == NQ_EXIT_OK && cli->json_file != NULL)
+      status = record_count(cli, &result, &provenance, err);
   }
+  nq__provenance_clear(&provenance);
   nq_count_result_clear(&result);
   return status;
 }
@@ -219,9 +306,47 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
 /* --merge: rank 0 alone reads the journals.  Status 0 only for a total;
  * 1 when units are missing or the journals disagree; 2 for a file that is
  * not a journal of the same count. */
+typedef struct merge_record {
+  const nq_cli_t *cli;
+  const nq__merge_result_t *result;
+  const nq__provenance_t *provenance;
+  char (*sha256s)[NQ_SHA256_HEX];
+} merge_record_t;
+
+static int write_merge_record(nq_output_t *output, const void *context) {
+  const merge_record_t *m = context;
+  return nq__output_merge_record(output, m->cli, m->result, m->provenance, m->sha256s);
+}
+
+/* The merge's record, with every journal's hash: written whether or not
+ * the merge is a total (it says which). */
+static int record_merge(const nq_cli_t *cli, const nq__merge_result_t *result,
+                        nq__provenance_t *provenance, FILE *err) {
+  char message[PATH_MAX + 256];
+  char(*sha256s)[NQ_SHA256_HEX] = calloc((size_t)cli->merge_count, sizeof *sha256s);
+  int status = sha256s != NULL ? NQ_EXIT_OK : runtime_failure(err, "--json", NQ_ENOMEM, 0);
+  for (int i = 0; status == NQ_EXIT_OK && i < cli->merge_count; i++)
+    if (nq__provenance_sha256(sha256s[i], cli->merge_files[i], message, sizeof message) != NQ_OK) {
+      fprintf(err, "nqueens-mpi: --json: %s\n", message);
+      status = NQ_EXIT_FAILURE;
+    }
+  if (status == NQ_EXIT_OK && nq__provenance_gather(provenance, MPI_COMM_SELF) != NQ_OK)
+    status = runtime_failure(err, "--json", NQ_EMPI, 0);
+  merge_record_t record = {cli, result, provenance, sha256s};
+  if (status == NQ_EXIT_OK)
+    status = write_record(cli->json_file, write_merge_record, &record, err);
+  free(sha256s);
+  return status;
+}
+
 static int run_merge(const nq_cli_t *cli, FILE *out, FILE *err) {
   static const char what[] = "writing the merge failed";
   char message[NQ__JOURNAL_MESSAGE_SIZE];
+  int destination = json_destination_ok(cli, MPI_COMM_SELF, 0, err);
+  if (destination != NQ_EXIT_OK)
+    return destination;
+  nq__provenance_t provenance;
+  nq__provenance_start(&provenance);
   nq__merge_result_t result;
   nq__merge_result_init(&result);
   int rc = nq__merge_journals(&result, message, cli->merge_files, cli->merge_count);
@@ -237,6 +362,8 @@ static int run_merge(const nq_cli_t *cli, FILE *out, FILE *err) {
       rc = nq__output_merge(&output, cli->format, cli->merge_files, &result);
       status = close_output(&output, rc, err, what);
     }
+    if (status == NQ_EXIT_OK && cli->json_file != NULL)
+      status = record_merge(cli, &result, &provenance, err);
     if (status == NQ_EXIT_OK && !nq__merge_is_total(&result)) {
       fprintf(err, "nqueens-mpi: --merge: no total: %s\n",
               result.conflict_count > 0 ? "the journals disagree (see the conflicts)"
@@ -245,6 +372,7 @@ static int run_merge(const nq_cli_t *cli, FILE *out, FILE *err) {
     }
   }
   nq__merge_result_clear(&result);
+  nq__provenance_clear(&provenance);
   return status;
 }
 

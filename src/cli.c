@@ -26,6 +26,7 @@ enum {
   OPT_SLICE,
   OPT_VERIFY,
   OPT_MERGE,
+  OPT_JSON,
   OPT_STATUS /* the last: it sizes parser_t's seen[] */
 };
 
@@ -46,6 +47,7 @@ static const struct option long_options[] = {
     {"slice", required_argument, NULL, OPT_SLICE},
     {"verify", required_argument, NULL, OPT_VERIFY},
     {"merge", no_argument, NULL, OPT_MERGE},
+    {"json", required_argument, NULL, OPT_JSON},
     {"threads", required_argument, NULL, 't'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
@@ -277,6 +279,11 @@ static int take_option(parser_t *p, int option, const char *value) {
   case OPT_SLICE: return parse_slice(p, value);
   case OPT_VERIFY: return parse_verify(p, value);
   case OPT_MERGE: return set_mode(p, NQ_MODE_MERGE, "--merge");
+  case OPT_JSON:
+    if (value[0] == '\0')
+      return fail(p, "--json needs a file name");
+    p->cli->json_file = value;
+    return NQ_OK;
   case 't': return parse_threads(p, value);
   case 'q': p->cli->quiet = 1; return NQ_OK;
   default: return NQ_EINVAL;
@@ -299,7 +306,7 @@ static int check_merge(parser_t *p) {
   if (p->have_n)
     return fail(p, "--merge takes no -n: the journals name their board");
   for (int option = 0; option <= OPT_STATUS; option++)
-    if (p->seen[option] && option != OPT_MERGE && option != OPT_FORMAT)
+    if (p->seen[option] && option != OPT_MERGE && option != OPT_FORMAT && option != OPT_JSON)
       return fail(p, "--%s cannot be combined with --merge", option_name(option));
   if (p->cli->merge_count == 0)
     return fail(p, "--merge needs the journals to merge: --merge FILE...");
@@ -330,6 +337,8 @@ static int check_combination(parser_t *p) {
       return fail(p, "--%s only applies to --estimate", option_name(estimate_only[i]));
   if (p->seen[OPT_SEED] && cli->mode != NQ_MODE_ESTIMATE && !p->seen[OPT_VERIFY])
     return fail(p, "--seed only applies to --estimate and --verify");
+  if (p->seen[OPT_JSON] && cli->mode != NQ_MODE_COUNT)
+    return fail(p, "--json only applies to counting and --merge");
   if (p->seen[OPT_SLICE] && cli->mode != NQ_MODE_COUNT)
     return fail(p, "--slice only applies to counting");
   if (p->seen[OPT_VERIFY] && (cli->mode != NQ_MODE_COUNT || !cli->checkpoint))
@@ -403,11 +412,11 @@ void nq__cli_print_help(FILE *out) {
       "Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
       "                        [--walk auto|scalar|avx512] [--gpu] [--progress SECS] [-q]\n"
       "                        [-t T] [--checkpoint FILE [--verify F [--seed S]]]\n"
-      "                        [--slice I/K]\n"
+      "                        [--slice I/K] [--json FILE]\n"
       "       nqueens-mpi -n N --estimate [SECS] [--estimate-samples K] [--estimate-ranks P]\n"
       "                        [--seed S] [--format text|json] [--walk W] [-t T]\n"
       "       nqueens-mpi --status FILE [--format text|json]\n"
-      "       nqueens-mpi [--format text|json] --merge FILE...\n"
+      "       nqueens-mpi [--format text|json] [--json FILE] --merge FILE...\n"
       "       mpirun -np P nqueens-mpi -n N ...\n"
       "\n"
       "Counts the solutions of the N-Queens problem exactly, spread over MPI ranks:\n"
@@ -443,6 +452,9 @@ void nq__cli_print_help(FILE *out) {
       "      --merge F...   combine the journals F... (slices, reruns) into one\n"
       "                     result: missing ranges, units solved twice and whether\n"
       "                     they agree; the total only when every unit is there\n"
+      "      --json F       counting or --merge: once done, also write the result with\n"
+      "                     its provenance (times, hosts, build, libraries, journal\n"
+      "                     SHA-256, ...) to F as one JSON object, durably\n"
       "      --status F     where the run of journal F stands (also while it runs):\n"
       "                     units done of the total, solutions so far, rate, ETA\n"
       "      --progress S   counting: where the run stands on stderr every S seconds\n"

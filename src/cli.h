@@ -42,6 +42,7 @@ typedef struct nq_cli {
   int seed_given;
   int slice_index, slice_count; /* --slice I/K: I - 1 and K; 0 and 0 unless given */
   double verify;                /* --verify FRACTION: counting with --checkpoint; 0 = off */
+  const char *json_file;        /* --json FILE: counting or --merge; NULL unless given */
   char **merge_files;           /* --merge FILE...: the journals */
   int merge_count;
 } nq_cli_t;

@@ -31,6 +31,7 @@ void nq_count_result_init(nq_count_result_t *result) {
   result->failed_rank = -1;
   result->gpu_ranks = 0;
   result->resumed_units = 0;
+  result->restarts = 0;
   for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
     result->solutions_mod[i] = 0;
   result->copies_sent = 0;
@@ -117,6 +118,19 @@ static int open_journal(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm
   }
   NQ_MPI_CHECK(comm, MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
   return rc;
+}
+
+/* Rank 0 marks this count's start in the journal: restarts are the runs
+ * it held before. */
+static int note_run(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm) {
+  int size = 1, rc = NQ_OK;
+  NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
+  if (run->journal != NULL) {
+    result->restarts = run->resumed.runs;
+    rc = nq__journal_append_run(run->journal, nq__journal_now_ms(), size);
+  }
+  NQ_MPI_CHECK(comm, MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
+  return rc == NQ_OK ? NQ_OK : NQ_EIO;
 }
 
 /* The final sync: a run whose finished work may not be on the disk has
@@ -226,6 +240,8 @@ static int set_up_and_run(nq_count_result_t *result, nq__run_t *run, MPI_Comm co
     rc = count_units(run, comm);
   if (rc == NQ_OK)
     rc = open_journal(result, run, comm);
+  if (rc == NQ_OK)
+    rc = note_run(result, run, comm);
   if (rc == NQ_OK)
     rc = nq__gpu_ranks_open(run, comm);
   if (rc != NQ_OK)

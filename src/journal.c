@@ -33,6 +33,7 @@ _Static_assert(sizeof(unsigned long) >= sizeof(uint64_t), "unsigned long must ho
 #define FORMAT 1
 /* A check line's first word, and its verdicts (docs/design.md). */
 #define CHECK_WORD "check"
+#define RUN_WORD "run"
 #define AGREE_WORD "agree"
 #define DIFFER_WORD "differ"
 
@@ -558,6 +559,18 @@ static int take_check(loader_t *l, const char *text, size_t body) {
   return visit_line(l, &line);
 }
 
+/* "run <time_ms> <ranks>": one more count opened the journal. */
+static int take_run(loader_t *l, const char *text, size_t body) {
+  fields_t fields = {text + strlen(RUN_WORD " "), text + body};
+  uint64_t time_ms, ranks;
+  if (!take_u64(&fields, INT64_MAX, &time_ms) || !take_u64(&fields, INT_MAX, &ranks) ||
+      fields.at != NULL)
+    return refuse(l->message, l->path, "damaged run line at line %" PRIu64 " (fields)",
+                  l->line_number);
+  l->state->runs++;
+  return NQ_OK;
+}
+
 static int take_header(loader_t *l, const char *line, size_t length) {
   int rc = parse_header(&l->state->header, l->message, l->path, line, length);
   if (rc == NQ_OK && l->expected != NULL)
@@ -587,6 +600,8 @@ static int take_line(loader_t *l, const char *line, size_t length) {
   size_t word = strlen(CHECK_WORD " ");
   if (body > word && memcmp(line, CHECK_WORD " ", word) == 0)
     return take_check(l, line, body);
+  if (body > strlen(RUN_WORD " ") && memcmp(line, RUN_WORD " ", strlen(RUN_WORD " ")) == 0)
+    return take_run(l, line, body);
   return take_record(l, line, body);
 }
 
@@ -718,6 +733,7 @@ void nq__journal_state_init(nq__journal_state_t *state) {
   state->first_time_ms = 0;
   state->last_time_ms = 0;
   state->checks = state->checks_differing = 0;
+  state->runs = 0;
   state->differing_first = state->differing_end = 0;
 }
 
@@ -990,6 +1006,20 @@ int nq__journal_append(nq__journal_t *journal, uint64_t first_id, const nq__tota
   if (!batch_is_valid(journal, first_id, batch, rank, time_ms) ||
       format_record(&line, first_id, batch, rank, time_ms) != NQ_OK)
     return NQ_EINVAL;
+  return append_line(journal, &line);
+}
+
+int nq__journal_append_run(nq__journal_t *journal, int64_t time_ms, int ranks) {
+  if (journal->status != NQ_OK)
+    return journal->status;
+  if (time_ms < 0 || ranks < 1)
+    return NQ_EINVAL;
+  line_t line = {.length = 0};
+  put_word(&line, RUN_WORD " ");
+  put_u64(&line, (uint64_t)time_ms);
+  put_char(&line, ' ');
+  put_u64(&line, (uint64_t)ranks);
+  put_crc(&line);
   return append_line(journal, &line);
 }
 

@@ -53,6 +53,7 @@ typedef struct nq__journal_state {
   uint64_t records;
   int64_t first_time_ms, last_time_ms; /* earliest and latest record; 0 without any */
   uint64_t checks, checks_differing; /* check lines (--verify), and those that found a difference */
+  uint64_t runs; /* run lines: counts that opened the journal */
   uint64_t differing_first, differing_end; /* the first such check's units */
 } nq__journal_state_t;
 
@@ -118,6 +119,10 @@ int nq__journal_visit(nq__journal_state_t *state, char message[static NQ__JOURNA
  * the record.  As nq__journal_append otherwise. */
 int nq__journal_append_check(nq__journal_t *journal, uint64_t first_id, const nq__totals_t *batch,
                              int rank, int64_t time_ms, int agrees);
+
+/* Appends a run line: a count of `ranks` ranks opened the journal at
+ * `time_ms` (restarts are the runs after the first). */
+int nq__journal_append_run(nq__journal_t *journal, int64_t time_ms, int ranks);
 
 /* Appends one finished batch: ids first_id..first_id + batch->units - 1
  * with batch's sums, solved by `rank` at `time_ms` (nq__journal_now_ms).

@@ -1,5 +1,7 @@
 #include "output.h"
 
+#include "build_info.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <gmp.h>
@@ -125,6 +127,27 @@ static void append_row(nq_output_t *output, int n, int queen_col) {
   output->used += (size_t)n;
 }
 
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void append_json_string(nq_output_t *output, const char *text) {
+  append_char(output, '"');
+  for (const char *c = text; *c; c++)
+    if (*c == '"' || *c == '\\')
+      append_format(output, "\\%c", *c);
+    else if ((unsigned char)*c < 0x20)
+      append_format(output, "\\u%04x", (unsigned char)*c);
+    else
+      append_char(output, *c);
+  append_char(output, '"');
+}
+
+static void append_residues(nq_output_t *output, const uint32_t *residues) {
+  static const uint32_t primes[NQ_COUNT_RESIDUES] = NQ_COUNT_RESIDUE_PRIMES;
+  append_text(output, ",\"solutions_mod\":{");
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    append_format(output, "%s\"%u\":%u", i ? "," : "", primes[i], residues[i]);
+  append_char(output, '}');
+}
+
 /* ---- Counts ----------------------------------------------------------- */
 
 static double per_second(const mpz_t count, double seconds) {
@@ -195,11 +218,8 @@ static void count_as_json(nq_output_t *output, int n, int unique, const nq_count
   if (r->copies_sent > 0)
     append_format(output, ",\"copies\":%llu,\"copies_confirmed\":%llu",
                   (unsigned long long)r->copies_sent, (unsigned long long)r->copies_confirmed);
-  static const uint32_t primes[NQ_COUNT_RESIDUES] = NQ_COUNT_RESIDUE_PRIMES;
-  append_text(output, ",\"solutions_mod\":{");
-  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
-    append_format(output, "%s\"%u\":%u", i ? "," : "", primes[i], r->solutions_mod[i]);
-  append_format(output, "},\"version\":\"%s\"}\n", NQ_VERSION);
+  append_residues(output, r->solutions_mod);
+  append_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);
 }
 
 int nq__output_count(nq_output_t *output, nq_format_t format, int n, int unique,
@@ -219,18 +239,6 @@ static const char *journal_name(char *const *paths, int index) {
   return index >= 0 ? paths[index] : "?";
 }
 
-/* A JSON string: quotes, backslashes and control characters escaped. */
-static void append_json_string(nq_output_t *output, const char *text) {
-  append_char(output, '"');
-  for (const char *c = text; *c; c++)
-    if (*c == '"' || *c == '\\')
-      append_format(output, "\\%c", *c);
-    else if ((unsigned char)*c < 0x20)
-      append_format(output, "\\u%04x", (unsigned char)*c);
-    else
-      append_char(output, *c);
-  append_char(output, '"');
-}
 
 static void merge_conflicts_as_text(nq_output_t *output, char *const *paths,
                                     const nq__merge_result_t *r) {
@@ -322,11 +330,9 @@ static void merge_as_json(nq_output_t *output, char *const *paths, const nq__mer
     }
     append_char(output, '}');
   }
-  static const uint32_t primes[NQ_COUNT_RESIDUES] = NQ_COUNT_RESIDUE_PRIMES;
-  append_text(output, "],\"solutions_mod\":{");
-  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
-    append_format(output, "%s\"%u\":%u", i ? "," : "", primes[i], r->solutions_mod[i]);
-  append_format(output, "},\"version\":\"%s\"}\n", NQ_VERSION);
+  append_char(output, ']');
+  append_residues(output, r->solutions_mod);
+  append_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);
 }
 
 int nq__output_merge(nq_output_t *output, nq_format_t format, char *const *paths,
@@ -335,6 +341,115 @@ int nq__output_merge(nq_output_t *output, nq_format_t format, char *const *paths
     merge_as_json(output, paths, result);
   else
     merge_as_text(output, paths, result);
+  return output->status;
+}
+
+/* ---- Provenance records ------------------------------------------------ */
+
+
+
+/* "key":"text", the text escaped. */
+static void append_json_field(nq_output_t *output, const char *key, const char *text) {
+  append_format(output, ",\"%s\":", key);
+  append_json_string(output, text);
+}
+
+/* What every record says of when, where and by what it was made. */
+static void append_origin(nq_output_t *output, const nq__provenance_t *p) {
+  char started[32], ended[32];
+  nq__provenance_iso_time(started, p->started_ms);
+  nq__provenance_iso_time(ended, p->ended_ms);
+  append_json_field(output, "started", started);
+  append_json_field(output, "ended", ended);
+  append_format(output, ",\"wall_seconds\":%.3f,\"cpu_seconds\":%.3f",
+                (double)(p->ended_ms - p->started_ms) / 1000.0, p->cpu_seconds);
+  append_text(output, ",\"hosts\":[");
+  for (int i = 0; i < p->host_count; i++) {
+    append_text(output, i ? "," : "");
+    append_json_string(output, p->hosts + (size_t)i * MPI_MAX_PROCESSOR_NAME);
+  }
+  append_char(output, ']');
+  append_json_field(output, "version", NQ_VERSION);
+  append_json_field(output, "git_commit", NQ_GIT_COMMIT);
+  append_json_field(output, "compiler", NQ_BUILD_COMPILER);
+  append_json_field(output, "compiler_flags", NQ_BUILD_FLAGS);
+  append_json_field(output, "build_type", NQ_BUILD_TYPE);
+  append_json_field(output, "mpi_library", p->mpi_library);
+  append_json_field(output, "gmp_version", gmp_version);
+  static const char *const slurm[][2] = {{"slurm_job_id", "SLURM_JOB_ID"},
+                                         {"slurm_array_job_id", "SLURM_ARRAY_JOB_ID"},
+                                         {"slurm_array_task_id", "SLURM_ARRAY_TASK_ID"}};
+  for (size_t i = 0; i < sizeof slurm / sizeof slurm[0]; i++) {
+    const char *value = getenv(slurm[i][1]);
+    if (value != NULL && value[0] != '\0')
+      append_json_field(output, slurm[i][0], value);
+  }
+}
+
+int nq__output_count_record(nq_output_t *output, const nq_cli_t *cli,
+                            const nq_count_result_t *r, const nq__provenance_t *p,
+                            const char *journal_sha256) {
+  append_format(output, "{\"record\":\"count\",\"n\":%d,\"solutions\":\"%Zd\"", cli->n,
+                r->solutions);
+  if (cli->unique)
+    append_format(output, r->slice_count > 1 ? ",\"unique_times_8\":\"%Zd\"" : ",\"unique\":\"%Zd\"",
+                  r->unique);
+  append_format(output, ",\"nodes\":\"%Zd\"", r->nodes);
+  append_residues(output, r->solutions_mod);
+  if (r->slice_count > 1)
+    append_format(output, ",\"slice\":\"%d/%d\"", r->slice_index + 1, r->slice_count);
+  append_origin(output, p);
+  append_format(output,
+                ",\"ranks\":%d,\"threads\":%d,\"gpu_ranks\":%d,\"walk\":\"%s\","
+                "\"unit_scheme\":%d,\"depth\":%d,\"units\":%llu,\"resumed_units\":%llu,"
+                "\"restarts\":%llu",
+                r->ranks, r->threads, r->gpu_ranks, nq_walk_name(r->walk), NQ_UNIT_SCHEME,
+                r->depth, (unsigned long long)(r->units - r->resumed_units),
+                (unsigned long long)r->resumed_units, (unsigned long long)r->restarts);
+  if (cli->verify > 0)
+    append_format(output,
+                  ",\"verified\":{\"fraction\":%g,\"seed\":%llu,\"batches\":%llu,\"units\":%llu,"
+                  "\"method\":\"journaled batches solved again on another rank, compared "
+                  "exactly; verdicts in the journal\"}",
+                  cli->verify, (unsigned long long)cli->seed,
+                  (unsigned long long)r->verified_batches, (unsigned long long)r->verified_units);
+  if (r->copies_sent > 0)
+    append_format(output, ",\"backup_copies\":%llu,\"backup_copies_confirmed\":%llu",
+                  (unsigned long long)r->copies_sent, (unsigned long long)r->copies_confirmed);
+  if (cli->checkpoint != NULL) {
+    append_json_field(output, "journal", cli->checkpoint);
+    append_json_field(output, "journal_sha256", journal_sha256);
+  }
+  append_text(output, "}\n");
+  return output->status;
+}
+
+int nq__output_merge_record(nq_output_t *output, const nq_cli_t *cli,
+                            const nq__merge_result_t *r, const nq__provenance_t *p,
+                            char (*sha256s)[NQ_SHA256_HEX]) {
+  append_format(output, "{\"record\":\"merge\",\"n\":%d,\"complete\":%s", r->header.n,
+                nq__merge_is_total(r) ? "true" : "false");
+  if (nq__merge_is_total(r)) {
+    append_format(output, ",\"solutions\":\"%Zd\"", r->solutions);
+    if (r->header.unique)
+      append_format(output, ",\"unique\":\"%Zd\"", r->unique);
+    append_format(output, ",\"nodes\":\"%Zd\"", r->nodes);
+    append_residues(output, r->solutions_mod);
+  }
+  append_origin(output, p);
+  append_format(output,
+                ",\"unit_scheme\":%d,\"depth\":%d,\"units\":%" PRIu64 ",\"units_present\":%" PRIu64
+                ",\"units_confirmed\":%" PRIu64 ",\"checks\":%" PRIu64 ",\"checks_confirmed\":%" PRIu64
+                ",\"missing_units\":%" PRIu64 ",\"conflicts\":%zu,\"journals\":[",
+                r->header.scheme, r->header.depth, r->header.total_units, r->units_present,
+                r->units_confirmed, r->checks, r->checks_confirmed, r->units_missing,
+                r->conflict_count);
+  for (int i = 0; i < cli->merge_count; i++) {
+    append_text(output, i ? ",{\"path\":" : "{\"path\":");
+    append_json_string(output, cli->merge_files[i]);
+    append_format(output, ",\"sha256\":\"%s\"}", sha256s[i]);
+  }
+  append_text(output, "]}\n");
   return output->status;
 }
 

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "merge.h"
+#include "provenance.h"
 #include "nqueens/count.h"
 #include "nqueens/estimate.h"
 #include "nqueens/solutions.h"
@@ -54,6 +55,15 @@ int nq__output_count(nq_output_t *output, nq_format_t format, int n, int unique,
  * and the total only when it is one. */
 int nq__output_merge(nq_output_t *output, nq_format_t format, char *const *paths,
                      const nq__merge_result_t *result);
+
+/* --json FILE: the provenance record of a count (`journal_sha256` "" when
+ * it ran without a journal), or of a merge (`sha256s`: each journal's). */
+int nq__output_count_record(nq_output_t *output, const nq_cli_t *cli,
+                            const nq_count_result_t *result, const nq__provenance_t *p,
+                            const char *journal_sha256);
+int nq__output_merge_record(nq_output_t *output, const nq_cli_t *cli,
+                            const nq__merge_result_t *result, const nq__provenance_t *p,
+                            char (*sha256s)[NQ_SHA256_HEX]);
 
 int nq__output_estimate(nq_output_t *output, nq_format_t format, int n, uint64_t cores,
                         uint64_t seed, const nq_estimate_result_t *result);

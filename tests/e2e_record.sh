@@ -60,6 +60,21 @@ check "wrong count: nothing on stdout" is_empty "$out"
 run --merge "$(j 1)" "$(j 2)" "$(j 3)" "$work/wrong.journal"
 check "wrong count: merge finds conflicts" bash -c "[ $status -eq 1 ] && grep -q '^conflict: units' '$out'"
 
+# --json: the provenance record, on a count and on the merge; the hashes
+# are those of the journals' bytes.
+run -n 12 --checkpoint "$work/p.journal" --json "$work/count.json" -q
+check "--json count: status 0" [ "$status" -eq 0 ]
+check "--json count: the record" grep -q '^{"record":"count","n":12,"solutions":"14200",' "$work/count.json"
+check "--json count: provenance fields" bash -c "grep -q '\"started\":\"20[0-9-]*T[0-9:.]*Z\".*\"hosts\":\[\".*\"git_commit\":\".*\"mpi_library\":\".*\"gmp_version\":\".*\"restarts\":0' '$work/count.json'"
+check "--json count: the journal's SHA-256" grep -q "\"journal_sha256\":\"$(sha256sum "$work/p.journal" | cut -d' ' -f1)\"" "$work/count.json"
+run -n 12 --checkpoint "$work/p.journal" --json "$work/count.json" -q
+check "--json on a resume: a restart" grep -q '"restarts":1' "$work/count.json"
+run --json "$work/merge.json" --merge "$(j 1)" "$(j 2)" "$(j 3)"
+check "--json merge: the record" grep -q "^{\"record\":\"merge\",\"n\":$n,\"complete\":true,\"solutions\":\"${known_all[$n]}\"" "$work/merge.json"
+check "--json merge: each journal's SHA-256" grep -q "\"sha256\":\"$(sha256sum "$(j 3)" | cut -d' ' -f1)\"" "$work/merge.json"
+run -n 12 --json "$work/no/such/dir/x.json"
+check "--json into a missing directory: status 2, nothing made" bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && [ ! -e '$work/no' ]"
+
 # Bad input: status 2, one line, nothing made.
 for args in "--slice 0/3" "--slice 4/3" "--slice 3" "--verify 0.5" "--verify 2 --checkpoint $work/x.journal"; do
   # shellcheck disable=SC2086

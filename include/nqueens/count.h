@@ -80,6 +80,7 @@ typedef struct nq_count_result {
   nq_walk_t walk;      /* the walk rank 0 counted with (resolved) */
   int gpu_ranks;       /* ranks that counted on a GPU */
   uint64_t resumed_units; /* units whose counts came from the checkpoint journal */
+  uint64_t restarts;      /* earlier counts that opened the checkpoint journal */
   uint32_t solutions_mod[NQ_COUNT_RESIDUES]; /* solutions modulo NQ_COUNT_RESIDUE_PRIMES */
   /* Backup copies of the last batches, sent to ranks left idle at the end
    * of the run, and those whose answer came back and agreed exactly with

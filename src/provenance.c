@@ -1,0 +1,183 @@
+#define _POSIX_C_SOURCE 200809L /* fsync, mkstemp, dirname */
+
+#include "provenance.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <nettle/sha2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mpi_check.h"
+#include "nqueens/error.h"
+
+static int64_t now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  return (int64_t)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+void nq__provenance_start(nq__provenance_t *p) {
+  memset(p, 0, sizeof *p);
+  p->started_ms = now_ms();
+}
+
+static double cpu_seconds(void) {
+  struct rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) != 0)
+    return 0;
+  return (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec * 1e-6 +
+         (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec * 1e-6;
+}
+
+static int compare_names(const void *a, const void *b) { return strcmp(a, b); }
+
+/* Sorted, each name once. */
+static int distinct_names(char *names, int count) {
+  qsort(names, (size_t)count, MPI_MAX_PROCESSOR_NAME, compare_names);
+  int kept = 0;
+  for (int i = 0; i < count; i++) {
+    char *name = names + (size_t)i * MPI_MAX_PROCESSOR_NAME;
+    if (kept > 0 && strcmp(name, names + (size_t)(kept - 1) * MPI_MAX_PROCESSOR_NAME) == 0)
+      continue;
+    memmove(names + (size_t)kept++ * MPI_MAX_PROCESSOR_NAME, name, MPI_MAX_PROCESSOR_NAME);
+  }
+  return kept;
+}
+
+int nq__provenance_gather(nq__provenance_t *p, MPI_Comm comm) {
+  int rank = 0, size = 1, length = 0;
+  NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
+  NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
+  p->ended_ms = now_ms();
+  double mine = cpu_seconds();
+  NQ_MPI_CHECK(comm, MPI_Reduce(&mine, &p->cpu_seconds, 1, MPI_DOUBLE, MPI_SUM, 0, comm));
+  char name[MPI_MAX_PROCESSOR_NAME] = {0};
+  NQ_MPI_CHECK(comm, MPI_Get_processor_name(name, &length));
+  if (rank == 0) {
+    p->hosts = calloc((size_t)size, MPI_MAX_PROCESSOR_NAME);
+    if (p->hosts == NULL)
+      return NQ_ENOMEM; /* the gather below is then missed on rank 0 alone: abort */
+  }
+  NQ_MPI_CHECK(comm, MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, p->hosts,
+                                MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm));
+  if (rank == 0) {
+    p->host_count = distinct_names(p->hosts, size);
+    NQ_MPI_CHECK(comm, MPI_Get_library_version(p->mpi_library, &length));
+    p->mpi_library[strcspn(p->mpi_library, "\r\n")] = '\0'; /* its first line */
+  }
+  return NQ_OK;
+}
+
+void nq__provenance_clear(nq__provenance_t *p) {
+  free(p->hosts);
+  p->hosts = NULL;
+}
+
+void nq__provenance_iso_time(char out[32], int64_t ms) {
+  time_t seconds = (time_t)(ms / 1000);
+  struct tm utc;
+  gmtime_r(&seconds, &utc);
+  size_t length = strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &utc);
+  snprintf(out + length, 32 - length, ".%03dZ", (int)(ms % 1000));
+}
+
+static int failed(char *message, size_t size, const char *what, const char *path, int code) {
+  snprintf(message, size, "%s %s: %s", what, path, strerror(errno));
+  return code;
+}
+
+int nq__provenance_sha256(char out[NQ_SHA256_HEX], const char *path, char *message,
+                          size_t message_size) {
+  FILE *file = fopen(path, "rb");
+  if (file == NULL)
+    return failed(message, message_size, "cannot read", path, NQ_EIO);
+  struct sha256_ctx context;
+  sha256_init(&context);
+  unsigned char buffer[1 << 16];
+  size_t got;
+  while ((got = fread(buffer, 1, sizeof buffer, file)) > 0)
+    sha256_update(&context, got, buffer);
+  int read_failed = ferror(file);
+  fclose(file);
+  if (read_failed)
+    return failed(message, message_size, "cannot read", path, NQ_EIO);
+  uint8_t digest[SHA256_DIGEST_SIZE];
+  sha256_digest(&context, sizeof digest, digest);
+  for (size_t i = 0; i < sizeof digest; i++)
+    snprintf(out + 2 * i, 3, "%02x", digest[i]);
+  return NQ_OK;
+}
+
+/* The directory part of `path` (dirname may change its argument). */
+static void directory_of(char out[PATH_MAX], const char *path) {
+  char copy[PATH_MAX];
+  snprintf(copy, sizeof copy, "%s", path);
+  snprintf(out, PATH_MAX, "%s", dirname(copy));
+}
+
+int nq__provenance_check_destination(const char *path, char *message, size_t message_size) {
+  char directory[PATH_MAX];
+  struct stat info;
+  if (path[0] == '\0' || strlen(path) >= PATH_MAX - 16) {
+    snprintf(message, message_size, "--json needs a file name (shorter than %d bytes)",
+             PATH_MAX - 16);
+    return NQ_EINVAL;
+  }
+  if (stat(path, &info) == 0 && S_ISDIR(info.st_mode)) {
+    snprintf(message, message_size, "--json %s: is a directory", path);
+    return NQ_EINVAL;
+  }
+  directory_of(directory, path);
+  if (access(directory, W_OK | X_OK) != 0) {
+    snprintf(message, message_size, "--json %s: cannot write in %s: %s", path, directory,
+             strerror(errno));
+    return NQ_EINVAL;
+  }
+  return NQ_OK;
+}
+
+FILE *nq__provenance_open_temp(const char *path, char *temp, char *message, size_t message_size) {
+  snprintf(temp, PATH_MAX, "%s.XXXXXX", path);
+  int fd = mkstemp(temp);
+  if (fd < 0) {
+    failed(message, message_size, "cannot create a file beside", path, NQ_EIO);
+    return NULL;
+  }
+  FILE *file = fdopen(fd, "w");
+  if (file == NULL) {
+    failed(message, message_size, "cannot write", temp, NQ_EIO);
+    close(fd);
+    unlink(temp);
+  }
+  return file;
+}
+
+int nq__provenance_commit(FILE *file, const char *temp, const char *path, char *message,
+                          size_t message_size) {
+  int rc = NQ_OK;
+  if (fflush(file) != 0 || fsync(fileno(file)) != 0)
+    rc = failed(message, message_size, "cannot write", temp, NQ_EIO);
+  if (fclose(file) != 0 && rc == NQ_OK)
+    rc = failed(message, message_size, "cannot write", temp, NQ_EIO);
+  if (rc == NQ_OK && rename(temp, path) != 0)
+    rc = failed(message, message_size, "cannot rename the record to", path, NQ_EIO);
+  if (rc != NQ_OK) {
+    unlink(temp);
+    return rc;
+  }
+  char directory[PATH_MAX];
+  directory_of(directory, path);
+  int fd = open(directory, O_RDONLY | O_DIRECTORY);
+  if (fd < 0 || fsync(fd) != 0)
+    rc = failed(message, message_size, "cannot sync the directory", directory, NQ_EIO);
+  if (fd >= 0)
+    close(fd);
+  return rc;
+}
