@@ -11,7 +11,7 @@
 #include "nqueens/error.h"
 #include "support.h"
 
-enum { MAX_WORDS = 8, MESSAGE_SIZE = 256 };
+enum { MAX_WORDS = 14, MESSAGE_SIZE = 256 };
 
 /* argv from a NULL-terminated word list, in writable storage as main's. */
 typedef struct command_line {
@@ -159,7 +159,47 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--estimate-samples", "4", NULL}, "--estimate"},
     {{"-n", "8", "--seed", "1", NULL}, "--estimate"},
     {{"-n", "8", "--estimate", "--seed", "x", NULL}, "--seed"},
+    {{"-n", "8", "--slice", "0/3", NULL}, "0/3"},
+    {{"-n", "8", "--slice", "4/3", NULL}, "4/3"},
+    {{"-n", "8", "--slice", "3", NULL}, "'3'"},
+    {{"-n", "8", "--slice", "/3", NULL}, "/3"},
+    {{"-n", "8", "--slice", "1/x", NULL}, "1/x"},
+    {{"-n", "8", "--slice", "1/1000001", NULL}, "1/1000001"},
+    {{"-n", "8", "--list", "--slice", "1/2", NULL}, "--slice"},
+    {{"-n", "8", "--verify", "0.5", NULL}, "--checkpoint"},
+    {{"-n", "8", "--checkpoint", "j", "--verify", "0", NULL}, "'0'"},
+    {{"-n", "8", "--checkpoint", "j", "--verify", "1.5", NULL}, "'1.5'"},
+    {{"-n", "8", "--checkpoint", "j", "--verify", "x", NULL}, "'x'"},
+    {{"--merge", NULL}, "--merge"},
+    {{"--merge", "-n", "8", "a", NULL}, "-n"},
+    {{"--merge", "a", "--format", "json", NULL}, "--format"},
+    {{"--unique", "--merge", "a", NULL}, "--unique"},
+    {{"-n", "8", "--json", "", NULL}, "--json"},
+    {{"-n", "8", "--list", "--json", "r.json", NULL}, "--json"},
+    {{"-n", "8", "--estimate", "--json", "r.json", NULL}, "--json"},
 };
+
+/* Slices, verification, merge and --json as parsed. */
+START_TEST(test_parse_record_options) {
+  nq_cli_t cli;
+  char message[MESSAGE_SIZE];
+  const char *slice[] = {"-n", "20", "--slice", "2/7", "--checkpoint", "j", "--verify",
+                         "0.25", "--seed", "9", "--json", "r.json", NULL};
+  ck_assert_int_eq(parse(&cli, message, slice), NQ_OK);
+  ck_assert_int_eq(cli.slice_index, 1);
+  ck_assert_int_eq(cli.slice_count, 7);
+  ck_assert(cli.verify == 0.25);
+  ck_assert_uint_eq(cli.seed, 9);
+  ck_assert_str_eq(cli.json_file, "r.json");
+  const char *merge[] = {"--format", "json", "--json", "m.json", "--merge", "a", "b", NULL};
+  ck_assert_int_eq(parse(&cli, message, merge), NQ_OK);
+  ck_assert_int_eq(cli.mode, NQ_MODE_MERGE);
+  ck_assert_int_eq(cli.merge_count, 2);
+  ck_assert_str_eq(cli.merge_files[0], "a");
+  ck_assert_str_eq(cli.merge_files[1], "b");
+  ck_assert_str_eq(cli.json_file, "m.json");
+}
+END_TEST
 
 /* The counting switches with their defaults: progress every 60 s, not
  * quiet, no GPU. */
@@ -295,6 +335,7 @@ static Suite *cli_suite(int argc, char **argv) {
   tcase_add_test(parse_case, test_parse_runs_repeatedly);
   tcase_add_test(parse_case, test_parse_counting_switches);
   tcase_add_test(parse_case, test_parse_estimate_options);
+  tcase_add_test(parse_case, test_parse_record_options);
   tcase_add_test(parse_case, test_parse_truncates_message_to_buffer);
   suite_add_tcase(suite, parse_case);
   TCase *help = tcase_create("help");

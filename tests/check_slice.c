@@ -1,0 +1,74 @@
+/* Slices (include/nqueens/slice.h): every unit in exactly one slice, the
+ * slices' unit counts what their membership says and summing to the whole,
+ * each slice drawing from the whole id order. */
+#include <check.h>
+
+#include "nqueens/error.h"
+#include "nqueens/slice.h"
+#include "support.h"
+
+static const uint64_t totals[] = {0, 1, 5, 1000, 3071, 3072, 3073, 123457};
+static const int counts[] = {1, 2, 3, 7, 1000};
+
+START_TEST(test_slices_partition_the_units) {
+  const uint64_t total = totals[_i];
+  for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+    const int k = counts[c];
+    uint64_t sum = 0;
+    for (int index = 0; index < k; index++) {
+      nq_slice_t slice;
+      ck_assert_int_eq(nq_slice_init(&slice, index, k, total), NQ_OK);
+      uint64_t held = 0;
+      for (uint64_t id = 0; id < total; id++) {
+        int of = nq_slice_of(&slice, id);
+        ck_assert_int_ge(of, 0);
+        ck_assert_int_lt(of, k);
+        ck_assert_int_eq(nq_slice_holds(&slice, id), k == 1 || of == index);
+        held += (uint64_t)nq_slice_holds(&slice, id);
+      }
+      ck_assert_uint_eq(nq_slice_units(&slice), held);
+      sum += held;
+    }
+    ck_assert_uint_eq(sum, total);
+  }
+}
+END_TEST
+
+/* With units enough, every slice has units in each tenth of the id order. */
+START_TEST(test_slices_draw_from_the_whole_order) {
+  const uint64_t total = 1000000;
+  for (int index = 0; index < 3; index++) {
+    nq_slice_t slice;
+    ck_assert_int_eq(nq_slice_init(&slice, index, 3, total), NQ_OK);
+    int tenths[10] = {0};
+    for (uint64_t id = 0; id < total; id++)
+      if (nq_slice_holds(&slice, id))
+        tenths[id * 10 / total] = 1;
+    for (int t = 0; t < 10; t++)
+      ck_assert_msg(tenths[t], "slice %d has no unit in tenth %d", index, t);
+  }
+}
+END_TEST
+
+START_TEST(test_slice_init_refuses_bad_slices) {
+  nq_slice_t slice;
+  ck_assert_int_eq(nq_slice_init(&slice, 0, 0, 10), NQ_EINVAL);
+  ck_assert_int_eq(nq_slice_init(&slice, -1, 3, 10), NQ_EINVAL);
+  ck_assert_int_eq(nq_slice_init(&slice, 3, 3, 10), NQ_EINVAL);
+  ck_assert_int_eq(nq_slice_init(&slice, 0, NQ_SLICE_MAX + 1, 10), NQ_EINVAL);
+}
+END_TEST
+
+static Suite *slice_suite(int argc, char **argv) {
+  (void)argc, (void)argv;
+  Suite *suite = suite_create("slice");
+  TCase *tc = tcase_create("slices");
+  tcase_add_loop_test(tc, test_slices_partition_the_units, 0,
+                      (int)(sizeof totals / sizeof totals[0]));
+  tcase_add_test(tc, test_slices_draw_from_the_whole_order);
+  tcase_add_test(tc, test_slice_init_refuses_bad_slices);
+  suite_add_tcase(suite, tc);
+  return suite;
+}
+
+int main(int argc, char **argv) { return support_main(argc, argv, slice_suite); }
