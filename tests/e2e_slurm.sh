@@ -7,8 +7,8 @@
 #     COMPLETED, exit code 0, the exact total in runs/q<N>.../result.json;
 #     the same count again answers from its finished journal;
 #   - a bad board size: FAILED, exit code 2;
-#   - the job array, which must refuse to run while nqueens-mpi lacks
-#     --slice: FAILED, exit code 2, saying why;
+#   - the job array: a task a slice (--slice), COMPLETED, then a merge
+#     job (--merge) after them: COMPLETED, the exact total;
 #   - a count stopped by SIGUSR2 to the batch shell: FAILED, exit code 3,
 #     not requeued;
 #   - a count with a time limit of one minute and --signal=B:USR1@30: the
@@ -269,16 +269,21 @@ if submit NQ_N=abc -- --ntasks=1 --time=5 "$repo/jobs/nqueens.sbatch"; then
   log_says "NQ_N=abc" "nqueens-mpi: board size 'abc' is not a whole number"
 fi
 
-# The job array waits for --slice; once the program has it, this test must
-# check the array for real.
-if "$binary" --help | grep -q -e --slice; then
-  fail "nqueens-mpi has --slice now: check jobs/nqueens-array.sbatch here for real"
-elif submit NQ_N=14 -- --array=0-1 --ntasks=1 --time=5 "$repo/jobs/nqueens-array.sbatch"; then
-  for task in 0 1; do
-    ended_as "array task $task" FAILED 2:0 "$task"
-    check "array task $task: its log does not say --slice is missing: $(log_of "$task" | tr '\n' '|')" \
-      grep -qF -e "has no --slice option yet" <(log_of "$task")
+# The job array: three tasks count a slice each, then a merge job that
+# waits for them adds the slices' journals up to the exact Q(14).
+if submit NQ_N=14 -- --array=0-2 --ntasks=1 --time=5 "$repo/jobs/nqueens-array.sbatch"; then
+  array_job=$job
+  for task in 0 1 2; do
+    ended_as "array task $task" COMPLETED 0:0 "$task"
+    check "array task $task: its slice's journal: $(log_of "$task" | tail -n 3 | tr '\n' '|')" \
+      grep -q "slice=$((task + 1))/3" "$work/submit/runs/q14/slices-3/slice-$task.journal"
   done
+  if submit NQ_N=14 NQ_SLICES=3 -- --dependency=afterok:"$array_job" --ntasks=1 --time=5 \
+    "$repo/jobs/nqueens-array.sbatch"; then
+    ended_as "array merge" COMPLETED 0:0
+    result_ok "array merge" q14/slices-3 14
+    check "array merge: complete: $(head -c 300 "$out")" grep -q '"complete":true' "$out"
+  fi
 fi
 
 # SIGUSR2 to the batch shell: the count stops cleanly, the job is not
