@@ -279,11 +279,10 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
   } else if (rc == NQ_ECHECK && result.verify_differing > 0) {
     if (rank == 0)
       fprintf(err,
-              "nqueens-mpi: --verify: %" PRIu64 " batch%s solved again differ%s from the journal "
-              "%s, the first units %" PRIu64 "..%" PRIu64 "; the total is not trusted\n",
-              result.verify_differing, result.verify_differing == 1 ? "" : "es",
-              result.verify_differing == 1 ? "s" : "", cli->checkpoint, result.verify_first,
-              result.verify_end - 1);
+              "nqueens-mpi: --checkpoint %s: %" PRIu64 " batch%s solved again differed from the "
+              "journal, the first units %" PRIu64 "..%" PRIu64 "; the total is not trusted\n",
+              cli->checkpoint, result.verify_differing, result.verify_differing == 1 ? "" : "es",
+              result.verify_first, result.verify_end - 1);
     status = NQ_EXIT_FAILURE;
   } else if (rc == NQ_EIO && result.message[0] != '\0') {
     fprintf(err, "nqueens-mpi: %s\n", result.message); /* rank 0's journal */

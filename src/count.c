@@ -210,6 +210,17 @@ static int count_units(nq__run_t *run, MPI_Comm comm) {
   return rc;
 }
 
+/* A journal that records a failed check gives no trusted total, with or
+ * without --verify this time (rank 0 alone has it). */
+static int refuse_marked_journal(nq_count_result_t *result, const nq__run_t *run) {
+  if (run->resumed.checks_differing == 0)
+    return NQ_OK;
+  result->verify_differing = run->resumed.checks_differing;
+  result->verify_first = run->resumed.differing_first;
+  result->verify_end = run->resumed.differing_end;
+  return NQ_ECHECK;
+}
+
 /* --verify, once the count is complete and its journal closed: the sample
  * solved again, then the journal opened again for the verdicts.  A
  * journal that records a difference (now or in an earlier run) fails the
@@ -223,12 +234,8 @@ static int verify(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm) {
     rc = open_journal(result, run, comm);
   if (rc == NQ_OK && run->journal != NULL)
     rc = nq__verify_judge(result, run->journal, &v);
-  if (rc == NQ_OK && run->resumed.checks_differing > 0) {
-    result->verify_differing += run->resumed.checks_differing;
-    result->verify_first = run->resumed.differing_first;
-    result->verify_end = run->resumed.differing_end;
-    rc = NQ_ECHECK;
-  }
+  if (rc == NQ_OK)
+    rc = refuse_marked_journal(result, run);
   nq__verify_clear(&v);
   return close_journal(result, run, rc);
 }
@@ -252,6 +259,8 @@ static int set_up_and_run(nq_count_result_t *result, nq__run_t *run, MPI_Comm co
   rc = close_journal(result, run, rc);
   if (rc == NQ_OK && run->options->verify > 0 && run->options->checkpoint != NULL)
     rc = verify(result, run, comm);
+  else if (rc == NQ_OK)
+    rc = refuse_marked_journal(result, run);
   nq__gpu_ranks_close(run);
   free(run->batch_units);
   run->batch_units = NULL;

@@ -54,9 +54,12 @@ check "merge after the resume: Q($n)" grep -qx "Q($n) = ${known_all[$n]} solutio
 # A wrong rank: verification fails the run, and marks the journal.
 NQ_TEST_WRONG_COUNT=1 run_ranks 2 -n $n --checkpoint "$work/wrong.journal" --verify 1 -t 1 -q
 check "wrong count: --verify fails the run" [ "$status" -eq 1 ]
-check "wrong count: --verify names the units" grep -q "differ from the journal .* units [0-9]*\.\.[0-9]*; the total is not trusted" "$err"
+check "wrong count: --verify names the units" grep -q "solved again differed from the journal, the first units [0-9]*\.\.[0-9]*; the total is not trusted" "$err"
 check "wrong count: the journal marks it" grep -q '^check .* differ ' "$work/wrong.journal"
 check "wrong count: nothing on stdout" is_empty "$out"
+run -n $n --checkpoint "$work/wrong.journal" -q
+check "wrong count: a rerun without --verify still refuses the total" \
+  bash -c "[ $status -eq 1 ] && [ ! -s '$out' ] && grep -q 'the total is not trusted' '$err'"
 run --merge "$(j 1)" "$(j 2)" "$(j 3)" "$work/wrong.journal"
 check "wrong count: merge finds conflicts" bash -c "[ $status -eq 1 ] && grep -q '^conflict: units' '$out'"
 
