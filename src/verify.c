@@ -68,18 +68,51 @@ static int draw_record(const nq__journal_line_t *line, void *context) {
 
 /* Rank 0: the sample, each batch dealt to a rank other than its own
  * (the next ones round the communicator in turn). */
-static int draw_sample(drawing_t *d, const nq__run_t *run, int size, char *message) {
+/* The rank to check a batch `own` solved: the k-th batch tries the ranks
+ * after `own` from the k-th on, round the communicator, and takes the
+ * first on another node; with every rank on one node, the first other
+ * rank; alone, itself. */
+static int checker(int own, size_t k, int size, const int *node_of) {
+  if (size == 1)
+    return 0;
+  const int start = (int)(k % (size_t)(size - 1));
+  for (int step = 0; step < size - 1; step++) {
+    int rank = (own + 1 + (start + step) % (size - 1)) % size;
+    if (node_of[rank] != node_of[own])
+      return rank;
+  }
+  return (own + 1 + start) % size;
+}
+
+static int draw_sample(drawing_t *d, const nq__run_t *run, int size, const int *node_of,
+                       char *message) {
   nq__journal_state_t state;
   nq__journal_state_init(&state);
   d->state = run->options->verify_seed;
   d->share = run->options->verify;
   int rc = nq__journal_visit(&state, message, run->options->checkpoint, draw_record, d);
   nq__journal_state_clear(&state);
-  for (size_t k = 0; k < d->count; k++) {
+  for (size_t k = 0; rc == NQ_OK && k < d->count; k++) {
     int own = d->items[k].recorded_by;
-    d->items[k].checked_by = size > 1 ? (own + 1 + (int)(k % (size_t)(size - 1))) % size : 0;
+    d->items[k].checked_by = checker(own < size ? own : 0, k, size, node_of);
   }
   return rc;
+}
+
+/* Rank 0: each rank's node, as the lowest rank sharing its memory. */
+static int gather_nodes(int **node_of, int rank, int size, MPI_Comm comm) {
+  MPI_Comm node;
+  int leader = rank;
+  NQ_MPI_CHECK(comm, MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+  NQ_MPI_CHECK(node, MPI_Allreduce(&rank, &leader, 1, MPI_INT, MPI_MIN, node));
+  NQ_MPI_CHECK(comm, MPI_Comm_free(&node));
+  *node_of = rank == 0 ? malloc((size_t)size * sizeof **node_of) : NULL;
+  int allocated = rank != 0 || *node_of != NULL;
+  NQ_MPI_CHECK(comm, MPI_Bcast(&allocated, 1, MPI_INT, 0, comm));
+  if (!allocated)
+    return NQ_ENOMEM; /* on every rank */
+  NQ_MPI_CHECK(comm, MPI_Gather(&leader, 1, MPI_INT, *node_of, 1, MPI_INT, 0, comm));
+  return NQ_OK;
 }
 
 /* This rank's share: the batches dealt to it, solved unit by unit in one
@@ -215,10 +248,13 @@ int nq__verify_solve(nq__verify_t *v, nq_count_result_t *result, const nq__run_t
   memset(v, 0, sizeof *v);
   drawing_t *d = calloc(1, sizeof *d);
   v->drawing = d;
+  int *node_of = NULL;
+  rc = gather_nodes(&node_of, rank, size, comm);
   if (d == NULL)
     rc = NQ_ENOMEM;
-  else if (rank == 0)
-    rc = draw_sample(d, run, size, result->message);
+  else if (rank == 0 && rc == NQ_OK)
+    rc = draw_sample(d, run, size, node_of, result->message);
+  free(node_of);
   NQ_MPI_CHECK(comm, MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, comm));
   uint64_t *dealt = NULL, count = 0, *answers = NULL;
   size_t answered = 0;
