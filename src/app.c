@@ -231,6 +231,14 @@ static int record_count(const nq_cli_t *cli, const nq_count_result_t *result,
   return write_record(cli->json_file, write_count_record, &record, err);
 }
 
+/* The provenance's collective part, when rank 0's count succeeded (the
+ * only case it writes a record): every rank follows rank 0's verdict. */
+static int gather_provenance(nq__provenance_t *provenance, int rc, MPI_Comm comm) {
+  if (MPI_Bcast(&rc, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
+    return NQ_EMPI;
+  return rc == NQ_OK ? nq__provenance_gather(provenance, comm) : NQ_OK;
+}
+
 static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
   int destination = json_destination_ok(cli, comm, rank, err);
   if (destination != NQ_EXIT_OK)
@@ -253,7 +261,7 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
   nq_count_result_t result;
   nq_count_result_init(&result);
   int rc = count_until_stopped(&result, &options, comm), status = NQ_EXIT_OK;
-  if (cli->json_file != NULL && rc != NQ_EMPI && nq__provenance_gather(&provenance, comm) != NQ_OK)
+  if (cli->json_file != NULL && rc != NQ_EMPI && gather_provenance(&provenance, rc, comm) != NQ_OK)
     rc = NQ_EMPI;
   if (rc == NQ_ESTOPPED) {
     if (rank == 0)
@@ -350,6 +358,8 @@ static int run_merge(const nq_cli_t *cli, FILE *out, FILE *err) {
   nq__merge_result_init(&result);
   int rc = nq__merge_journals(&result, message, cli->merge_files, cli->merge_count);
   int status = NQ_EXIT_OK;
+  if (rc == NQ_OK && result.warning[0] != '\0')
+    fprintf(err, "nqueens-mpi: --merge: warning: %s\n", result.warning);
   if (rc != NQ_OK) {
     fprintf(err, "nqueens-mpi: --merge: %s\n", message);
     status = rc == NQ_EJOURNAL ? NQ_EXIT_USAGE : NQ_EXIT_FAILURE;

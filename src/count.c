@@ -206,7 +206,8 @@ static int count_units(nq__run_t *run, MPI_Comm comm) {
   if (rc == NQ_OK)
     rc = nq_slice_init(&run->slice, slice_index(options), slice_count(options),
                        run->units_total);
-  run->slice_units = nq_slice_units(&run->slice);
+  if (rc == NQ_OK)
+    run->slice_units = nq_slice_units(&run->slice);
   return rc;
 }
 
@@ -257,7 +258,13 @@ static int set_up_and_run(nq_count_result_t *result, nq__run_t *run, MPI_Comm co
   if (rc == NQ_OK)
     rc = run_on(result, run, comm);
   rc = close_journal(result, run, rc);
-  if (rc == NQ_OK && run->options->verify > 0 && run->options->checkpoint != NULL)
+  /* Workers do not learn every failure rank 0 saw (a journal write, a
+   * backup copy that differed): they follow its verdict into the
+   * collective verification, or not at all. */
+  int verdict = rc;
+  if (rc != NQ_EMPI && MPI_Bcast(&verdict, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
+    rc = verdict = NQ_EMPI;
+  if (verdict == NQ_OK && run->options->verify > 0 && run->options->checkpoint != NULL)
     rc = verify(result, run, comm);
   else if (rc == NQ_OK)
     rc = refuse_marked_journal(result, run);

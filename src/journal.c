@@ -744,8 +744,17 @@ void nq__journal_state_clear(nq__journal_state_t *state) {
   state->done_count = 0;
 }
 
+uint64_t nq__journal_units(const nq__journal_state_t *state) {
+  const nq__journal_header_t *h = &state->header;
+  nq_slice_t slice;
+  if (h->slice_count < 2 ||
+      nq_slice_init(&slice, h->slice_index, h->slice_count, h->total_units) != NQ_OK)
+    return h->total_units;
+  return nq_slice_units(&slice);
+}
+
 int nq__journal_complete(const nq__journal_state_t *state) {
-  return state->sums.units == state->header.total_units;
+  return state->sums.units == nq__journal_units(state);
 }
 
 int nq__journal_read(nq__journal_state_t *state, char message[static NQ__JOURNAL_MESSAGE_SIZE],

@@ -156,6 +156,9 @@ int64_t nq__journal_now_ms(void);
 /* 1 when every unit of the enumeration is recorded: the result is final. */
 int nq__journal_complete(const nq__journal_state_t *state);
 
+/* Units the journal's run counts: its slice's, or the whole count's. */
+uint64_t nq__journal_units(const nq__journal_state_t *state);
+
 /* A cursor over state's done ranges; the state must outlive it. */
 void nq__journal_done_cursor_init(nq__journal_done_cursor_t *cursor,
                                   const nq__journal_state_t *state);

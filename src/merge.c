@@ -111,6 +111,13 @@ static int find_missing_slices(nq__merge_result_t *result, const int *slices, in
 
 static int read_all(nq__merge_result_t *result, reader_t *reader, char *message,
                     char *const *paths, int count) {
+  for (int i = 0; i < count; i++)
+    for (int j = 0; j < i; j++)
+      if (strcmp(paths[i], paths[j]) == 0) {
+        snprintf(message, NQ__JOURNAL_MESSAGE_SIZE,
+                 "%s is given twice: a journal cannot confirm itself", paths[i]);
+        return NQ_EJOURNAL;
+      }
   int *slices = malloc(2 * (size_t)count * sizeof *slices); /* each journal's K and index */
   if (slices == NULL)
     return NQ_ENOMEM;
@@ -132,7 +139,11 @@ static int read_all(nq__merge_result_t *result, reader_t *reader, char *message,
       free(slices);
       return rc == NQ_ENOMEM || rc == NQ_EJOURNAL ? rc : NQ_EJOURNAL;
     }
-    message[0] = '\0'; /* a torn last line's warning: the record is left out, as a resume would */
+    /* A torn last line (a run may be writing it) is left out, as a resume
+     * would; the first such warning is kept for the caller. */
+    if (message[0] != '\0' && result->warning[0] == '\0')
+      snprintf(result->warning, sizeof result->warning, "%s", message);
+    message[0] = '\0';
   }
   result->journals = count;
   int rc = find_missing_slices(result, slices, count);
@@ -222,8 +233,10 @@ static int take_group(nq__merge_result_t *result, share_t *shares, const entry_t
         return NQ_ENOMEM;
     }
   }
-  if (counted < 0) /* nobody has the group whole: the overlaps cannot be compared */
+  if (counted < 0) { /* nobody has the group whole: the overlaps cannot be compared */
+    result->units_unresolved += length;
     return add_conflict(result, first, end, records[0].journal, -1);
+  }
   add_sums(totals, scratch, shares[counted].sums);
   for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
     result->solutions_mod[i] = (uint32_t)(((uint64_t)result->solutions_mod[i] +

@@ -32,6 +32,7 @@ typedef struct nq__merge_result {
   size_t missing_count;
   uint64_t units_confirmed; /* recorded twice or more, lined up, all equal */
   uint64_t units_unchecked; /* recorded twice or more but not lined up with a whole record */
+  uint64_t units_unresolved; /* in records that overlap but no journal holds whole: no total */
   uint64_t checks, checks_confirmed;
   nq__merge_conflict_t *conflicts;
   size_t conflict_count;
@@ -43,6 +44,7 @@ typedef struct nq__merge_result {
   int slice_count;
   int *slices_missing;
   int slices_missing_count;
+  char warning[NQ__JOURNAL_MESSAGE_SIZE]; /* the first journal's torn last line, or "" */
 } nq__merge_result_t;
 
 void nq__merge_result_init(nq__merge_result_t *result);

@@ -184,9 +184,10 @@ static void count_as_text(nq_output_t *output, int n, int unique, const nq_count
     append_format(output, ", %llu unit%s from the checkpoint", (unsigned long long)r->resumed_units,
                   r->resumed_units == 1 ? "" : "s");
   if (r->verified_batches > 0)
-    append_format(output, ", %llu batch%s (%llu units) verified on other ranks",
+    append_format(output, ", %llu batch%s (%llu units) verified %s",
                   (unsigned long long)r->verified_batches, r->verified_batches == 1 ? "" : "es",
-                  (unsigned long long)r->verified_units);
+                  (unsigned long long)r->verified_units,
+                  r->ranks > 1 ? "on other ranks" : "on the same rank");
   if (r->copies_sent > 0)
     append_format(output, ", %llu backup cop%s (%llu confirmed)",
                   (unsigned long long)r->copies_sent, r->copies_sent == 1 ? "y" : "ies",
@@ -282,9 +283,14 @@ static void merge_as_text(nq_output_t *output, char *const *paths, const nq__mer
     append_format(output, "%s\n", r->slices_missing_count > MERGE_RANGES_SHOWN ? " ..." : "");
   }
   merge_conflicts_as_text(output, paths, r);
+  if (r->units_unresolved > 0)
+    append_format(output, "%" PRIu64 " units are in records that overlap without lining up: "
+                          "no journal holds them whole, so they cannot be compared\n",
+                  r->units_unresolved);
   if (!nq__merge_is_total(r)) {
     append_format(output, "no total: %s\n",
-                  r->conflict_count > 0 ? "the journals disagree" : "units are missing");
+                  r->conflict_count > 0 ? "the journals disagree or do not line up"
+                                        : "units are missing");
     return;
   }
   append_format(output, "Q(%d) = %Zd solution%s on the %dx%d board\n", n, r->solutions,
@@ -306,9 +312,11 @@ static void merge_as_json(nq_output_t *output, char *const *paths, const nq__mer
   append_format(output,
                 ",\"journals\":%d,\"depth\":%d,\"units\":%" PRIu64 ",\"units_present\":%" PRIu64
                 ",\"units_confirmed\":%" PRIu64 ",\"units_not_comparable\":%" PRIu64
-                ",\"checks\":%" PRIu64 ",\"checks_confirmed\":%" PRIu64 ",\"missing\":[",
+                ",\"units_unresolved\":%" PRIu64 ",\"checks\":%" PRIu64
+                ",\"checks_confirmed\":%" PRIu64 ",\"missing\":[",
                 r->journals, r->header.depth, r->header.total_units, r->units_present,
-                r->units_confirmed, r->units_unchecked, r->checks, r->checks_confirmed);
+                r->units_confirmed, r->units_unchecked, r->units_unresolved, r->checks,
+                r->checks_confirmed);
   for (size_t i = 0; i < r->missing_count; i++)
     append_format(output, "%s[%" PRIu64 ",%" PRIu64 "]", i ? "," : "", r->missing[i].first,
                   r->missing[i].end);

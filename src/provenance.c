@@ -60,11 +60,12 @@ int nq__provenance_gather(nq__provenance_t *p, MPI_Comm comm) {
   NQ_MPI_CHECK(comm, MPI_Reduce(&mine, &p->cpu_seconds, 1, MPI_DOUBLE, MPI_SUM, 0, comm));
   char name[MPI_MAX_PROCESSOR_NAME] = {0};
   NQ_MPI_CHECK(comm, MPI_Get_processor_name(name, &length));
-  if (rank == 0) {
+  if (rank == 0)
     p->hosts = calloc((size_t)size, MPI_MAX_PROCESSOR_NAME);
-    if (p->hosts == NULL)
-      return NQ_ENOMEM; /* the gather below is then missed on rank 0 alone: abort */
-  }
+  int allocated = rank != 0 || p->hosts != NULL;
+  NQ_MPI_CHECK(comm, MPI_Bcast(&allocated, 1, MPI_INT, 0, comm));
+  if (!allocated)
+    return NQ_ENOMEM; /* on every rank */
   NQ_MPI_CHECK(comm, MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, p->hosts,
                                 MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm));
   if (rank == 0) {

@@ -22,7 +22,7 @@ static status_t measure(const nq__journal_state_t *state) {
   double span = (double)(state->last_time_ms - state->first_time_ms) / 1000.0;
   if (span > 0 && state->sums.units > 0) {
     s.rate = (double)state->sums.units / span;
-    s.eta_seconds = (double)(state->header.total_units - state->sums.units) / s.rate;
+    s.eta_seconds = (double)(nq__journal_units(state) - state->sums.units) / s.rate;
   }
   return s;
 }
@@ -30,10 +30,14 @@ static status_t measure(const nq__journal_state_t *state) {
 static void print_text(FILE *out, const char *path, const status_t *s) {
   const nq__journal_header_t *h = &s->state->header;
   uint64_t done = s->state->sums.units;
-  double share = h->total_units ? 100.0 * (double)done / (double)h->total_units : 0;
-  gmp_fprintf(out, "%s: n = %d%s, %llu/%llu units (%.1f%%), %Zd solutions so far\n", path, h->n,
-              h->unique ? ", --unique" : "", (unsigned long long)done,
-              (unsigned long long)h->total_units, share, s->state->sums.solutions);
+  const uint64_t units = nq__journal_units(s->state);
+  double share = units ? 100.0 * (double)done / (double)units : 0;
+  char slice[48] = "";
+  if (h->slice_count > 1)
+    snprintf(slice, sizeof slice, ", slice %d/%d", h->slice_index + 1, h->slice_count);
+  gmp_fprintf(out, "%s: n = %d%s%s, %llu/%llu units (%.1f%%), %Zd solutions so far\n", path,
+              h->n, h->unique ? ", --unique" : "", slice, (unsigned long long)done,
+              (unsigned long long)units, share, s->state->sums.solutions);
   if (s->complete) {
     fputs("complete: rerun the same command to print the result\n", out);
   } else if (s->rate > 0) {
@@ -58,7 +62,7 @@ static void print_json(FILE *out, const char *path, const status_t *s) {
               "\",\"n\":%d,\"unique\":%s,\"depth\":%d,\"units_done\":%llu,\"units_total\":%llu,"
               "\"solutions\":\"%Zd\",\"nodes\":\"%Zd\",\"records\":%llu,\"complete\":%s",
               st->header.n, st->header.unique ? "true" : "false", st->header.depth,
-              (unsigned long long)st->sums.units, (unsigned long long)st->header.total_units,
+              (unsigned long long)st->sums.units, (unsigned long long)nq__journal_units(st),
               st->sums.solutions, st->sums.nodes, (unsigned long long)st->records,
               s->complete ? "true" : "false");
   if (s->rate > 0)

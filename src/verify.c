@@ -66,6 +66,12 @@ static int draw_record(const nq__journal_line_t *line, void *context) {
   return NQ_OK;
 }
 
+/* The first record alone. */
+static int draw_first(const nq__journal_line_t *line, void *context) {
+  drawing_t *d = context;
+  return d->count == 0 && !line->is_check ? draw_record(line, context) : NQ_OK;
+}
+
 /* Rank 0: the sample, each batch dealt to a rank other than its own
  * (the next ones round the communicator in turn). */
 /* The rank to check a batch `own` solved: the k-th batch tries the ranks
@@ -91,6 +97,13 @@ static int draw_sample(drawing_t *d, const nq__run_t *run, int size, const int *
   d->state = run->options->verify_seed;
   d->share = run->options->verify;
   int rc = nq__journal_visit(&state, message, run->options->checkpoint, draw_record, d);
+  if (rc == NQ_OK && d->count == 0 && state.records > 0) {
+    d->share = 1; /* a share that drew nothing still checks one batch: the first */
+    nq__journal_state_clear(&state);
+    nq__journal_state_init(&state);
+    d->state = ~run->options->verify_seed;
+    rc = nq__journal_visit(&state, message, run->options->checkpoint, draw_first, d);
+  }
   nq__journal_state_clear(&state);
   for (size_t k = 0; rc == NQ_OK && k < d->count; k++) {
     int own = d->items[k].recorded_by;
@@ -177,8 +190,10 @@ static int deal(uint64_t **dealt, uint64_t *count, drawing_t *d, int rank, MPI_C
   }
   NQ_MPI_CHECK(comm, MPI_Bcast(count, 1, MPI_UINT64_T, 0, comm));
   *dealt = malloc((*count ? *count : 1) * SAMPLE_WORDS * sizeof **dealt);
-  if (*dealt == NULL)
-    return NQ_ENOMEM; /* every rank has the same count: a failure here is everyone's */
+  int failed = *dealt == NULL, any_failed = 0; /* every rank goes on, or none */
+  NQ_MPI_CHECK(comm, MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, comm));
+  if (any_failed)
+    return NQ_ENOMEM;
   for (uint64_t k = 0; rank == 0 && k < *count; k++) {
     (*dealt)[k * SAMPLE_WORDS] = d->items[k].first;
     (*dealt)[k * SAMPLE_WORDS + 1] = d->items[k].count;
@@ -225,19 +240,25 @@ static int gather_answers(uint64_t **all, size_t *all_count, const uint64_t *min
     counts = malloc((size_t)size * sizeof *counts);
     offsets = malloc((size_t)size * sizeof *offsets);
   }
-  NQ_MPI_CHECK(comm, MPI_Gather(&words, 1, MPI_INT, counts, 1, MPI_INT, 0, comm));
+  int ready = rank != 0 || (counts != NULL && offsets != NULL);
+  NQ_MPI_CHECK(comm, MPI_Bcast(&ready, 1, MPI_INT, 0, comm));
   int total = 0;
-  for (int r = 0; rank == 0 && r < size; r++) {
+  if (ready)
+    NQ_MPI_CHECK(comm, MPI_Gather(&words, 1, MPI_INT, counts, 1, MPI_INT, 0, comm));
+  for (int r = 0; ready && rank == 0 && r < size; r++) {
     offsets[r] = total;
     total += counts[r];
   }
-  *all = rank == 0 ? malloc(((size_t)total + 1) * sizeof **all) : NULL;
-  NQ_MPI_CHECK(comm, MPI_Gatherv(mine, words, MPI_UINT64_T, *all, counts, offsets, MPI_UINT64_T,
-                                 0, comm));
+  *all = rank == 0 && ready ? malloc(((size_t)total + 1) * sizeof **all) : NULL;
+  ready = ready && (rank != 0 || *all != NULL);
+  NQ_MPI_CHECK(comm, MPI_Bcast(&ready, 1, MPI_INT, 0, comm));
+  if (ready)
+    NQ_MPI_CHECK(comm, MPI_Gatherv(mine, words, MPI_UINT64_T, *all, counts, offsets,
+                                   MPI_UINT64_T, 0, comm));
   *all_count = (size_t)total / ANSWER_WORDS;
   free(counts);
   free(offsets);
-  return NQ_OK;
+  return ready ? NQ_OK : NQ_ENOMEM; /* on every rank */
 }
 
 int nq__verify_solve(nq__verify_t *v, nq_count_result_t *result, const nq__run_t *run,
@@ -261,7 +282,10 @@ int nq__verify_solve(nq__verify_t *v, nq_count_result_t *result, const nq__run_t
   if (rc == NQ_OK)
     rc = deal(&dealt, &count, d, rank, comm);
   if (rc == NQ_OK) {
-    answers = malloc((count ? count : 1) * ANSWER_WORDS * sizeof *answers);
+    size_t mine = 0; /* room for this rank's batches alone */
+    for (uint64_t k = 0; k < count; k++)
+      mine += (int)dealt[k * SAMPLE_WORDS + 2] == run->rank;
+    answers = malloc((mine ? mine : 1) * ANSWER_WORDS * sizeof *answers);
     rc = answers != NULL ? solve_mine(answers, &answered, dealt, count, run) : NQ_ENOMEM;
   }
   int failed = rc != NQ_OK, any_failed = 0;

@@ -143,6 +143,24 @@ START_TEST(test_merge_refuses_overlaps_that_do_not_line_up) {
   ck_assert(!nq__merge_is_total(&r));
   ck_assert_uint_eq(r.conflict_count, 1);
   ck_assert_int_eq(r.conflicts[0].journal_b, -1);
+  ck_assert_uint_eq(r.units_unresolved, UNITS);
+  ck_assert_uint_eq(r.units_present + r.units_unresolved, UNITS);
+  nq__merge_result_clear(&r);
+  remove_directory();
+}
+END_TEST
+
+/* A journal named twice would confirm itself. */
+START_TEST(test_merge_refuses_a_journal_twice) {
+  make_directory();
+  const uint64_t whole[][2] = {{0, 100}};
+  write_journal(0, 10, whole, 1, 0);
+  char *list[2] = {paths[0], paths[0]};
+  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  nq__merge_result_t r;
+  nq__merge_result_init(&r);
+  ck_assert_int_eq(nq__merge_journals(&r, message, list, 2), NQ_EJOURNAL);
+  ck_assert_ptr_nonnull(strstr(message, "twice"));
   nq__merge_result_clear(&r);
   remove_directory();
 }
@@ -169,6 +187,7 @@ static Suite *merge_suite(int argc, char **argv) {
   tcase_add_test(tc, test_merge_names_conflicts);
   tcase_add_test(tc, test_merge_refuses_overlaps_that_do_not_line_up);
   tcase_add_test(tc, test_merge_refuses_another_count);
+  tcase_add_test(tc, test_merge_refuses_a_journal_twice);
   suite_add_tcase(suite, tc);
   return suite;
 }
