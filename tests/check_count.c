@@ -506,8 +506,19 @@ static void count_with_journal(nq_count_result_t *result, int n, const char *pat
   ck_assert_msg(rc == NQ_OK, "n %d with %s: %s (%s)", n, path, nq_strerror(rc), result->message);
 }
 
+/* What a journal holds from byte `from` on. */
+static void journal_tail(char *text, size_t size, const char *path, long from) {
+  FILE *file = fopen(path, "r");
+  ck_assert_ptr_nonnull(file);
+  ck_assert_int_eq(fseek(file, from, SEEK_SET), 0);
+  size_t got = fread(text, 1, size - 1, file);
+  text[got] = '\0';
+  fclose(file);
+}
+
 /* A run cut short, resumed: the totals, U(n) and the node count of an
- * uninterrupted run; a finished journal answers at once, adding nothing. */
+ * uninterrupted run; a finished journal answers at once, adding nothing
+ * but the run line that marks the restart. */
 START_TEST(test_count_resumes_from_checkpoint) {
   const int n = 14;
   char path[256];
@@ -531,7 +542,12 @@ START_TEST(test_count_resumes_from_checkpoint) {
     assert_count(finished.solutions, known_all[n], "Q", n);
     ck_assert_msg(mpz_cmp(finished.nodes, expected.nodes) == 0, "finished nodes differ");
     ck_assert_uint_eq(finished.resumed_units, finished.units);
-    ck_assert_int_eq(file_size(path), size_after_resume);
+    char added[256];
+    journal_tail(added, sizeof added, path, size_after_resume);
+    ck_assert_msg(strncmp(added, "run ", 4) == 0 && strchr(added, '\n') == added + strlen(added) - 1,
+                  "the finished journal's rerun added '%s', not one run line", added);
+    ck_assert_uint_eq(resumed.restarts, 0); /* the partial journal was written by hand */
+    ck_assert_uint_eq(finished.restarts, 1);
     unlink(path);
   }
   nq_count_result_clear(&expected);
