@@ -179,20 +179,24 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--estimate", "--json", "r.json", NULL}, "--json"},
 };
 
-/* Slices, verification, merge and --json as parsed. */
+/* Slices, verification, merge and --json as parsed.  The command lines
+ * stay alive: the parsed options point into them. */
 START_TEST(test_parse_record_options) {
   nq_cli_t cli;
   char message[MESSAGE_SIZE];
   const char *slice[] = {"-n", "20", "--slice", "2/7", "--checkpoint", "j", "--verify",
                          "0.25", "--seed", "9", "--json", "r.json", NULL};
-  ck_assert_int_eq(parse(&cli, message, slice), NQ_OK);
+  command_line_t line;
+  make_command_line(&line, slice);
+  ck_assert_int_eq(nq__cli_parse(&cli, message, MESSAGE_SIZE, line.argc, line.argv), NQ_OK);
   ck_assert_int_eq(cli.slice_index, 1);
   ck_assert_int_eq(cli.slice_count, 7);
   ck_assert(cli.verify == 0.25);
   ck_assert_uint_eq(cli.seed, 9);
   ck_assert_str_eq(cli.json_file, "r.json");
   const char *merge[] = {"--format", "json", "--json", "m.json", "--merge", "a", "b", NULL};
-  ck_assert_int_eq(parse(&cli, message, merge), NQ_OK);
+  make_command_line(&line, merge);
+  ck_assert_int_eq(nq__cli_parse(&cli, message, MESSAGE_SIZE, line.argc, line.argv), NQ_OK);
   ck_assert_int_eq(cli.mode, NQ_MODE_MERGE);
   ck_assert_int_eq(cli.merge_count, 2);
   ck_assert_str_eq(cli.merge_files[0], "a");
