@@ -300,15 +300,20 @@ static void merge_as_text(nq_output_t *output, char *const *paths, const nq__mer
   append_format(output, "nodes: %Zd\n", r->nodes);
 }
 
+/* ,"complete":..., and the totals when the merge is one. */
+static void append_merge_totals(nq_output_t *output, const nq__merge_result_t *r) {
+  append_format(output, ",\"complete\":%s", nq__merge_is_total(r) ? "true" : "false");
+  if (!nq__merge_is_total(r))
+    return;
+  append_format(output, ",\"solutions\":\"%Zd\"", r->solutions);
+  if (r->header.unique)
+    append_format(output, ",\"unique\":\"%Zd\"", r->unique);
+  append_format(output, ",\"nodes\":\"%Zd\"", r->nodes);
+}
+
 static void merge_as_json(nq_output_t *output, char *const *paths, const nq__merge_result_t *r) {
-  append_format(output, "{\"n\":%d,\"complete\":%s", r->header.n,
-                nq__merge_is_total(r) ? "true" : "false");
-  if (nq__merge_is_total(r)) {
-    append_format(output, ",\"solutions\":\"%Zd\"", r->solutions);
-    if (r->header.unique)
-      append_format(output, ",\"unique\":\"%Zd\"", r->unique);
-    append_format(output, ",\"nodes\":\"%Zd\"", r->nodes);
-  }
+  append_format(output, "{\"n\":%d", r->header.n);
+  append_merge_totals(output, r);
   append_format(output,
                 ",\"journals\":%d,\"depth\":%d,\"units\":%" PRIu64 ",\"units_present\":%" PRIu64
                 ",\"units_confirmed\":%" PRIu64 ",\"units_not_comparable\":%" PRIu64
@@ -435,15 +440,10 @@ int nq__output_count_record(nq_output_t *output, const nq_cli_t *cli,
 int nq__output_merge_record(nq_output_t *output, const nq_cli_t *cli,
                             const nq__merge_result_t *r, const nq__provenance_t *p,
                             char (*sha256s)[NQ_SHA256_HEX]) {
-  append_format(output, "{\"record\":\"merge\",\"n\":%d,\"complete\":%s", r->header.n,
-                nq__merge_is_total(r) ? "true" : "false");
-  if (nq__merge_is_total(r)) {
-    append_format(output, ",\"solutions\":\"%Zd\"", r->solutions);
-    if (r->header.unique)
-      append_format(output, ",\"unique\":\"%Zd\"", r->unique);
-    append_format(output, ",\"nodes\":\"%Zd\"", r->nodes);
+  append_format(output, "{\"record\":\"merge\",\"n\":%d", r->header.n);
+  append_merge_totals(output, r);
+  if (nq__merge_is_total(r))
     append_residues(output, r->solutions_mod);
-  }
   append_origin(output, p);
   append_format(output,
                 ",\"unit_scheme\":%d,\"depth\":%d,\"units\":%" PRIu64 ",\"units_present\":%" PRIu64
