@@ -52,8 +52,7 @@ static int finish_totals(nq_count_result_t *result, nq__totals_t *totals, int un
                          const nq_slice_t *slice) {
   if (nq__totals_check_residues(totals) != NQ_OK)
     return NQ_ECHECK; /* the big-integer sum and its residues disagree */
-  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
-    result->solutions_mod[i] = totals->residues[i];
+  nq__totals_residues(result->solutions_mod, totals);
   mpz_set(result->solutions, totals->solutions);
   mpz_set(result->nodes, totals->nodes);
   result->units = totals->units;

@@ -13,16 +13,10 @@
 #include "nqueens/count.h" /* NQ_COUNT_MAX_THREADS */
 #include "nqueens/error.h"
 #include "nqueens/units.h"
+#include "random.h"
 #include "search.h"
 
 /* ---- Random numbers: one stream per probe ------------------------------ */
-
-/* SplitMix64's output function: a bijection that scatters nearby inputs. */
-static uint64_t scramble(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
 
 typedef struct rng {
   uint64_t state;
@@ -34,15 +28,12 @@ typedef struct rng {
  * frames come in a similar order) drew similar paths, and their errors
  * came out alike: seed 1 was 1.1% high at both n = 26 and n = 27. */
 static rng_t rng_for_probe(uint64_t seed, int n, uint64_t k) {
-  uint64_t board = scramble(seed ^ scramble((uint64_t)n + 0xbb67ae8584caa73bu));
-  rng_t rng = {scramble(board ^ scramble(k + 0x6a09e667f3bcc909u))};
+  uint64_t board = nq__random_scramble(seed ^ nq__random_scramble((uint64_t)n + 0xbb67ae8584caa73bu));
+  rng_t rng = {nq__random_scramble(board ^ nq__random_scramble(k + 0x6a09e667f3bcc909u))};
   return rng;
 }
 
-static uint64_t rng_next(rng_t *rng) {
-  rng->state += 0x9e3779b97f4a7c15u;
-  return scramble(rng->state);
-}
+static uint64_t rng_next(rng_t *rng) { return nq__random_next(&rng->state); }
 
 /* Uniform in 0..bound-1 (bound >= 1), exactly: Lemire's multiply, with the
  * rejection that removes its tiny bias. */

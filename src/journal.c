@@ -923,7 +923,7 @@ static int open_or_create(nq__journal_t *journal, nq__journal_state_t *state, ch
       return resume(journal, state, message, path, expected, fd);
     if (errno != ENOENT)
       return refuse(message, path, "cannot open: %s", strerror(errno));
-    int created;
+    int created = 0;
     int rc = create(journal, &created, state, message, path, expected);
     if (rc != NQ_OK || created)
       return rc;

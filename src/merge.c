@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "nqueens/error.h"
+#include "totals.h"
 
 /* A record or check as merge keeps it: its units, its sums in 128 bits (a
  * record's sums are below 2^128 by far: a batch of 65,536 units cannot pass
@@ -29,20 +30,6 @@ typedef struct reader {
 
 /* ---- reading ---- */
 
-static int to_u128(unsigned __int128 *out, const mpz_t value) {
-  if (mpz_sgn(value) < 0 || mpz_sizeinbase(value, 2) > 128)
-    return NQ_EOVERFLOW;
-  uint64_t words[2] = {0, 0};
-  mpz_export(words, NULL, -1, sizeof words[0], 0, 0, value);
-  *out = (unsigned __int128)words[1] << 64 | words[0];
-  return NQ_OK;
-}
-
-static void from_u128(mpz_t out, unsigned __int128 value) {
-  uint64_t words[2] = {(uint64_t)value, (uint64_t)(value >> 64)};
-  mpz_import(out, 2, -1, sizeof words[0], 0, 0, words);
-}
-
 static int push(entries_t *list, const entry_t *entry) {
   if (list->count == list->capacity) {
     size_t capacity = list->capacity ? 2 * list->capacity : 1024;
@@ -64,7 +51,7 @@ static int keep_line(const nq__journal_line_t *line, void *context) {
   const mpz_srcptr sums[3] = {line->sums->solutions, line->sums->unique_times_8,
                               line->sums->nodes};
   for (int i = 0; i < 3; i++)
-    if (to_u128(&entry.sums[i], sums[i]) != NQ_OK)
+    if (nq__totals_to_u128(&entry.sums[i], sums[i]) != NQ_OK)
       return NQ_EOVERFLOW;
   return push(line->is_check ? &reader->checks : &reader->records, &entry);
 }
@@ -197,7 +184,7 @@ static int same_sums(const unsigned __int128 *a, const unsigned __int128 *b) {
 
 static void add_sums(mpz_ptr totals[3], mpz_t scratch, const unsigned __int128 *sums) {
   for (int i = 0; i < 3; i++) {
-    from_u128(scratch, sums[i]);
+    nq__totals_from_u128(scratch, sums[i]);
     mpz_add(totals[i], totals[i], scratch);
   }
 }

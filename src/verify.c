@@ -14,6 +14,7 @@
 #include "mpi_check.h"
 #include "nqueens/error.h"
 #include "nqueens/units.h"
+#include "random.h"
 
 enum { SAMPLE_WORDS = 3, ANSWER_WORDS = 7 }; /* first, count, rank; index, 3 sums x 2 words */
 
@@ -31,24 +32,12 @@ typedef struct drawing {
   double share;
 } drawing_t;
 
-static uint64_t next_random(uint64_t *state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
 
-static unsigned __int128 low_128(const mpz_t value) {
-  uint64_t words[2] = {0, 0};
-  if (mpz_sizeinbase(value, 2) <= 128)
-    mpz_export(words, NULL, -1, sizeof words[0], 0, 0, value);
-  return (unsigned __int128)words[1] << 64 | words[0];
-}
 
 /* Each record is drawn with probability `share`, independently. */
 static int draw_record(const nq__journal_line_t *line, void *context) {
   drawing_t *d = context;
-  if (line->is_check || (double)(next_random(&d->state) >> 11) * 0x1p-53 >= d->share)
+  if (line->is_check || (double)(nq__random_next(&d->state) >> 11) * 0x1p-53 >= d->share)
     return NQ_OK;
   if (d->count == d->capacity) {
     size_t capacity = d->capacity ? 2 * d->capacity : 256;
@@ -60,9 +49,11 @@ static int draw_record(const nq__journal_line_t *line, void *context) {
   }
   sample_t *s = &d->items[d->count++];
   *s = (sample_t){.first = line->first, .count = line->count, .recorded_by = line->rank};
-  s->sums[0] = low_128(line->sums->solutions);
-  s->sums[1] = low_128(line->sums->unique_times_8);
-  s->sums[2] = low_128(line->sums->nodes);
+  const mpz_srcptr sums[3] = {line->sums->solutions, line->sums->unique_times_8,
+                              line->sums->nodes};
+  for (int i = 0; i < 3; i++)
+    if (nq__totals_to_u128(&s->sums[i], sums[i]) != NQ_OK)
+      return NQ_EOVERFLOW;
   return NQ_OK;
 }
 
@@ -224,7 +215,7 @@ static int judge(nq_count_result_t *result, nq__journal_t *journal, const drawin
     }
     mpz_ptr fields[3] = {sums.solutions, sums.unique_times_8, sums.nodes};
     for (int i = 0; i < 3; i++)
-      mpz_import(fields[i], 2, -1, sizeof answer[0], 0, 0, answer + 1 + 2 * i);
+      nq__totals_from_u128(fields[i], found[i]);
     sums.units = s->count;
     rc = nq__journal_append_check(journal, s->first, &sums, s->checked_by,
                                   nq__journal_now_ms(), agrees);

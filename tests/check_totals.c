@@ -46,8 +46,20 @@ START_TEST(test_totals_residues_check_the_sum) {
   mpz_add(totals.solutions, totals.solutions, record);
   nq__totals_add_residues(&totals, record);
   ck_assert_int_eq(nq__totals_check_residues(&totals), NQ_OK);
+  uint32_t residues[NQ_COUNT_RESIDUES];
+  nq__totals_residues(residues, &totals);
   for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
-    ck_assert_uint_eq(totals.residues[i], mpz_fdiv_ui(totals.solutions, nq__residue_primes[i]));
+    ck_assert_uint_eq(residues[i], mpz_fdiv_ui(totals.solutions, nq__residue_primes[i]));
+  /* Pending sums near 2^126, merged twice: reduced on the way, exact. */
+  nq__totals_t big;
+  nq__totals_init(&big);
+  big.unreduced = ((unsigned __int128)1 << 126) - 3;
+  nq__totals_from_u128(big.solutions, big.unreduced);
+  nq__totals_merge(&totals, &big);
+  nq__totals_merge(&totals, &big);
+  ck_assert_uint_lt((uint64_t)(totals.unreduced >> 64), (uint64_t)1 << 62);
+  ck_assert_int_eq(nq__totals_check_residues(&totals), NQ_OK);
+  nq__totals_clear(&big);
   mpz_add_ui(totals.solutions, totals.solutions, 1); /* a corrupted sum */
   ck_assert_int_eq(nq__totals_check_residues(&totals), NQ_ECHECK);
   mpz_clear(record);
