@@ -21,6 +21,7 @@
 #include "status.h"
 #include "nqueens/count.h"
 #include "nqueens/estimate.h"
+#include "nqueens/join.h"
 #include "nqueens/solutions.h"
 #include "nqueens/units.h"
 
@@ -424,6 +425,33 @@ static int run_estimate(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out,
   return rank == 0 ? write_estimate(cli, &result, out, err) : NQ_EXIT_OK;
 }
 
+/* --method join: every rank and thread joins its share of the column
+ * sets; rank 0 writes Q(n). */
+static int run_join(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
+  static const char what[] = "counting by the join failed";
+  int ranks = 1, threads = cli->threads ? cli->threads : default_threads();
+  if (MPI_Comm_size(comm, &ranks) != MPI_SUCCESS)
+    return runtime_failure(err, what, NQ_EMPI, 0);
+  nq__join_report_t report = {.ranks = ranks, .threads = ranks * threads,
+                              .top_rows = nq_join_default_top_rows(cli->n)};
+  mpz_init(report.solutions);
+  double started = MPI_Wtime();
+  int rc = nq_join_count(report.solutions, &report.stats, cli->n, report.top_rows, threads, comm);
+  report.seconds = MPI_Wtime() - started;
+  int status = NQ_EXIT_OK;
+  if (rc != NQ_OK) {
+    status = rc == NQ_EMPI || rank == 0 ? runtime_failure(err, what, rc, 0) : NQ_EXIT_FAILURE;
+  } else if (rank == 0) {
+    nq_output_t output;
+    status = open_output(&output, out, err, what);
+    if (status == NQ_EXIT_OK)
+      status = close_output(&output, nq__output_join(&output, cli->format, cli->n, &report), err,
+                            what);
+  }
+  mpz_clear(report.solutions);
+  return status;
+}
+
 /* One line: the version, the walks this CPU can run, and the CUDA GPUs
  * this process sees when there are any. */
 static void print_version(FILE *out) {
@@ -478,7 +506,7 @@ static int run_first(const nq_cli_t *cli, FILE *out, FILE *err) {
 
 /* The parsed options as numbers: ranks that read the same command line
  * encode the same words. */
-enum { CLI_WORDS = 17 };
+enum { CLI_WORDS = 18 };
 static void encode_cli(long long words[CLI_WORDS], const nq_cli_t *cli) {
   words[0] = cli->mode;
   words[1] = cli->n;
@@ -501,6 +529,7 @@ static void encode_cli(long long words[CLI_WORDS], const nq_cli_t *cli) {
   long long verify_bits = 0;
   memcpy(&verify_bits, &cli->verify, sizeof verify_bits);
   words[16] = verify_bits;
+  words[17] = cli->method;
 }
 
 static int agreement_failed(FILE *err, int rank, int mpi_code) {
@@ -577,6 +606,8 @@ int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
   int agreed = ranks_agree(&cli, parse_rc, message, (int)sizeof message, comm, rank, err);
   if (agreed != NQ_EXIT_OK)
     return agreed;
+  if (cli.mode == NQ_MODE_COUNT && cli.method == NQ_METHOD_JOIN)
+    return run_join(&cli, comm, rank, out, err);
   if (cli.mode == NQ_MODE_COUNT)
     return run_count(&cli, comm, rank, out, err);
   if (cli.mode == NQ_MODE_ESTIMATE)

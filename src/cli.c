@@ -16,6 +16,7 @@ enum {
   OPT_LIMIT = 256,
   OPT_FORMAT,
   OPT_WALK,
+  OPT_METHOD,
   OPT_GPU,
   OPT_PROGRESS,
   OPT_CHECKPOINT,
@@ -36,6 +37,7 @@ static const struct option long_options[] = {
     {"limit", required_argument, NULL, OPT_LIMIT},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"walk", required_argument, NULL, OPT_WALK},
+    {"method", required_argument, NULL, OPT_METHOD},
     {"gpu", no_argument, NULL, OPT_GPU},
     {"progress", required_argument, NULL, OPT_PROGRESS},
     {"checkpoint", required_argument, NULL, OPT_CHECKPOINT},
@@ -227,6 +229,16 @@ static int parse_format(parser_t *p, const char *text) {
   return NQ_OK;
 }
 
+static int parse_method(parser_t *p, const char *text) {
+  if (strcmp(text, "backtrack") == 0)
+    p->cli->method = NQ_METHOD_BACKTRACK;
+  else if (strcmp(text, "join") == 0)
+    p->cli->method = NQ_METHOD_JOIN;
+  else
+    return fail(p, "unknown --method '%s' (use backtrack or join)", text);
+  return NQ_OK;
+}
+
 static int parse_walk(parser_t *p, const char *text) {
   for (nq_walk_t walk = NQ_WALK_AUTO; walk <= NQ_WALK_AVX512; walk++)
     if (strcmp(text, nq_walk_name(walk)) == 0) {
@@ -257,6 +269,7 @@ static int take_option(parser_t *p, int option, const char *value) {
   case OPT_LIMIT: return parse_limit(p, value);
   case OPT_FORMAT: return parse_format(p, value);
   case OPT_WALK: return parse_walk(p, value);
+  case OPT_METHOD: return parse_method(p, value);
   case OPT_GPU: p->cli->gpu = 1; return NQ_OK;
   case OPT_PROGRESS: return parse_progress(p, value);
   case OPT_CHECKPOINT: return parse_checkpoint(p, value);
@@ -317,6 +330,24 @@ static int check_merge(parser_t *p) {
   return NQ_OK;
 }
 
+/* The join counts Q(n) and nothing else, in one go: what the backtracker's
+ * units make possible (U(n), GPUs, journals, slices, the lane walk, the
+ * provenance record of a count, progress) has no meaning for it. */
+static int check_join(parser_t *p) {
+  static const int backtrack_only[] = {'u',         OPT_WALK,  OPT_GPU,  OPT_CHECKPOINT,
+                                       OPT_SLICE,   OPT_VERIFY, OPT_JSON, OPT_PROGRESS};
+  if (p->cli->mode != NQ_MODE_COUNT)
+    return fail(p, "--method only applies to counting");
+  if (p->cli->method != NQ_METHOD_JOIN)
+    return NQ_OK;
+  for (size_t i = 0; i < sizeof backtrack_only / sizeof backtrack_only[0]; i++)
+    if (p->seen[backtrack_only[i]])
+      return fail(p, "--%s cannot be combined with --method join", option_name(backtrack_only[i]));
+  if (p->cli->n > NQ_CLI_JOIN_MAX_N)
+    return fail(p, "--method join counts boards up to %d, not %d", NQ_CLI_JOIN_MAX_N, p->cli->n);
+  return NQ_OK;
+}
+
 /* Rules that concern the options together, checked once all are read. */
 static int check_combination(parser_t *p) {
   nq_cli_t *cli = p->cli;
@@ -344,6 +375,8 @@ static int check_combination(parser_t *p) {
   if (p->seen[OPT_VERIFY] && (cli->mode != NQ_MODE_COUNT || !cli->checkpoint))
     return fail(p, "--verify needs a count with --checkpoint: it re-solves journaled batches");
   if (cli->mode == NQ_MODE_ESTIMATE && check_estimate(p) != NQ_OK)
+    return NQ_EINVAL;
+  if (p->seen[OPT_METHOD] && check_join(p) != NQ_OK)
     return NQ_EINVAL;
   const int searching = cli->mode == NQ_MODE_COUNT || cli->mode == NQ_MODE_ESTIMATE;
   if (p->seen[OPT_LIMIT] && cli->mode != NQ_MODE_LIST)
@@ -413,6 +446,7 @@ void nq__cli_print_help(FILE *out) {
       "                        [--walk auto|scalar|avx512] [--gpu] [--progress SECS] [-q]\n"
       "                        [-t T] [--checkpoint FILE [--verify F [--seed S]]]\n"
       "                        [--slice I/K] [--json FILE]\n"
+      "       nqueens-mpi -n N --method join [-t T] [--format text|json] [-q]\n"
       "       nqueens-mpi -n N --estimate [SECS] [--estimate-samples K] [--estimate-ranks P]\n"
       "                        [--seed S] [--format text|json] [--walk W] [-t T]\n"
       "       nqueens-mpi --status FILE [--format text|json]\n"
@@ -435,6 +469,10 @@ void nq__cli_print_help(FILE *out) {
       "      --walk W       how to count: avx512 (eight searches at once in AVX-512\n"
       "                     registers, N <= 32), scalar, or auto (default: avx512\n"
       "                     where the CPU has it); --version lists those it has\n"
+      "      --method M     counting: backtrack (default), or join: the research\n"
+      "                     method that joins top and bottom halves of the board\n"
+      "                     (docs/research.md); Q(N) only, N <= 32, faster than\n"
+      "                     backtrack on some even N and slower on odd N\n"
       "  -t, --threads T    search threads per rank (default: every core this process\n"
       "                     may use when started alone, SLURM_CPUS_PER_TASK under\n"
       "                     Slurm, 1 under mpirun)\n"

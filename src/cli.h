@@ -20,6 +20,13 @@ typedef enum nq_mode {
 
 typedef enum nq_format { NQ_FORMAT_TEXT = 0, NQ_FORMAT_JSON } nq_format_t;
 
+/* --method: how a count is made.  JOIN is the research method of
+ * include/nqueens/join.h, for plain counts only. */
+typedef enum nq_method { NQ_METHOD_BACKTRACK = 0, NQ_METHOD_JOIN } nq_method_t;
+
+/* The largest board --method join accepts (its masks and bucket sets). */
+#define NQ_CLI_JOIN_MAX_N 32
+
 typedef struct nq_cli {
   int n;
   nq_mode_t mode;
@@ -27,6 +34,7 @@ typedef struct nq_cli {
   uint64_t limit; /* --list only; 0 = no limit */
   int unique;
   nq_walk_t walk; /* --walk: counting only; AUTO unless given */
+  nq_method_t method; /* --method: counting only; BACKTRACK unless given */
   int gpu;        /* --gpu: counting only */
   int threads;    /* -t, --threads T: counting only; 0 unless given */
   double progress; /* --progress SECS: counting only; 0 = off */

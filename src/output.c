@@ -232,6 +232,46 @@ int nq__output_count(nq_output_t *output, nq_format_t format, int n, int unique,
   return output->status;
 }
 
+/* ---- Counts by the join ---------------------------------------------- */
+
+static void join_as_text(nq_output_t *output, int n, const nq__join_report_t *r) {
+  const nq_join_stats_t *s = &r->stats;
+  append_format(output, "Q(%d) = %Zd solution%s on the %dx%d board\n", n, r->solutions,
+                mpz_cmp_ui(r->solutions, 1) == 0 ? "" : "s", n, n);
+  append_format(output,
+                "%.3f s on %d rank%s, %d thread%s, join method (top %d rows): %llu column "
+                "sets, %llu top halves, %llu bottom nodes, %llu words\n",
+                r->seconds, r->ranks, r->ranks == 1 ? "" : "s", r->threads,
+                r->threads == 1 ? "" : "s", r->top_rows, (unsigned long long)s->buckets,
+                (unsigned long long)s->tops, (unsigned long long)s->bottom_nodes,
+                (unsigned long long)s->words);
+}
+
+static void join_as_json(nq_output_t *output, int n, const nq__join_report_t *r) {
+  const nq_join_stats_t *s = &r->stats;
+  append_format(output,
+                "{\"n\":%d,\"solutions\":\"%Zd\",\"method\":\"join\",\"seconds\":%.6f,"
+                "\"ranks\":%d,\"threads\":%d,\"top_rows\":%d",
+                n, r->solutions, r->seconds, r->ranks, r->threads, r->top_rows);
+  append_format(output,
+                ",\"buckets\":%llu,\"tops\":%llu,\"max_tops\":%llu,\"top_nodes\":%llu,"
+                "\"bottom_nodes\":%llu,\"words\":%llu,\"pruned\":%llu",
+                (unsigned long long)s->buckets, (unsigned long long)s->tops,
+                (unsigned long long)s->max_tops, (unsigned long long)s->top_nodes,
+                (unsigned long long)s->bottom_nodes, (unsigned long long)s->words,
+                (unsigned long long)s->pruned);
+  append_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);
+}
+
+int nq__output_join(nq_output_t *output, nq_format_t format, int n,
+                    const nq__join_report_t *report) {
+  if (format == NQ_FORMAT_JSON)
+    join_as_json(output, n, report);
+  else
+    join_as_text(output, n, report);
+  return output->status;
+}
+
 /* ---- Merges ----------------------------------------------------------- */
 
 enum { MERGE_RANGES_SHOWN = 10 }; /* text lists the first few ranges; JSON all */

@@ -170,6 +170,16 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--checkpoint", "j", "--verify", "0", NULL}, "'0'"},
     {{"-n", "8", "--checkpoint", "j", "--verify", "1.5", NULL}, "'1.5'"},
     {{"-n", "8", "--checkpoint", "j", "--verify", "x", NULL}, "'x'"},
+    {{"-n", "8", "--method", "magic", NULL}, "'magic'"},
+    {{"-n", "8", "--method", "join", "--unique", NULL}, "--unique"},
+    {{"-n", "8", "--method", "join", "--gpu", NULL}, "--gpu"},
+    {{"-n", "8", "--method", "join", "--walk", "scalar", NULL}, "--walk"},
+    {{"-n", "8", "--method", "join", "--checkpoint", "j", NULL}, "--checkpoint"},
+    {{"-n", "8", "--method", "join", "--slice", "1/2", NULL}, "--slice"},
+    {{"-n", "8", "--method", "join", "--progress", "5", NULL}, "--progress"},
+    {{"-n", "33", "--method", "join", NULL}, "33"},
+    {{"-n", "8", "--first", "--method", "join", NULL}, "--method"},
+    {{"-n", "8", "--estimate", "--method", "backtrack", NULL}, "--method"},
     {{"--merge", NULL}, "--merge"},
     {{"--merge", "-n", "8", "a", NULL}, "-n"},
     {{"--merge", "a", "--format", "json", NULL}, "--format"},
@@ -212,12 +222,15 @@ START_TEST(test_parse_counting_switches) {
     const char *words[MAX_WORDS + 1];
     double progress;
     int quiet, gpu;
+    nq_method_t method;
   } cases[] = {
-      {{"-n", "8", NULL}, 60, 0, 0},
-      {{"-n", "8", "--progress", "5", NULL}, 5, 0, 0},
-      {{"-n", "8", "--progress=0", NULL}, 0, 0, 0},
-      {{"-n", "8", "-q", NULL}, 60, 1, 0},
-      {{"-n", "8", "--quiet", "--gpu", NULL}, 60, 1, 1},
+      {{"-n", "8", NULL}, 60, 0, 0, NQ_METHOD_BACKTRACK},
+      {{"-n", "8", "--progress", "5", NULL}, 5, 0, 0, NQ_METHOD_BACKTRACK},
+      {{"-n", "8", "--progress=0", NULL}, 0, 0, 0, NQ_METHOD_BACKTRACK},
+      {{"-n", "8", "-q", NULL}, 60, 1, 0, NQ_METHOD_BACKTRACK},
+      {{"-n", "8", "--quiet", "--gpu", NULL}, 60, 1, 1, NQ_METHOD_BACKTRACK},
+      {{"-n", "8", "--method", "backtrack", "--gpu", NULL}, 60, 0, 1, NQ_METHOD_BACKTRACK},
+      {{"-n", "32", "--method=join", "-q", "-t", "2", NULL}, 60, 1, 0, NQ_METHOD_JOIN},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     nq_cli_t cli;
@@ -226,6 +239,7 @@ START_TEST(test_parse_counting_switches) {
     ck_assert_msg(cli.progress == cases[i].progress, "case %zu: progress %g", i, cli.progress);
     ck_assert_int_eq(cli.quiet, cases[i].quiet);
     ck_assert_int_eq(cli.gpu, cases[i].gpu);
+    ck_assert_int_eq(cli.method, cases[i].method);
   }
 }
 END_TEST
@@ -314,7 +328,8 @@ START_TEST(test_print_help_mentions_every_option) {
                                         "--walk", "scalar", "avx512", "auto", "--gpu",
                                         "--progress", "-q", "--quiet", "--checkpoint",
                                         "--status", "--estimate", "--estimate-samples",
-                                        "--estimate-ranks", "--seed"};
+                                        "--estimate-ranks", "--seed", "--method", "join",
+                                        "backtrack"};
   char *text = NULL;
   size_t size = 0;
   FILE *out = open_memstream(&text, &size);

@@ -54,6 +54,26 @@ run -n 10 --walk scalar
 check "-n 10 --walk scalar: the text does not end 'scalar walk': $(tail -n 1 "$out")" \
   text_count_ok 10 1 scalar
 
+# ---- the join method (research, docs/research.md) -----------------------------
+# Q(n) from the column sets dealt over ranks and threads, in both formats.
+
+for n in 0 1 2 3 13 14; do
+  run_ranks 2 -n "$n" --method join -t 2 --format json
+  count_ok "2 ranks x 2 threads, --method join" "$n"
+done
+run_ranks 3 -n 12 --method join --format json
+count_ok "3 ranks, --method join" 12
+join_shape=$(sed -E -e 's/"(seconds|[a-z_]*nodes|buckets|tops|max_tops|words|pruned)":[0-9.e+-]+/"\1":#/g' \
+  -e 's/"version":"[^"]*"/"version":"#"/' "$out")
+expected='{"n":12,"solutions":"14200","method":"join","seconds":#,"ranks":3,"threads":3,"top_rows":6,"buckets":#,"tops":#,"max_tops":#,"top_nodes":#,"bottom_nodes":#,"words":#,"pruned":#,"version":"#"}'
+check "-n 12 --method join --format json: '$join_shape', expected '$expected'" \
+  [ "$join_shape" = "$expected" ]
+run -n 11 --method join -t 1
+check "-n 11 --method join: status $status, output: $(head -c 300 "$out" | tr '\n' '|')" \
+  [ "$status" -eq 0 -a "$(head -n 1 "$out")" = "Q(11) = ${known_all[11]} solutions on the 11x11 board" ]
+check "-n 11 --method join: the second line does not name the join: $(tail -n 1 "$out")" \
+  grep -q '^[0-9.]* s on 1 rank, 1 thread, join method (top 6 rows): ' "$out"
+
 # ---- estimates --------------------------------------------------------------
 # A fixed seed and budget: the same sample on 1 and 3 ranks, so the same
 # estimate (printed to 10 digits; sums in another order may differ below).
@@ -198,6 +218,13 @@ bad_lines=(
   "-n 8 --first --limit 2"
   "-n 8 --first --list"
   "-n 8 --walk simd"
+  "-n 8 --method"
+  "-n 8 --method magic"
+  "-n 8 --method join --unique"
+  "-n 8 --method join --checkpoint j"
+  "-n 8 --method join --json j"
+  "-n 33 --method join"
+  "-n 8 --list --method join"
   "-n 8 --walk"
   "-n 40 --walk avx512"
   "-n 8 --list --walk scalar"
