@@ -43,6 +43,9 @@ struct nq_join_scratch {
 /* The walk's constants for one bucket, and what it adds up. */
 typedef struct bottom_walk {
   nq_join_scratch_t *scratch;
+  const uint8_t *first_row_weight; /* per column of row m: how many column
+                                      sets and middle queens the subtree
+                                      stands for (0: another's to count) */
   uint64_t board;
   uint64_t solutions;
   nq_join_stats_t stats;
@@ -64,10 +67,9 @@ void nq_join_scratch_destroy(nq_join_scratch_t *scratch) {
   free(scratch);
 }
 
-/* Half the board, where the up-down flip halves the buckets; on odd boards
- * the larger half on top, since the bottom walk costs more per node than
- * collecting a top. */
-int nq_join_default_top_rows(int n) { return n < 2 ? 0 : (n + 1) / 2; }
+/* Half the board: the up-down flip then halves the work, on odd boards
+ * with the middle row's queen between the halves. */
+int nq_join_default_top_rows(int n) { return n / 2; }
 
 static int push_top(nq_join_scratch_t *scratch, uint64_t ld, uint64_t rd) {
   if (scratch->tops == scratch->top_capacity) {
@@ -177,6 +179,10 @@ static void walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64_t
     uint64_t queen = lowest_bit(free_squares);
     free_squares = drop_lowest_bit(free_squares);
     int column = bit_index(queen);
+    uint64_t weight = distance == 0 ? walk->first_row_weight[column] : 1;
+    if (weight == 0)
+      continue;
+    uint64_t before = walk->solutions;
     walk->stats.bottom_nodes++;
     walk->stats.words += live;
     const uint64_t *by_ld =
@@ -188,20 +194,21 @@ static void walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64_t
       for (size_t k = 0; k < live; k++)
         left += (uint64_t)bit_count(~(ruled_out[k] | by_ld[index[k]] | by_rd[index[k]]));
       walk->solutions += left;
-      continue;
+    } else {
+      size_t next_live = 0;
+      for (size_t k = 0; k < live; k++) {
+        uint64_t value = ruled_out[k] | by_ld[index[k]] | by_rd[index[k]];
+        next_index[next_live] = index[k];
+        next[next_live] = value;
+        next_live += value != ~(uint64_t)0;
+      }
+      if (next_live == 0)
+        walk->stats.pruned++;
+      else
+        walk_bottom(walk, row + 1, allowed & ~queen, ((ld | queen) << 1) & walk->board,
+                    (rd | queen) >> 1, next_index, next, next_live);
     }
-    size_t next_live = 0;
-    for (size_t k = 0; k < live; k++) {
-      uint64_t value = ruled_out[k] | by_ld[index[k]] | by_rd[index[k]];
-      next_index[next_live] = index[k];
-      next[next_live] = value;
-      next_live += value != ~(uint64_t)0;
-    }
-    if (next_live == 0)
-      walk->stats.pruned++;
-    else
-      walk_bottom(walk, row + 1, allowed & ~queen, ((ld | queen) << 1) & walk->board,
-                  (rd | queen) >> 1, next_index, next, next_live);
+    walk->solutions = before + (walk->solutions - before) * weight;
   }
 }
 
@@ -216,15 +223,16 @@ static void add_stats(nq_join_stats_t *into, const nq_join_stats_t *from) {
     into->max_tops = from->max_tops;
 }
 
-int nq_join_bucket(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch,
-                   int n, int top_rows, uint64_t top_columns) {
-  if (n < 1 || n > NQ_JOIN_MAX_N || top_rows < 1 || top_rows >= n ||
-      (top_columns & ~board_columns(n)) != 0 || bit_count(top_columns) != top_rows)
-    return NQ_EINVAL;
+/* Sum over the queens c of row m of first_row_weight[c] times the
+ * solutions with top columns `top_columns` and that queen. */
+static int join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch,
+                         int n, int top_rows, uint64_t top_columns,
+                         const uint8_t first_row_weight[NQ_JOIN_MAX_N]) {
   scratch->n = n;
   scratch->top_rows = top_rows;
   scratch->tops = 0;
-  bottom_walk_t walk = {.scratch = scratch, .board = board_columns(n)};
+  bottom_walk_t walk = {
+      .scratch = scratch, .first_row_weight = first_row_weight, .board = board_columns(n)};
   int code = collect_tops(scratch, &walk.stats.top_nodes, 0, top_columns, 0, 0);
   if (code == NQ_OK && scratch->tops > 0)
     code = reserve_bitsets(scratch);
@@ -243,6 +251,16 @@ int nq_join_bucket(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_
   return NQ_OK;
 }
 
+int nq_join_bucket(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch,
+                   int n, int top_rows, uint64_t top_columns) {
+  if (n < 1 || n > NQ_JOIN_MAX_N || top_rows < 1 || top_rows >= n ||
+      (top_columns & ~board_columns(n)) != 0 || bit_count(top_columns) != top_rows)
+    return NQ_EINVAL;
+  uint8_t every_queen[NQ_JOIN_MAX_N];
+  memset(every_queen, 1, sizeof every_queen);
+  return join_weighted(solutions, stats, scratch, n, top_rows, top_columns, every_queen);
+}
+
 static uint64_t mirrored(uint64_t columns, int n) {
   uint64_t mirror = 0;
   for (int c = 0; c < n; c++)
@@ -251,29 +269,67 @@ static uint64_t mirrored(uint64_t columns, int n) {
   return mirror;
 }
 
-/* How many column sets S stands for, or 0 when S is not the least of its
- * orbit.  The left-right mirror maps the solutions with top columns S to
- * those with top columns mirror(S); when the top is exactly half the
- * board, the up-down flip maps them to those with top columns the
- * complement of S. */
-static int orbit_weight(uint64_t columns, int n, int top_rows) {
-  uint64_t orbit[4] = {columns, mirrored(columns, n), 0, 0};
-  int size = 2;
-  if (2 * top_rows == n) {
-    orbit[2] = board_columns(n) & ~columns;
-    orbit[3] = mirrored(orbit[2], n);
-    size = 4;
-  }
+/* How many members the orbit of `members[0]` has, or 0 when it is not the
+ * least of them (pairs compare as (set, column), lexicographically). */
+typedef struct set_and_queen {
+  uint64_t columns;
+  int middle; /* the middle row's queen, or -1 */
+} set_and_queen_t;
+
+static int is_before(set_and_queen_t a, set_and_queen_t b) {
+  return a.columns < b.columns || (a.columns == b.columns && a.middle < b.middle);
+}
+
+static int orbit_size(const set_and_queen_t *members, int count) {
   int distinct = 0;
-  for (int i = 0; i < size; i++) {
-    if (orbit[i] < columns)
+  for (int i = 0; i < count; i++) {
+    if (is_before(members[i], members[0]))
       return 0;
     int seen = 0;
     for (int j = 0; j < i; j++)
-      seen |= orbit[j] == orbit[i];
+      seen |= members[j].columns == members[i].columns && members[j].middle == members[i].middle;
     distinct += !seen;
   }
   return distinct;
+}
+
+/* The weight of each queen c of row m for the top columns S: how many
+ * (column set, queen) pairs it stands for, 0 where another pair of its
+ * orbit counts them.  The left-right mirror maps the solutions with top
+ * columns S and queen c on row m to those with mirror(S) and n-1-c.  The
+ * up-down flip maps them to those with top columns the bottom's: when the
+ * top is half the board, the complement of S (any c); when a middle row
+ * m = (n-1)/2 separates two halves, the columns neither S nor c hold, and
+ * the same c.  Returns 1 when some weight is not 0. */
+static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, int n, int top_rows) {
+  uint64_t board = board_columns(n);
+  int any = 0;
+  memset(weight, 0, NQ_JOIN_MAX_N);
+  if (2 * top_rows + 1 != n) {
+    set_and_queen_t orbit[4] = {{columns, -1}, {mirrored(columns, n), -1}};
+    int count = 2;
+    if (2 * top_rows == n) {
+      orbit[2] = (set_and_queen_t){board & ~columns, -1};
+      orbit[3] = (set_and_queen_t){mirrored(board & ~columns, n), -1};
+      count = 4;
+    }
+    int size = orbit_size(orbit, count);
+    for (int c = 0; c < n; c++)
+      weight[c] = (uint8_t)size;
+    return size != 0;
+  }
+  for (int c = 0; c < n; c++) {
+    if (columns & column_bit(c))
+      continue;
+    uint64_t bottom = board & ~columns & ~column_bit(c);
+    set_and_queen_t orbit[4] = {{columns, c},
+                                {mirrored(columns, n), n - 1 - c},
+                                {bottom, c},
+                                {mirrored(bottom, n), n - 1 - c}};
+    weight[c] = (uint8_t)orbit_size(orbit, 4);
+    any |= weight[c] != 0;
+  }
+  return any;
 }
 
 /* The next larger set with as many columns (Gosper's hack); the caller
@@ -285,7 +341,6 @@ static uint64_t next_same_size(uint64_t set) {
 
 typedef struct canonical_bucket {
   uint64_t columns;
-  int weight;
 } canonical_bucket_t;
 
 /* This rank's canonical buckets: the k-th canonical set goes to rank
@@ -299,8 +354,8 @@ static int list_buckets(canonical_bucket_t **out, size_t *count, int n, int top_
   uint64_t board = board_columns(n);
   for (uint64_t set = board_columns(top_rows); set <= board && set != 0;
        set = next_same_size(set)) {
-    int weight = orbit_weight(set, n, top_rows);
-    if (weight == 0 || seen++ % (size_t)ranks != (size_t)rank)
+    uint8_t weight[NQ_JOIN_MAX_N];
+    if (!first_row_weights(weight, set, n, top_rows) || seen++ % (size_t)ranks != (size_t)rank)
       continue;
     if (listed == capacity) {
       canonical_bucket_t *grown = realloc(buckets, 2 * capacity * sizeof *grown);
@@ -311,7 +366,7 @@ static int list_buckets(canonical_bucket_t **out, size_t *count, int n, int top_
       buckets = grown;
       capacity *= 2;
     }
-    buckets[listed++] = (canonical_bucket_t){set, weight};
+    buckets[listed++] = (canonical_bucket_t){set};
   }
   *out = buckets;
   *count = listed;
@@ -340,10 +395,12 @@ static void *join_thread_main(void *argument) {
   nq_join_scratch_t *scratch = NULL;
   self->code = nq_join_scratch_create(&scratch);
   for (size_t i; self->code == NQ_OK && (i = atomic_fetch_add(&share->next, 1)) < share->count;) {
-    uint64_t bucket_solutions = 0;
-    self->code = nq_join_bucket(&bucket_solutions, &self->stats, scratch, share->n,
-                                share->top_rows, share->buckets[i].columns);
-    self->solutions += (unsigned __int128)bucket_solutions * (unsigned)share->buckets[i].weight;
+    uint64_t bucket_solutions = 0, columns = share->buckets[i].columns;
+    uint8_t weight[NQ_JOIN_MAX_N];
+    first_row_weights(weight, columns, share->n, share->top_rows);
+    self->code = join_weighted(&bucket_solutions, &self->stats, scratch, share->n,
+                               share->top_rows, columns, weight);
+    self->solutions += bucket_solutions;
   }
   nq_join_scratch_destroy(scratch);
   return NULL;

@@ -72,7 +72,7 @@ run -n 11 --method join -t 1
 check "-n 11 --method join: status $status, output: $(head -c 300 "$out" | tr '\n' '|')" \
   [ "$status" -eq 0 -a "$(head -n 1 "$out")" = "Q(11) = ${known_all[11]} solutions on the 11x11 board" ]
 check "-n 11 --method join: the second line does not name the join: $(tail -n 1 "$out")" \
-  grep -q '^[0-9.]* s on 1 rank, 1 thread, join method (top 6 rows): ' "$out"
+  grep -q '^[0-9.]* s on 1 rank, 1 thread, join method (top 5 rows): ' "$out"
 
 # ---- estimates --------------------------------------------------------------
 # A fixed seed and budget: the same sample on 1 and 3 ranks, so the same
