@@ -25,18 +25,28 @@
 
 #define NQ_JOIN_MAX_N 32
 
+/* Survivors are packed into a table of their own once they fill less than
+ * 1 / NQ_JOIN_REPACK_DENSITY of their words. */
+#ifndef NQ_JOIN_REPACK_DENSITY
+#define NQ_JOIN_REPACK_DENSITY 4
+#endif
 
+/* A set of top halves, as masks on row m and transposed: bit t of the
+ * bitset of ld square p is set when top t attacks square p along ld. */
+typedef struct top_table {
+  uint64_t *ld, *rd;
+  size_t tops, words;
+  uint64_t *attacking; /* 2n + 1 bitsets of `words` words: ld square p at p,
+                          rd square p at n + p, then an empty one */
+} top_table_t;
 
-
-
+/* Table 0 holds the bucket's tops; table d the survivors packed at depth d
+ * of the bottom walk.  ruled_out[d]: at depth d, the tops of the table in
+ * use that the bottom queens rule out. */
 struct nq_join_scratch {
-  uint64_t *top_ld, *top_rd; /* the bucket's top halves, as masks on row m */
-  size_t tops, top_capacity;
-  uint64_t *ruled_out_by;    /* 2n + 1 bitsets of `words` words: ld square p,
-                                rd square p, then an empty one */
-  uint64_t *stack;           /* per bottom row: the live words of the tops ruled out */
-  uint32_t *stack_index;     /* and their indexes */
-  size_t words, word_capacity;
+  top_table_t tables[NQ_JOIN_MAX_N + 1];
+  uint64_t *ruled_out[NQ_JOIN_MAX_N + 1];
+  size_t top_capacity; /* of each table, in tops */
   int n, top_rows;
 };
 
@@ -51,42 +61,84 @@ typedef struct bottom_walk {
   nq_join_stats_t stats;
 } bottom_walk_t;
 
+/* Half the board: the up-down flip then halves the work, on odd boards
+ * with the middle row's queen between the halves. */
+int nq_join_default_top_rows(int n) { return n / 2; }
+
+static size_t words_for(size_t tops) { return tops == 0 ? 1 : (tops + 63) / 64; }
+
 int nq_join_scratch_create(nq_join_scratch_t **scratch) {
   *scratch = calloc(1, sizeof **scratch);
   return *scratch == NULL ? NQ_ENOMEM : NQ_OK;
 }
 
+static void free_tables(nq_join_scratch_t *scratch) {
+  for (int d = 0; d <= NQ_JOIN_MAX_N; d++) {
+    free(scratch->tables[d].ld);
+    free(scratch->tables[d].rd);
+    free(scratch->tables[d].attacking);
+    free(scratch->ruled_out[d]);
+    scratch->tables[d] = (top_table_t){0};
+    scratch->ruled_out[d] = NULL;
+  }
+  scratch->top_capacity = 0;
+}
+
 void nq_join_scratch_destroy(nq_join_scratch_t *scratch) {
   if (scratch == NULL)
     return;
-  free(scratch->top_ld);
-  free(scratch->top_rd);
-  free(scratch->ruled_out_by);
-  free(scratch->stack);
-  free(scratch->stack_index);
+  free_tables(scratch);
   free(scratch);
 }
 
-/* Half the board: the up-down flip then halves the work, on odd boards
- * with the middle row's queen between the halves. */
-int nq_join_default_top_rows(int n) { return n / 2; }
+/* Every table and bitset room for `tops` tops (a table never outgrows the
+ * bucket's). */
+static int reserve_tables(nq_join_scratch_t *scratch, size_t tops) {
+  if (tops <= scratch->top_capacity)
+    return NQ_OK;
+  free_tables(scratch);
+  size_t capacity = 1024;
+  while (capacity < tops)
+    capacity *= 2;
+  size_t words = words_for(capacity);
+  for (int d = 0; d <= NQ_JOIN_MAX_N; d++) {
+    top_table_t *table = &scratch->tables[d];
+    table->ld = malloc(capacity * sizeof *table->ld);
+    table->rd = malloc(capacity * sizeof *table->rd);
+    table->attacking = malloc((2 * NQ_JOIN_MAX_N + 1) * words * sizeof *table->attacking);
+    scratch->ruled_out[d] = malloc(words * sizeof *scratch->ruled_out[d]);
+    if (!table->ld || !table->rd || !table->attacking || !scratch->ruled_out[d]) {
+      free_tables(scratch);
+      return NQ_ENOMEM;
+    }
+  }
+  scratch->top_capacity = capacity;
+  return NQ_OK;
+}
 
 static int push_top(nq_join_scratch_t *scratch, uint64_t ld, uint64_t rd) {
-  if (scratch->tops == scratch->top_capacity) {
-    size_t capacity = scratch->top_capacity == 0 ? 1024 : 2 * scratch->top_capacity;
-    uint64_t *grown_ld = realloc(scratch->top_ld, capacity * sizeof *grown_ld);
-    if (grown_ld == NULL)
+  top_table_t *bucket = &scratch->tables[0];
+  if (bucket->tops == scratch->top_capacity) {
+    /* Grows every table: keep what was collected. */
+    size_t tops = bucket->tops;
+    uint64_t *kept = malloc(2 * tops * sizeof *kept);
+    if (kept == NULL)
       return NQ_ENOMEM;
-    scratch->top_ld = grown_ld;
-    uint64_t *grown_rd = realloc(scratch->top_rd, capacity * sizeof *grown_rd);
-    if (grown_rd == NULL)
-      return NQ_ENOMEM;
-    scratch->top_rd = grown_rd;
-    scratch->top_capacity = capacity;
+    memcpy(kept, bucket->ld, tops * sizeof *kept);
+    memcpy(kept + tops, bucket->rd, tops * sizeof *kept);
+    int code = reserve_tables(scratch, tops + 1);
+    if (code == NQ_OK) {
+      memcpy(bucket->ld, kept, tops * sizeof *kept);
+      memcpy(bucket->rd, kept + tops, tops * sizeof *kept);
+      bucket->tops = tops;
+    }
+    free(kept);
+    if (code != NQ_OK)
+      return code;
   }
-  scratch->top_ld[scratch->tops] = ld;
-  scratch->top_rd[scratch->tops] = rd;
-  scratch->tops++;
+  bucket->ld[bucket->tops] = ld;
+  bucket->rd[bucket->tops] = rd;
+  bucket->tops++;
   return NQ_OK;
 }
 
@@ -110,106 +162,150 @@ static int collect_tops(nq_join_scratch_t *scratch, uint64_t *nodes, int row, ui
   return NQ_OK;
 }
 
-static int reserve_bitsets(nq_join_scratch_t *scratch) {
-  size_t words = (scratch->tops + 63) / 64;
-  if (words == 0)
-    words = 1;
-  if (words > scratch->word_capacity) {
-    free(scratch->ruled_out_by);
-    free(scratch->stack);
-    free(scratch->stack_index);
-    scratch->ruled_out_by = malloc((2 * NQ_JOIN_MAX_N + 1) * words * sizeof(uint64_t));
-    scratch->stack = malloc((NQ_JOIN_MAX_N + 1) * words * sizeof(uint64_t));
-    scratch->stack_index = malloc((NQ_JOIN_MAX_N + 1) * words * sizeof(uint32_t));
-    scratch->word_capacity =
-        scratch->ruled_out_by && scratch->stack && scratch->stack_index ? words : 0;
-    if (scratch->word_capacity == 0)
-      return NQ_ENOMEM;
-  }
-  scratch->words = words;
-  return NQ_OK;
-}
-
-static uint64_t *ld_bitset(const nq_join_scratch_t *scratch, int square) {
-  return scratch->ruled_out_by + (size_t)square * scratch->words;
-}
-
-static uint64_t *rd_bitset(const nq_join_scratch_t *scratch, int square) {
-  return scratch->ruled_out_by + (size_t)(scratch->n + square) * scratch->words;
-}
-
-static uint64_t *empty_bitset(const nq_join_scratch_t *scratch) {
-  return scratch->ruled_out_by + (size_t)(2 * scratch->n) * scratch->words;
-}
-
-/* Transposes the tops: bit t of ld_bitset(p) is set when top t attacks
- * square p of row m along ld.  The stack's first bitset starts with the
- * padding past the last top set, so padding never counts as a fit. */
-static void transpose_tops(nq_join_scratch_t *scratch) {
-  size_t words = scratch->words;
-  memset(scratch->ruled_out_by, 0, (size_t)(2 * scratch->n + 1) * words * sizeof(uint64_t));
-  for (size_t t = 0; t < scratch->tops; t++) {
+/* Fills the table's bitsets from its masks, and `ruled_out` with none of
+ * its tops ruled out, only the padding past the last, so padding never
+ * counts as a fit. */
+static void transpose(top_table_t *table, uint64_t *ruled_out, int n) {
+  size_t words = table->words = words_for(table->tops);
+  memset(table->attacking, 0, (size_t)(2 * n + 1) * words * sizeof(uint64_t));
+  for (size_t t = 0; t < table->tops; t++) {
     uint64_t bit = column_bit((int)(t % 64));
-    for (uint64_t ld = scratch->top_ld[t]; ld != 0; ld = drop_lowest_bit(ld))
-      ld_bitset(scratch, bit_index(lowest_bit(ld)))[t / 64] |= bit;
-    for (uint64_t rd = scratch->top_rd[t]; rd != 0; rd = drop_lowest_bit(rd))
-      rd_bitset(scratch, bit_index(lowest_bit(rd)))[t / 64] |= bit;
+    for (uint64_t ld = table->ld[t]; ld != 0; ld = drop_lowest_bit(ld))
+      table->attacking[(size_t)bit_index(lowest_bit(ld)) * words + t / 64] |= bit;
+    for (uint64_t rd = table->rd[t]; rd != 0; rd = drop_lowest_bit(rd))
+      table->attacking[(size_t)(n + bit_index(lowest_bit(rd))) * words + t / 64] |= bit;
   }
-  memset(scratch->stack, 0, words * sizeof(uint64_t));
-  for (size_t w = 0; w < words; w++)
-    scratch->stack_index[w] = (uint32_t)w;
-  if (scratch->tops % 64 != 0)
-    scratch->stack[words - 1] = ~board_columns((int)(scratch->tops % 64));
+  memset(ruled_out, 0, words * sizeof(uint64_t));
+  if (table->tops % 64 != 0)
+    ruled_out[words - 1] = ~board_columns((int)(table->tops % 64));
 }
 
-/* The bottom rows from `row` down, inside `allowed`.  The tops the queens
- * above in the bottom half rule out are kept as the words of the bitset
- * that still have a top left (`live` of them: their indexes and values),
- * so a level costs what is left, not the whole bucket. */
-static void walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64_t ld,
-                        uint64_t rd, const uint32_t *index, const uint64_t *ruled_out,
-                        size_t live) {
+/* The tops of `from` outside `ruled_out`, packed into `into`; `ruled_out`
+ * then starts afresh for `into`. */
+static void repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_out, int n) {
+  size_t kept = 0;
+  for (size_t w = 0; w < from->words; w++)
+    for (uint64_t left = ~ruled_out[w]; left != 0; left = drop_lowest_bit(left)) {
+      size_t t = w * 64 + (size_t)bit_index(lowest_bit(left));
+      into->ld[kept] = from->ld[t];
+      into->rd[kept] = from->rd[t];
+      kept++;
+    }
+  into->tops = kept;
+  transpose(into, ruled_out, n);
+}
+
+/* What a bottom queen at `column` of `row` rules out: the tops attacking
+ * the squares of row m its two diagonals cross. */
+static const uint64_t *ruled_out_along_ld(const nq_join_scratch_t *scratch,
+                                          const top_table_t *table, int row, int column) {
+  int square = column - (row - scratch->top_rows);
+  return table->attacking + (size_t)(square >= 0 ? square : 2 * scratch->n) * table->words;
+}
+
+static const uint64_t *ruled_out_along_rd(const nq_join_scratch_t *scratch,
+                                          const top_table_t *table, int row, int column) {
+  int n = scratch->n, square = column + (row - scratch->top_rows);
+  return table->attacking + (size_t)(square < n ? n + square : 2 * n) * table->words;
+}
+
+/* next = ruled_out | by_ld | by_rd; returns the tops left outside it. */
+static uint64_t combine(uint64_t *next, const uint64_t *ruled_out, const uint64_t *by_ld,
+                        const uint64_t *by_rd, size_t words) {
+  uint64_t left = 0;
+  for (size_t w = 0; w < words; w++) {
+    next[w] = ruled_out[w] | by_ld[w] | by_rd[w];
+    left += (uint64_t)bit_count(~next[w]);
+  }
+  return left;
+}
+
+/* The tops left outside ruled_out | by_ld | by_rd. */
+static uint64_t tops_fitting(const uint64_t *ruled_out, const uint64_t *by_ld,
+                             const uint64_t *by_rd, size_t words) {
+  uint64_t fitting = 0;
+  for (size_t w = 0; w < words; w++)
+    fitting += (uint64_t)bit_count(~(ruled_out[w] | by_ld[w] | by_rd[w]));
+  return fitting;
+}
+
+/* The last row of the board under a bottom half that reached the row
+ * above: each of its queens adds the tops it leaves. */
+static void count_last_row(bottom_walk_t *walk, const top_table_t *table,
+                           const uint64_t *ruled_out, uint64_t squares, uint64_t *nodes,
+                           uint64_t *combined) {
   nq_join_scratch_t *scratch = walk->scratch;
-  int n = scratch->n, distance = row - scratch->top_rows;
-  size_t words = scratch->words;
-  uint32_t *next_index = scratch->stack_index + (size_t)(distance + 1) * words;
-  uint64_t *next = scratch->stack + (size_t)(distance + 1) * words;
-  uint64_t free_squares = allowed & ~ld & ~rd;
-  while (free_squares != 0) {
+  int row = scratch->n - 1;
+  for (; squares != 0; squares = drop_lowest_bit(squares)) {
+    int column = bit_index(lowest_bit(squares));
+    walk->solutions += tops_fitting(ruled_out, ruled_out_along_ld(scratch, table, row, column),
+                                    ruled_out_along_rd(scratch, table, row, column),
+                                    table->words);
+    ++*nodes;
+    *combined += table->words;
+  }
+}
+
+/* A bottom half of one row (the top is every row but the last): each
+ * queen of the row, weighted, adds the tops it leaves. */
+static void count_single_row(bottom_walk_t *walk, uint64_t squares, uint64_t *nodes,
+                             uint64_t *combined) {
+  nq_join_scratch_t *scratch = walk->scratch;
+  const top_table_t *bucket = &scratch->tables[0];
+  for (; squares != 0; squares = drop_lowest_bit(squares)) {
+    int column = bit_index(lowest_bit(squares)), row = scratch->top_rows;
+    walk->solutions += walk->first_row_weight[column] *
+                       tops_fitting(scratch->ruled_out[0],
+                                    ruled_out_along_ld(scratch, bucket, row, column),
+                                    ruled_out_along_rd(scratch, bucket, row, column),
+                                    bucket->words);
+    ++*nodes;
+    *combined += bucket->words;
+  }
+}
+
+/* The bottom rows from `row` (above the last) down, inside `allowed`, with
+ * `table`'s tops outside `ruled_out` still fitting.  When the survivors
+ * fill too few of their words, they move to a table of their own, so a
+ * node costs about what is left, not the whole bucket. */
+static void walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64_t ld,
+                        uint64_t rd, const top_table_t *table, const uint64_t *ruled_out) {
+  nq_join_scratch_t *scratch = walk->scratch;
+  const int depth = row - scratch->top_rows + 1, n = scratch->n;
+  const size_t words = table->words;
+  uint64_t *next = scratch->ruled_out[depth];
+  uint64_t nodes = 0, combined = 0, pruned = 0, repacks = 0;
+  for (uint64_t free_squares = allowed & ~ld & ~rd; free_squares != 0;
+       free_squares = drop_lowest_bit(free_squares)) {
     uint64_t queen = lowest_bit(free_squares);
-    free_squares = drop_lowest_bit(free_squares);
     int column = bit_index(queen);
-    uint64_t weight = distance == 0 ? walk->first_row_weight[column] : 1;
+    uint64_t weight = depth == 1 ? walk->first_row_weight[column] : 1;
     if (weight == 0)
       continue;
     uint64_t before = walk->solutions;
-    walk->stats.bottom_nodes++;
-    walk->stats.words += live;
-    const uint64_t *by_ld =
-        column - distance >= 0 ? ld_bitset(scratch, column - distance) : empty_bitset(scratch);
-    const uint64_t *by_rd =
-        column + distance < n ? rd_bitset(scratch, column + distance) : empty_bitset(scratch);
-    if (row == n - 1) {
-      uint64_t left = 0;
-      for (size_t k = 0; k < live; k++)
-        left += (uint64_t)bit_count(~(ruled_out[k] | by_ld[index[k]] | by_rd[index[k]]));
-      walk->solutions += left;
+    uint64_t left = combine(next, ruled_out, ruled_out_along_ld(scratch, table, row, column),
+                            ruled_out_along_rd(scratch, table, row, column), words);
+    nodes++;
+    combined += words;
+    uint64_t below_ld = ((ld | queen) << 1) & walk->board, below_rd = (rd | queen) >> 1;
+    uint64_t below = allowed & ~queen;
+    if (left == 0) {
+      pruned++;
+    } else if (row + 1 == n - 1) {
+      count_last_row(walk, table, next, below & ~below_ld & ~below_rd, &nodes, &combined);
+    } else if (words > 1 && left * NQ_JOIN_REPACK_DENSITY < words * 64) {
+      repack(&scratch->tables[depth], table, next, n);
+      repacks++;
+      walk_bottom(walk, row + 1, below, below_ld, below_rd, &scratch->tables[depth], next);
     } else {
-      size_t next_live = 0;
-      for (size_t k = 0; k < live; k++) {
-        uint64_t value = ruled_out[k] | by_ld[index[k]] | by_rd[index[k]];
-        next_index[next_live] = index[k];
-        next[next_live] = value;
-        next_live += value != ~(uint64_t)0;
-      }
-      if (next_live == 0)
-        walk->stats.pruned++;
-      else
-        walk_bottom(walk, row + 1, allowed & ~queen, ((ld | queen) << 1) & walk->board,
-                    (rd | queen) >> 1, next_index, next, next_live);
+      walk_bottom(walk, row + 1, below, below_ld, below_rd, table, next);
     }
     walk->solutions = before + (walk->solutions - before) * weight;
   }
+  walk->stats.bottom_nodes += nodes;
+  walk->stats.words += combined;
+  walk->stats.pruned += pruned;
+  walk->stats.repacks += repacks;
 }
 
 static void add_stats(nq_join_stats_t *into, const nq_join_stats_t *from) {
@@ -219,6 +315,7 @@ static void add_stats(nq_join_stats_t *into, const nq_join_stats_t *from) {
   into->bottom_nodes += from->bottom_nodes;
   into->words += from->words;
   into->pruned += from->pruned;
+  into->repacks += from->repacks;
   if (from->max_tops > into->max_tops)
     into->max_tops = from->max_tops;
 }
@@ -230,20 +327,26 @@ static int join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_sc
                          const uint8_t first_row_weight[NQ_JOIN_MAX_N]) {
   scratch->n = n;
   scratch->top_rows = top_rows;
-  scratch->tops = 0;
+  top_table_t *bucket = &scratch->tables[0];
+  bucket->tops = 0;
   bottom_walk_t walk = {
       .scratch = scratch, .first_row_weight = first_row_weight, .board = board_columns(n)};
-  int code = collect_tops(scratch, &walk.stats.top_nodes, 0, top_columns, 0, 0);
-  if (code == NQ_OK && scratch->tops > 0)
-    code = reserve_bitsets(scratch);
+  int code = reserve_tables(scratch, 1);
+  if (code == NQ_OK)
+    code = collect_tops(scratch, &walk.stats.top_nodes, 0, top_columns, 0, 0);
   if (code != NQ_OK)
     return code;
   walk.stats.buckets = 1;
-  walk.stats.tops = walk.stats.max_tops = scratch->tops;
-  if (scratch->tops > 0) {
-    transpose_tops(scratch);
-    walk_bottom(&walk, top_rows, walk.board & ~top_columns, 0, 0, scratch->stack_index,
-                scratch->stack, scratch->words);
+  walk.stats.tops = walk.stats.max_tops = bucket->tops;
+  if (bucket->tops > 0) {
+    transpose(bucket, scratch->ruled_out[0], n);
+    uint64_t bottom_columns = walk.board & ~top_columns, nodes = 0, combined = 0;
+    if (top_rows == n - 1)
+      count_single_row(&walk, bottom_columns, &nodes, &combined);
+    else
+      walk_bottom(&walk, top_rows, bottom_columns, 0, 0, bucket, scratch->ruled_out[0]);
+    walk.stats.bottom_nodes += nodes;
+    walk.stats.words += combined;
   }
   *solutions = walk.solutions;
   if (stats != NULL)
@@ -447,12 +550,13 @@ static int join_rank(unsigned __int128 *solutions, nq_join_stats_t *stats, int n
   return code;
 }
 
+/* The stats that add up over ranks (max_tops is a maximum). */
 enum { STAT_FIELDS = 7 };
 
 static void stats_to_words(uint64_t words[STAT_FIELDS], const nq_join_stats_t *stats) {
   const uint64_t fields[STAT_FIELDS] = {stats->buckets,      stats->tops,  stats->top_nodes,
                                         stats->bottom_nodes, stats->words, stats->pruned,
-                                        stats->max_tops};
+                                        stats->repacks};
   memcpy(words, fields, sizeof fields);
 }
 
@@ -489,8 +593,10 @@ static int gather_on_rank0(mpz_t total, nq_join_stats_t *stats, unsigned __int12
   }
   mpz_clear(part);
   free(all);
-  *stats = (nq_join_stats_t){summed[0], summed[1], summed[2], summed[3],
-                             summed[4], summed[5], largest};
+  *stats = (nq_join_stats_t){.buckets = summed[0],      .tops = summed[1],
+                             .top_nodes = summed[2],    .bottom_nodes = summed[3],
+                             .words = summed[4],        .pruned = summed[5],
+                             .repacks = summed[6],      .max_tops = largest};
   return NQ_OK;
 }
 

@@ -38,9 +38,9 @@ static int bench_one(int n, int top_rows, int threads) {
   else
     gmp_printf("n=%d Q=%Zd %s seconds=%.3f buckets=%" PRIu64 " tops=%" PRIu64
                " max_tops=%" PRIu64 " top_nodes=%" PRIu64 " bottom_nodes=%" PRIu64
-               " words=%" PRIu64 " pruned=%" PRIu64 "\n",
+               " words=%" PRIu64 " pruned=%" PRIu64 " repacks=%" PRIu64 "\n",
                n, solutions, wrong ? "WRONG" : "ok", seconds, stats.buckets, stats.tops,
-               stats.max_tops, stats.top_nodes, stats.bottom_nodes, stats.words, stats.pruned);
+               stats.max_tops, stats.top_nodes, stats.bottom_nodes, stats.words, stats.pruned, stats.repacks);
   fflush(stdout);
   mpz_clear(solutions);
   return wrong;

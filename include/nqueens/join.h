@@ -19,6 +19,7 @@ typedef struct nq_join_stats {
   uint64_t bottom_nodes; /* queens placed by the bottom searches */
   uint64_t words;        /* 64-bit words combined (ORed or counted) */
   uint64_t pruned;       /* bottom subtrees cut because no top fit any more */
+  uint64_t repacks;      /* survivors moved to a table of their own */
   uint64_t max_tops;     /* the largest bucket's top halves */
 } nq_join_stats_t;
 
