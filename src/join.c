@@ -3,14 +3,14 @@
  * columns) whose diagonals do not meet.  A top half is summed up by what
  * its queens attack on row m, two n-bit masks (ld, rd); a bottom queen at
  * (r, c) meets a top half's diagonals on row m at c - (r - m) and
- * c + (r - m).  The tops of a bucket are stored transposed, as one bitset
+ * c + (r - m).  The tops of a bucket are stored transposed, one bitset
  * over the tops for each square of row m and each diagonal direction; the
- * bottom halves are walked as a search, and each queen placed ORs the two
- * bitsets of its squares into the set of tops it rules out.  A bottom half
- * then fits every top outside that set: one popcount over the tops per
- * bottom half, 64 tops a word, and a subtree is cut as soon as no top is
- * left.  The work is the bottom search's nodes times the bucket's tops /
- * 64: quadratic in the bucket, which is why it loses (docs/research.md). */
+ * bottom halves are walked as a search, and each queen placed ORs its two
+ * bitsets into the set of tops ruled out.  The last queen then counts its
+ * fitting tops with popcounts, 64 tops a word, and a subtree ends as soon
+ * as no top is left.  So the walk visits bottom halves, not solutions: its
+ * nodes grow more slowly than Q(n), but each costs the words its
+ * surviving tops occupy (docs/research.md has the measurements). */
 
 #include "nqueens/join.h"
 
@@ -25,27 +25,34 @@
 
 #define NQ_JOIN_MAX_N 32
 
-/* Survivors are packed into a table of their own once they fill less than
- * 1 / NQ_JOIN_REPACK_DENSITY of their words. */
-#ifndef NQ_JOIN_REPACK_DENSITY
-#define NQ_JOIN_REPACK_DENSITY 4
-#endif
+/* Survivors move to a table of their own when they fill less than
+ * 1 / JOIN_REPACK_DENSITY of their live words, and only where at least
+ * JOIN_REPACK_ROWS rows lie below the child: a repack costs a pass over
+ * every survivor's masks, repaid only by a large subtree (the tuning runs
+ * are in docs/research.md). */
+enum { JOIN_REPACK_DENSITY = 4, JOIN_REPACK_ROWS = 6 };
 
 /* A set of top halves, as masks on row m and transposed: bit t of the
  * bitset of ld square p is set when top t attacks square p along ld. */
 typedef struct top_table {
   uint64_t *ld, *rd;
   size_t tops, words;
-  uint64_t *attacking; /* 2n + 1 bitsets of `words` words: ld square p at p,
-                          rd square p at n + p, then an empty one */
+  uint64_t *attacking; /* 4n bitsets of `words` words: ld square p (-n < p < n)
+                          at n + p, rd square p (0 <= p < 2n) at 2n + p; those
+                          off row m stay empty, so a queen needs no test */
 } top_table_t;
 
+static size_t ld_bitset_index(int n, int square) { return (size_t)(n + square); }
+static size_t rd_bitset_index(int n, int square) { return (size_t)(2 * n + square); }
+
 /* Table 0 holds the bucket's tops; table d the survivors packed at depth d
- * of the bottom walk.  ruled_out[d]: at depth d, the tops of the table in
- * use that the bottom queens rule out. */
+ * of the bottom walk.  At depth d, the tops of the table in use that the
+ * bottom queens rule out, as the words that still have a top left: their
+ * indexes live_index[d] and values ruled_out[d]. */
 struct nq_join_scratch {
   top_table_t tables[NQ_JOIN_MAX_N + 1];
   uint64_t *ruled_out[NQ_JOIN_MAX_N + 1];
+  uint32_t *live_index[NQ_JOIN_MAX_N + 1];
   size_t top_capacity; /* of each table, in tops */
   int n, top_rows;
 };
@@ -78,8 +85,10 @@ static void free_tables(nq_join_scratch_t *scratch) {
     free(scratch->tables[d].rd);
     free(scratch->tables[d].attacking);
     free(scratch->ruled_out[d]);
+    free(scratch->live_index[d]);
     scratch->tables[d] = (top_table_t){0};
     scratch->ruled_out[d] = NULL;
+    scratch->live_index[d] = NULL;
   }
   scratch->top_capacity = 0;
 }
@@ -105,9 +114,11 @@ static int reserve_tables(nq_join_scratch_t *scratch, size_t tops) {
     top_table_t *table = &scratch->tables[d];
     table->ld = malloc(capacity * sizeof *table->ld);
     table->rd = malloc(capacity * sizeof *table->rd);
-    table->attacking = malloc((2 * NQ_JOIN_MAX_N + 1) * words * sizeof *table->attacking);
+    table->attacking = malloc(4 * NQ_JOIN_MAX_N * words * sizeof *table->attacking);
     scratch->ruled_out[d] = malloc(words * sizeof *scratch->ruled_out[d]);
-    if (!table->ld || !table->rd || !table->attacking || !scratch->ruled_out[d]) {
+    scratch->live_index[d] = malloc(words * sizeof *scratch->live_index[d]);
+    if (!table->ld || !table->rd || !table->attacking || !scratch->ruled_out[d] ||
+        !scratch->live_index[d]) {
       free_tables(scratch);
       return NQ_ENOMEM;
     }
@@ -165,34 +176,40 @@ static int collect_tops(nq_join_scratch_t *scratch, uint64_t *nodes, int row, ui
 /* Fills the table's bitsets from its masks, and `ruled_out` with none of
  * its tops ruled out, only the padding past the last, so padding never
  * counts as a fit. */
-static void transpose(top_table_t *table, uint64_t *ruled_out, int n) {
+static void transpose(top_table_t *table, uint64_t *ruled_out, uint32_t *live_index, int n) {
   size_t words = table->words = words_for(table->tops);
-  memset(table->attacking, 0, (size_t)(2 * n + 1) * words * sizeof(uint64_t));
+  memset(table->attacking, 0, (size_t)(4 * n) * words * sizeof(uint64_t));
   for (size_t t = 0; t < table->tops; t++) {
     uint64_t bit = column_bit((int)(t % 64));
     for (uint64_t ld = table->ld[t]; ld != 0; ld = drop_lowest_bit(ld))
-      table->attacking[(size_t)bit_index(lowest_bit(ld)) * words + t / 64] |= bit;
+      table->attacking[ld_bitset_index(n, bit_index(lowest_bit(ld))) * words + t / 64] |= bit;
     for (uint64_t rd = table->rd[t]; rd != 0; rd = drop_lowest_bit(rd))
-      table->attacking[(size_t)(n + bit_index(lowest_bit(rd))) * words + t / 64] |= bit;
+      table->attacking[rd_bitset_index(n, bit_index(lowest_bit(rd))) * words + t / 64] |= bit;
   }
   memset(ruled_out, 0, words * sizeof(uint64_t));
+  for (size_t w = 0; w < words; w++)
+    live_index[w] = (uint32_t)w;
   if (table->tops % 64 != 0)
     ruled_out[words - 1] = ~board_columns((int)(table->tops % 64));
 }
 
-/* The tops of `from` outside `ruled_out`, packed into `into`; `ruled_out`
- * then starts afresh for `into`. */
-static void repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_out, int n) {
+/* The tops of `from` left in its `live` words, packed into `into`; the
+ * live words then start afresh for `into`.  (Ordering the packed tops by
+ * the next row's queens, so that each queen's survivors share words, was
+ * measured and lost: docs/research.md.) */
+static size_t repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_out,
+                     uint32_t *live_index, size_t live, int n) {
   size_t kept = 0;
-  for (size_t w = 0; w < from->words; w++)
-    for (uint64_t left = ~ruled_out[w]; left != 0; left = drop_lowest_bit(left)) {
-      size_t t = w * 64 + (size_t)bit_index(lowest_bit(left));
+  for (size_t k = 0; k < live; k++)
+    for (uint64_t left = ~ruled_out[k]; left != 0; left = drop_lowest_bit(left)) {
+      size_t t = (size_t)live_index[k] * 64 + (size_t)bit_index(lowest_bit(left));
       into->ld[kept] = from->ld[t];
       into->rd[kept] = from->rd[t];
       kept++;
     }
   into->tops = kept;
-  transpose(into, ruled_out, n);
+  transpose(into, ruled_out, live_index, n);
+  return into->words;
 }
 
 /* What a bottom queen at `column` of `row` rules out: the tops attacking
@@ -200,49 +217,112 @@ static void repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_o
 static const uint64_t *ruled_out_along_ld(const nq_join_scratch_t *scratch,
                                           const top_table_t *table, int row, int column) {
   int square = column - (row - scratch->top_rows);
-  return table->attacking + (size_t)(square >= 0 ? square : 2 * scratch->n) * table->words;
+  return table->attacking + ld_bitset_index(scratch->n, square) * table->words;
 }
 
 static const uint64_t *ruled_out_along_rd(const nq_join_scratch_t *scratch,
                                           const top_table_t *table, int row, int column) {
-  int n = scratch->n, square = column + (row - scratch->top_rows);
-  return table->attacking + (size_t)(square < n ? n + square : 2 * n) * table->words;
+  int square = column + (row - scratch->top_rows);
+  return table->attacking + rd_bitset_index(scratch->n, square) * table->words;
 }
 
-/* next = ruled_out | by_ld | by_rd; returns the tops left outside it. */
-static uint64_t combine(uint64_t *next, const uint64_t *ruled_out, const uint64_t *by_ld,
-                        const uint64_t *by_rd, size_t words) {
-  uint64_t left = 0;
-  for (size_t w = 0; w < words; w++) {
-    next[w] = ruled_out[w] | by_ld[w] | by_rd[w];
-    left += (uint64_t)bit_count(~next[w]);
+/* A bucket's one-word walk: the tops left fit in one word (`alive`), and
+ * ld_word[p] / rd_word[p] say which of them attack square p of row m.  A
+ * node is then the backtracker's plus two loads and an AND: this is where
+ * most bottom nodes are. */
+typedef struct one_word_walk {
+  const uint64_t *ld_word, *rd_word;
+  uint64_t board;
+  int top_rows, last_row;
+  uint64_t nodes;
+} one_word_walk_t;
+
+static uint64_t walk_one_word(one_word_walk_t *walk, int row, uint64_t allowed, uint64_t ld,
+                              uint64_t rd, uint64_t alive) {
+  const int distance = row - walk->top_rows;
+  const uint64_t *ld_word = walk->ld_word - distance, *rd_word = walk->rd_word + distance;
+  uint64_t solutions = 0;
+  for (uint64_t free_squares = allowed & ~ld & ~rd; free_squares != 0;
+       free_squares = drop_lowest_bit(free_squares)) {
+    uint64_t queen = lowest_bit(free_squares);
+    int column = bit_index(queen);
+    uint64_t left = alive & ~(ld_word[column] | rd_word[column]);
+    walk->nodes++;
+    if (left == 0)
+      continue;
+    if (row == walk->last_row)
+      solutions += (uint64_t)bit_count(left);
+    else
+      solutions += walk_one_word(walk, row + 1, allowed & ~queen, ((ld | queen) << 1) & walk->board,
+                                 (rd | queen) >> 1, left);
   }
-  return left;
+  return solutions;
 }
 
-/* The tops left outside ruled_out | by_ld | by_rd. */
-static uint64_t tops_fitting(const uint64_t *ruled_out, const uint64_t *by_ld,
-                             const uint64_t *by_rd, size_t words) {
+/* Below `row`, with the tops of the one-word `table` outside ruled_out[0]. */
+static void walk_rest_in_one_word(bottom_walk_t *walk, const top_table_t *table, int row,
+                                  uint64_t allowed, uint64_t ld, uint64_t rd,
+                                  uint64_t ruled_out) {
+  const int n = walk->scratch->n;
+  one_word_walk_t one = {.ld_word = table->attacking + ld_bitset_index(n, 0),
+                         .rd_word = table->attacking + rd_bitset_index(n, 0),
+                         .board = walk->board,
+                         .top_rows = walk->scratch->top_rows,
+                         .last_row = n - 1};
+  walk->solutions += walk_one_word(&one, row, allowed, ld, rd, ~ruled_out);
+  walk->stats.bottom_nodes += one.nodes;
+  walk->stats.words += one.nodes;
+}
+
+/* The live words once a queen's two bitsets join them; words left full
+ * (no top fits) drop out.  Returns how many stay, and the tops left in
+ * *left. */
+static size_t narrow(uint32_t *next_index, uint64_t *next, const uint32_t *index,
+                     const uint64_t *ruled_out, size_t live, const uint64_t *by_ld,
+                     const uint64_t *by_rd, uint64_t *left) {
+  size_t next_live = 0;
   uint64_t fitting = 0;
-  for (size_t w = 0; w < words; w++)
-    fitting += (uint64_t)bit_count(~(ruled_out[w] | by_ld[w] | by_rd[w]));
+  for (size_t k = 0; k < live; k++) {
+    uint64_t value = ruled_out[k] | by_ld[index[k]] | by_rd[index[k]];
+    next_index[next_live] = index[k];
+    next[next_live] = value;
+    next_live += value != ~(uint64_t)0;
+    fitting += (uint64_t)bit_count(~value);
+  }
+  *left = fitting;
+  return next_live;
+}
+
+/* The tops left in the live words once a queen's two bitsets join them. */
+static uint64_t tops_fitting(const uint32_t *index, const uint64_t *ruled_out, size_t live,
+                             const uint64_t *by_ld, const uint64_t *by_rd) {
+  uint64_t fitting = 0;
+  for (size_t k = 0; k < live; k++)
+    fitting += (uint64_t)bit_count(~(ruled_out[k] | by_ld[index[k]] | by_rd[index[k]]));
   return fitting;
 }
 
-/* The last row of the board under a bottom half that reached the row
- * above: each of its queens adds the tops it leaves. */
-static void count_last_row(bottom_walk_t *walk, const top_table_t *table,
-                           const uint64_t *ruled_out, uint64_t squares, uint64_t *nodes,
-                           uint64_t *combined) {
+/* The last two rows: a queen of the row above the last (its bitsets
+ * by_ld, by_rd) and each queen the last row still allows; each pair adds
+ * the tops neither rules out. */
+static void count_last_two_rows(bottom_walk_t *walk, const top_table_t *table,
+                                const uint32_t *index, const uint64_t *ruled_out, size_t live,
+                                const uint64_t *by_ld, const uint64_t *by_rd, uint64_t squares,
+                                uint64_t *nodes, uint64_t *combined) {
   nq_join_scratch_t *scratch = walk->scratch;
   int row = scratch->n - 1;
   for (; squares != 0; squares = drop_lowest_bit(squares)) {
     int column = bit_index(lowest_bit(squares));
-    walk->solutions += tops_fitting(ruled_out, ruled_out_along_ld(scratch, table, row, column),
-                                    ruled_out_along_rd(scratch, table, row, column),
-                                    table->words);
+    const uint64_t *last_ld = ruled_out_along_ld(scratch, table, row, column);
+    const uint64_t *last_rd = ruled_out_along_rd(scratch, table, row, column);
+    uint64_t fitting = 0;
+    for (size_t k = 0; k < live; k++) {
+      size_t w = index[k];
+      fitting += (uint64_t)bit_count(~(ruled_out[k] | by_ld[w] | by_rd[w] | last_ld[w] | last_rd[w]));
+    }
+    walk->solutions += fitting;
     ++*nodes;
-    *combined += table->words;
+    *combined += live;
   }
 }
 
@@ -255,25 +335,28 @@ static void count_single_row(bottom_walk_t *walk, uint64_t squares, uint64_t *no
   for (; squares != 0; squares = drop_lowest_bit(squares)) {
     int column = bit_index(lowest_bit(squares)), row = scratch->top_rows;
     walk->solutions += walk->first_row_weight[column] *
-                       tops_fitting(scratch->ruled_out[0],
+                       tops_fitting(scratch->live_index[0], scratch->ruled_out[0], bucket->words,
                                     ruled_out_along_ld(scratch, bucket, row, column),
-                                    ruled_out_along_rd(scratch, bucket, row, column),
-                                    bucket->words);
+                                    ruled_out_along_rd(scratch, bucket, row, column));
     ++*nodes;
     *combined += bucket->words;
   }
 }
 
 /* The bottom rows from `row` (above the last) down, inside `allowed`, with
- * `table`'s tops outside `ruled_out` still fitting.  When the survivors
- * fill too few of their words, they move to a table of their own, so a
- * node costs about what is left, not the whole bucket. */
+ * the tops of `table` in its `live` words (indexes and values) still
+ * fitting.  Near the top of the walk, where subtrees are large, survivors
+ * that fill too few words move to a table of their own, ordered so that
+ * each next queen's survivors lie in few words; below, the live words
+ * alone keep a node's cost to what is left. */
 static void walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64_t ld,
-                        uint64_t rd, const top_table_t *table, const uint64_t *ruled_out) {
+                        uint64_t rd, const top_table_t *table, const uint32_t *index,
+                        const uint64_t *ruled_out, size_t live) {
   nq_join_scratch_t *scratch = walk->scratch;
   const int depth = row - scratch->top_rows + 1, n = scratch->n;
-  const size_t words = table->words;
+  const int repack_allowed = n - 2 - row >= JOIN_REPACK_ROWS;
   uint64_t *next = scratch->ruled_out[depth];
+  uint32_t *next_index = scratch->live_index[depth];
   uint64_t nodes = 0, combined = 0, pruned = 0, repacks = 0;
   for (uint64_t free_squares = allowed & ~ld & ~rd; free_squares != 0;
        free_squares = drop_lowest_bit(free_squares)) {
@@ -282,23 +365,35 @@ static void walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64_t
     uint64_t weight = depth == 1 ? walk->first_row_weight[column] : 1;
     if (weight == 0)
       continue;
-    uint64_t before = walk->solutions;
-    uint64_t left = combine(next, ruled_out, ruled_out_along_ld(scratch, table, row, column),
-                            ruled_out_along_rd(scratch, table, row, column), words);
     nodes++;
-    combined += words;
     uint64_t below_ld = ((ld | queen) << 1) & walk->board, below_rd = (rd | queen) >> 1;
-    uint64_t below = allowed & ~queen;
+    uint64_t below = allowed & ~queen, next_squares = below & ~below_ld & ~below_rd;
+    if (next_squares == 0)
+      continue; /* the row below has no square left: no top to look at */
+    const uint64_t *by_ld = ruled_out_along_ld(scratch, table, row, column);
+    const uint64_t *by_rd = ruled_out_along_rd(scratch, table, row, column);
+    uint64_t before = walk->solutions, left = 0;
+    if (row + 1 == n - 1) {
+      count_last_two_rows(walk, table, index, ruled_out, live, by_ld, by_rd, next_squares,
+                          &nodes, &combined);
+      walk->solutions = before + (walk->solutions - before) * weight;
+      continue;
+    }
+    size_t next_live = narrow(next_index, next, index, ruled_out, live, by_ld, by_rd, &left);
+    combined += live;
+    const top_table_t *next_table = table;
     if (left == 0) {
       pruned++;
-    } else if (row + 1 == n - 1) {
-      count_last_row(walk, table, next, below & ~below_ld & ~below_rd, &nodes, &combined);
-    } else if (words > 1 && left * NQ_JOIN_REPACK_DENSITY < words * 64) {
-      repack(&scratch->tables[depth], table, next, n);
-      repacks++;
-      walk_bottom(walk, row + 1, below, below_ld, below_rd, &scratch->tables[depth], next);
+    } else if (table->words == 1) {
+      walk_rest_in_one_word(walk, table, row + 1, below, below_ld, below_rd, next[0]);
     } else {
-      walk_bottom(walk, row + 1, below, below_ld, below_rd, table, next);
+      if (repack_allowed && left * JOIN_REPACK_DENSITY < next_live * 64) {
+        next_table = &scratch->tables[depth];
+        next_live = repack(&scratch->tables[depth], table, next, next_index, next_live, n);
+        repacks++;
+      }
+      walk_bottom(walk, row + 1, below, below_ld, below_rd, next_table, next_index, next,
+                  next_live);
     }
     walk->solutions = before + (walk->solutions - before) * weight;
   }
@@ -339,12 +434,13 @@ static int join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_sc
   walk.stats.buckets = 1;
   walk.stats.tops = walk.stats.max_tops = bucket->tops;
   if (bucket->tops > 0) {
-    transpose(bucket, scratch->ruled_out[0], n);
+    transpose(bucket, scratch->ruled_out[0], scratch->live_index[0], n);
     uint64_t bottom_columns = walk.board & ~top_columns, nodes = 0, combined = 0;
     if (top_rows == n - 1)
       count_single_row(&walk, bottom_columns, &nodes, &combined);
     else
-      walk_bottom(&walk, top_rows, bottom_columns, 0, 0, bucket, scratch->ruled_out[0]);
+      walk_bottom(&walk, top_rows, bottom_columns, 0, 0, bucket, scratch->live_index[0],
+                  scratch->ruled_out[0], bucket->words);
     walk.stats.bottom_nodes += nodes;
     walk.stats.words += combined;
   }
