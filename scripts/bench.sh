@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Benchmark: counts Q(n) for each n and prints one table row per n.
+# Benchmark of the backtracker (--method backtrack): counts Q(n) for each n
+# and prints one table row per n.
 #   scripts/bench.sh                  n = 12..17 on 1 rank
 #   scripts/bench.sh -np 2 16 17      n = 16, 17 on 2 ranks
 #   scripts/bench.sh --walk scalar 16 count with the scalar walk (default: auto)
@@ -72,7 +73,7 @@ printf '%4s %22s %10s %12s %12s %7s\n' n total seconds nodes/s units/s walk
 for n in "${sizes[@]}"; do
   status=0
   json=$(mpirun "${NQ_MPIRUN_FLAGS[@]}" -np "$ranks" "$build_dir/nqueens-mpi" -n "$n" \
-    --walk "$walk" --format json) || status=$?
+    --walk "$walk" --method backtrack --format json) || status=$?
   if [ "$status" -ne 0 ] || [ -z "$json" ]; then
     echo "bench.sh: n = $n failed (mpirun exit status $status)" >&2
     exit 1

@@ -425,21 +425,33 @@ static int run_estimate(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out,
   return rank == 0 ? write_estimate(cli, &result, out, err) : NQ_EXIT_OK;
 }
 
-/* --method join: every rank and thread joins its share of the column
- * sets; rank 0 writes Q(n). */
+/* A count by the join: every rank and thread joins its share of the
+ * column sets; rank 0 reports progress and writes Q(n). */
 static int run_join(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
   static const char what[] = "counting by the join failed";
   int ranks = 1, threads = cli->threads ? cli->threads : default_threads();
   if (MPI_Comm_size(comm, &ranks) != MPI_SUCCESS)
     return runtime_failure(err, what, NQ_EMPI, 0);
+  nq_join_options_t options = {.n = cli->n, .threads = threads};
+  nq__progress_printer_t printer;
+  if (rank == 0 && !cli->quiet)
+    nq__progress_attach_join(&options, &printer, err, cli->progress);
   nq__join_report_t report = {.ranks = ranks, .threads = ranks * threads,
                               .top_rows = nq_join_default_top_rows(cli->n)};
   mpz_init(report.solutions);
+  nq__stop_signals_t signals;
+  options.stop = nq__stop_signals_install(&signals);
   double started = MPI_Wtime();
-  int rc = nq_join_count(report.solutions, &report.stats, cli->n, report.top_rows, threads, comm);
+  int rc = nq_join_count(report.solutions, &report.stats, &options, comm);
   report.seconds = MPI_Wtime() - started;
+  nq__stop_signals_restore(&signals);
   int status = NQ_EXIT_OK;
-  if (rc != NQ_OK) {
+  if (rc == NQ_ESTOPPED) {
+    if (rank == 0)
+      fprintf(err, "nqueens-mpi: stopped cleanly; nothing was saved (the join keeps no "
+                   "checkpoint): rerun to start over\n");
+    status = NQ_EXIT_STOPPED;
+  } else if (rc != NQ_OK) {
     status = rc == NQ_EMPI || rank == 0 ? runtime_failure(err, what, rc, 0) : NQ_EXIT_FAILURE;
   } else if (rank == 0) {
     nq_output_t output;
@@ -606,7 +618,7 @@ int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
   int agreed = ranks_agree(&cli, parse_rc, message, (int)sizeof message, comm, rank, err);
   if (agreed != NQ_EXIT_OK)
     return agreed;
-  if (cli.mode == NQ_MODE_COUNT && cli.method == NQ_METHOD_JOIN)
+  if (cli.mode == NQ_MODE_COUNT && nq__cli_method(&cli) == NQ_METHOD_JOIN)
     return run_join(&cli, comm, rank, out, err);
   if (cli.mode == NQ_MODE_COUNT)
     return run_count(&cli, comm, rank, out, err);

@@ -9,6 +9,7 @@
 
 #include "nqueens/count.h"
 #include "nqueens/error.h"
+#include "nqueens/join.h"
 #include "nqueens/slice.h"
 #include "nqueens/units.h"
 
@@ -230,12 +231,14 @@ static int parse_format(parser_t *p, const char *text) {
 }
 
 static int parse_method(parser_t *p, const char *text) {
-  if (strcmp(text, "backtrack") == 0)
+  if (strcmp(text, "auto") == 0)
+    p->cli->method = NQ_METHOD_AUTO;
+  else if (strcmp(text, "backtrack") == 0)
     p->cli->method = NQ_METHOD_BACKTRACK;
   else if (strcmp(text, "join") == 0)
     p->cli->method = NQ_METHOD_JOIN;
   else
-    return fail(p, "unknown --method '%s' (use backtrack or join)", text);
+    return fail(p, "unknown --method '%s' (use auto, backtrack or join)", text);
   return NQ_OK;
 }
 
@@ -332,10 +335,11 @@ static int check_merge(parser_t *p) {
 
 /* The join counts Q(n) and nothing else, in one go: what the backtracker's
  * units make possible (U(n), GPUs, journals, slices, the lane walk, the
- * provenance record of a count, progress) has no meaning for it. */
+ * provenance record of a count) has no meaning for it. */
+static const int backtrack_only[] = {'u',       OPT_WALK,   OPT_GPU, OPT_CHECKPOINT,
+                                     OPT_SLICE, OPT_VERIFY, OPT_JSON};
+
 static int check_join(parser_t *p) {
-  static const int backtrack_only[] = {'u',         OPT_WALK,  OPT_GPU,  OPT_CHECKPOINT,
-                                       OPT_SLICE,   OPT_VERIFY, OPT_JSON, OPT_PROGRESS};
   if (p->cli->mode != NQ_MODE_COUNT)
     return fail(p, "--method only applies to counting");
   if (p->cli->method != NQ_METHOD_JOIN)
@@ -346,6 +350,17 @@ static int check_join(parser_t *p) {
   if (p->cli->n > NQ_CLI_JOIN_MAX_N)
     return fail(p, "--method join counts boards up to %d, not %d", NQ_CLI_JOIN_MAX_N, p->cli->n);
   return NQ_OK;
+}
+
+nq_method_t nq__cli_method(const nq_cli_t *cli) {
+  if (cli->method != NQ_METHOD_AUTO)
+    return cli->method;
+  const int backtrack_asked = cli->unique || cli->walk != NQ_WALK_AUTO || cli->gpu ||
+                              cli->checkpoint != NULL || cli->slice_count > 0 ||
+                              cli->verify > 0 || cli->json_file != NULL;
+  const int join_faster = cli->n >= NQ_JOIN_FASTER_FROM_N && cli->n <= NQ_JOIN_FASTER_TO_N;
+  return cli->mode == NQ_MODE_COUNT && join_faster && !backtrack_asked ? NQ_METHOD_JOIN
+                                                                         : NQ_METHOD_BACKTRACK;
 }
 
 /* Rules that concern the options together, checked once all are read. */
@@ -446,7 +461,7 @@ void nq__cli_print_help(FILE *out) {
       "                        [--walk auto|scalar|avx512] [--gpu] [--progress SECS] [-q]\n"
       "                        [-t T] [--checkpoint FILE [--verify F [--seed S]]]\n"
       "                        [--slice I/K] [--json FILE]\n"
-      "       nqueens-mpi -n N --method join [-t T] [--format text|json] [-q]\n"
+      "       nqueens-mpi -n N --method join [-t T] [--format text|json] [--progress S] [-q]\n"
       "       nqueens-mpi -n N --estimate [SECS] [--estimate-samples K] [--estimate-ranks P]\n"
       "                        [--seed S] [--format text|json] [--walk W] [-t T]\n"
       "       nqueens-mpi --status FILE [--format text|json]\n"
@@ -469,10 +484,11 @@ void nq__cli_print_help(FILE *out) {
       "      --walk W       how to count: avx512 (eight searches at once in AVX-512\n"
       "                     registers, N <= 32), scalar, or auto (default: avx512\n"
       "                     where the CPU has it); --version lists those it has\n"
-      "      --method M     counting: backtrack (default), or join: the research\n"
-      "                     method that joins top and bottom halves of the board\n"
-      "                     (docs/research.md); Q(N) only, N <= 32, faster than\n"
-      "                     backtrack on some even N and slower on odd N\n"
+      "      --method M     counting: backtrack (the work units above), join (top\n"
+      "                     and bottom halves of the board joined column set by\n"
+      "                     column set: Q(N) only, N <= 32, see docs/research.md),\n"
+      "                     or auto (default): join for a plain count of N = 18\n"
+      "                     to 20, where it measured faster, else backtrack\n"
       "  -t, --threads T    search threads per rank (default: every core this process\n"
       "                     may use when started alone, SLURM_CPUS_PER_TASK under\n"
       "                     Slurm, 1 under mpirun)\n"

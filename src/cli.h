@@ -20,9 +20,11 @@ typedef enum nq_mode {
 
 typedef enum nq_format { NQ_FORMAT_TEXT = 0, NQ_FORMAT_JSON } nq_format_t;
 
-/* --method: how a count is made.  JOIN is the research method of
- * include/nqueens/join.h, for plain counts only. */
-typedef enum nq_method { NQ_METHOD_BACKTRACK = 0, NQ_METHOD_JOIN } nq_method_t;
+/* --method: how a count is made.  JOIN is the method of
+ * include/nqueens/join.h, for Q(n) alone; AUTO takes it where it measured
+ * faster (NQ_JOIN_FASTER_FROM_N..TO_N) for a count that asks for nothing
+ * only the backtracker gives (nq__cli_method). */
+typedef enum nq_method { NQ_METHOD_AUTO = 0, NQ_METHOD_BACKTRACK, NQ_METHOD_JOIN } nq_method_t;
 
 /* The largest board --method join accepts (its masks and bucket sets). */
 #define NQ_CLI_JOIN_MAX_N 32
@@ -34,7 +36,7 @@ typedef struct nq_cli {
   uint64_t limit; /* --list only; 0 = no limit */
   int unique;
   nq_walk_t walk; /* --walk: counting only; AUTO unless given */
-  nq_method_t method; /* --method: counting only; BACKTRACK unless given */
+  nq_method_t method; /* --method: counting only; AUTO unless given */
   int gpu;        /* --gpu: counting only */
   int threads;    /* -t, --threads T: counting only; 0 unless given */
   double progress; /* --progress SECS: counting only; 0 = off */
@@ -75,5 +77,11 @@ enum {
 int nq__cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, char **argv);
 
 void nq__cli_print_help(FILE *out);
+
+/* The method a count made with these options uses: --method's, or for
+ * AUTO the join on the boards where it measured faster, unless an option
+ * asks for what only the backtracker gives (--unique, --walk, --gpu,
+ * --checkpoint, --slice, --verify, --json). */
+nq_method_t nq__cli_method(const nq_cli_t *cli);
 
 #endif

@@ -1,3 +1,5 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
 /* The join method: Q(n) as a sum over column sets S of the pairs of a top
  * half (rows 0..m-1, columns S) and a bottom half (rows m..n-1, the other
  * columns) whose diagonals do not meet.  A top half is summed up by what
@@ -18,9 +20,11 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bits.h"
 #include "mpi_check.h"
+#include "nqueens/count.h"
 #include "nqueens/error.h"
 
 #define NQ_JOIN_MAX_N 32
@@ -37,6 +41,7 @@ enum { JOIN_REPACK_DENSITY = 4, JOIN_REPACK_ROWS = 6 };
 typedef struct top_table {
   uint64_t *ld, *rd;
   size_t tops, words;
+  size_t capacity, attacking_capacity; /* allocated: tops, and words of attacking */
   uint64_t *attacking; /* 4n bitsets of `words` words: ld square p (-n < p < n)
                           at n + p, rd square p (0 <= p < 2n) at 2n + p; those
                           off row m stay empty, so a queen needs no test */
@@ -45,15 +50,19 @@ typedef struct top_table {
 static size_t ld_bitset_index(int n, int square) { return (size_t)(n + square); }
 static size_t rd_bitset_index(int n, int square) { return (size_t)(2 * n + square); }
 
+/* Depths of the bottom walk: a bottom half has at most n - n/2 rows. */
+enum { JOIN_MAX_DEPTH = NQ_JOIN_MAX_N - NQ_JOIN_MAX_N / 2 + 1 };
+
 /* Table 0 holds the bucket's tops; table d the survivors packed at depth d
- * of the bottom walk.  At depth d, the tops of the table in use that the
- * bottom queens rule out, as the words that still have a top left: their
- * indexes live_index[d] and values ruled_out[d]. */
+ * of the bottom walk, each sized to what it holds.  At depth d, the tops of
+ * the table in use that the bottom queens rule out, as the words that
+ * still have a top left: their indexes live_index[d] and values
+ * ruled_out[d], room for stack_words words each. */
 struct nq_join_scratch {
-  top_table_t tables[NQ_JOIN_MAX_N + 1];
-  uint64_t *ruled_out[NQ_JOIN_MAX_N + 1];
-  uint32_t *live_index[NQ_JOIN_MAX_N + 1];
-  size_t top_capacity; /* of each table, in tops */
+  top_table_t tables[JOIN_MAX_DEPTH];
+  uint64_t *ruled_out[JOIN_MAX_DEPTH];
+  uint32_t *live_index[JOIN_MAX_DEPTH];
+  size_t stack_words;
   int n, top_rows;
 };
 
@@ -79,74 +88,73 @@ int nq_join_scratch_create(nq_join_scratch_t **scratch) {
   return *scratch == NULL ? NQ_ENOMEM : NQ_OK;
 }
 
-static void free_tables(nq_join_scratch_t *scratch) {
-  for (int d = 0; d <= NQ_JOIN_MAX_N; d++) {
+void nq_join_scratch_destroy(nq_join_scratch_t *scratch) {
+  if (scratch == NULL)
+    return;
+  for (int d = 0; d < JOIN_MAX_DEPTH; d++) {
     free(scratch->tables[d].ld);
     free(scratch->tables[d].rd);
     free(scratch->tables[d].attacking);
     free(scratch->ruled_out[d]);
     free(scratch->live_index[d]);
-    scratch->tables[d] = (top_table_t){0};
-    scratch->ruled_out[d] = NULL;
-    scratch->live_index[d] = NULL;
   }
-  scratch->top_capacity = 0;
-}
-
-void nq_join_scratch_destroy(nq_join_scratch_t *scratch) {
-  if (scratch == NULL)
-    return;
-  free_tables(scratch);
   free(scratch);
 }
 
-/* Every table and bitset room for `tops` tops (a table never outgrows the
- * bucket's). */
-static int reserve_tables(nq_join_scratch_t *scratch, size_t tops) {
-  if (tops <= scratch->top_capacity)
+/* Room in `table` for `tops` masks, keeping those it holds. */
+static int reserve_masks(top_table_t *table, size_t tops) {
+  if (tops <= table->capacity)
     return NQ_OK;
-  free_tables(scratch);
-  size_t capacity = 1024;
+  size_t capacity = table->capacity < 1024 ? 1024 : table->capacity;
   while (capacity < tops)
     capacity *= 2;
-  size_t words = words_for(capacity);
-  for (int d = 0; d <= NQ_JOIN_MAX_N; d++) {
-    top_table_t *table = &scratch->tables[d];
-    table->ld = malloc(capacity * sizeof *table->ld);
-    table->rd = malloc(capacity * sizeof *table->rd);
-    table->attacking = malloc(4 * NQ_JOIN_MAX_N * words * sizeof *table->attacking);
+  uint64_t *ld = realloc(table->ld, capacity * sizeof *ld);
+  if (ld == NULL)
+    return NQ_ENOMEM;
+  table->ld = ld;
+  uint64_t *rd = realloc(table->rd, capacity * sizeof *rd);
+  if (rd == NULL)
+    return NQ_ENOMEM;
+  table->rd = rd;
+  table->capacity = capacity;
+  return NQ_OK;
+}
+
+/* Room for the bitsets of `table`'s tops on an n-wide board. */
+static int reserve_bitsets(top_table_t *table, int n) {
+  size_t needed = (size_t)(4 * n) * words_for(table->tops);
+  if (needed <= table->attacking_capacity)
+    return NQ_OK;
+  free(table->attacking);
+  table->attacking = malloc(needed * sizeof *table->attacking);
+  table->attacking_capacity = table->attacking == NULL ? 0 : needed;
+  return table->attacking == NULL ? NQ_ENOMEM : NQ_OK;
+}
+
+/* Room at every depth for `words` live words: no depth holds more than the
+ * bucket's. */
+static int reserve_stacks(nq_join_scratch_t *scratch, size_t words) {
+  if (words <= scratch->stack_words)
+    return NQ_OK;
+  for (int d = 0; d < JOIN_MAX_DEPTH; d++) {
+    free(scratch->ruled_out[d]);
+    free(scratch->live_index[d]);
     scratch->ruled_out[d] = malloc(words * sizeof *scratch->ruled_out[d]);
     scratch->live_index[d] = malloc(words * sizeof *scratch->live_index[d]);
-    if (!table->ld || !table->rd || !table->attacking || !scratch->ruled_out[d] ||
-        !scratch->live_index[d]) {
-      free_tables(scratch);
+    if (scratch->ruled_out[d] == NULL || scratch->live_index[d] == NULL) {
+      scratch->stack_words = 0;
       return NQ_ENOMEM;
     }
   }
-  scratch->top_capacity = capacity;
+  scratch->stack_words = words;
   return NQ_OK;
 }
 
 static int push_top(nq_join_scratch_t *scratch, uint64_t ld, uint64_t rd) {
   top_table_t *bucket = &scratch->tables[0];
-  if (bucket->tops == scratch->top_capacity) {
-    /* Grows every table: keep what was collected. */
-    size_t tops = bucket->tops;
-    uint64_t *kept = malloc(2 * tops * sizeof *kept);
-    if (kept == NULL)
-      return NQ_ENOMEM;
-    memcpy(kept, bucket->ld, tops * sizeof *kept);
-    memcpy(kept + tops, bucket->rd, tops * sizeof *kept);
-    int code = reserve_tables(scratch, tops + 1);
-    if (code == NQ_OK) {
-      memcpy(bucket->ld, kept, tops * sizeof *kept);
-      memcpy(bucket->rd, kept + tops, tops * sizeof *kept);
-      bucket->tops = tops;
-    }
-    free(kept);
-    if (code != NQ_OK)
-      return code;
-  }
+  int code = reserve_masks(bucket, bucket->tops + 1);
+  if (code != NQ_OK)
+    return code;
   bucket->ld[bucket->tops] = ld;
   bucket->rd[bucket->tops] = rd;
   bucket->tops++;
@@ -193,23 +201,33 @@ static void transpose(top_table_t *table, uint64_t *ruled_out, uint32_t *live_in
     ruled_out[words - 1] = ~board_columns((int)(table->tops % 64));
 }
 
-/* The tops of `from` left in its `live` words, packed into `into`; the
- * live words then start afresh for `into`.  (Ordering the packed tops by
- * the next row's queens, so that each queen's survivors share words, was
- * measured and lost: docs/research.md.) */
-static size_t repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_out,
-                     uint32_t *live_index, size_t live, int n) {
+/* The `survivors` tops of `from` left in its *live words, packed into
+ * `into`; the live words then start afresh for `into`.  NQ_ENOMEM leaves
+ * everything as it was: the walk goes on without the repack, slower, not
+ * wrong.  (Ordering the packed tops by the next row's queens, so that each
+ * queen's survivors share words, was measured and lost: docs/research.md.) */
+static int repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_out,
+                  uint32_t *live_index, size_t *live, uint64_t survivors, int n) {
+  into->tops = 0;
+  if (reserve_masks(into, survivors) != NQ_OK)
+    return NQ_ENOMEM;
+  into->tops = survivors;
+  if (reserve_bitsets(into, n) != NQ_OK) {
+    into->tops = 0;
+    return NQ_ENOMEM;
+  }
   size_t kept = 0;
-  for (size_t k = 0; k < live; k++)
+  for (size_t k = 0; k < *live; k++)
     for (uint64_t left = ~ruled_out[k]; left != 0; left = drop_lowest_bit(left)) {
       size_t t = (size_t)live_index[k] * 64 + (size_t)bit_index(lowest_bit(left));
       into->ld[kept] = from->ld[t];
       into->rd[kept] = from->rd[t];
       kept++;
     }
-  into->tops = kept;
+  assert(kept == survivors);
   transpose(into, ruled_out, live_index, n);
-  return into->words;
+  *live = into->words;
+  return NQ_OK;
 }
 
 /* What a bottom queen at `column` of `row` rules out: the tops attacking
@@ -387,9 +405,9 @@ static void walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64_t
     } else if (table->words == 1) {
       walk_rest_in_one_word(walk, table, row + 1, below, below_ld, below_rd, next[0]);
     } else {
-      if (repack_allowed && left * JOIN_REPACK_DENSITY < next_live * 64) {
+      if (repack_allowed && left * JOIN_REPACK_DENSITY < next_live * 64 &&
+          repack(&scratch->tables[depth], table, next, next_index, &next_live, left, n) == NQ_OK) {
         next_table = &scratch->tables[depth];
-        next_live = repack(&scratch->tables[depth], table, next, next_index, next_live, n);
         repacks++;
       }
       walk_bottom(walk, row + 1, below, below_ld, below_rd, next_table, next_index, next,
@@ -426,9 +444,11 @@ static int join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_sc
   bucket->tops = 0;
   bottom_walk_t walk = {
       .scratch = scratch, .first_row_weight = first_row_weight, .board = board_columns(n)};
-  int code = reserve_tables(scratch, 1);
+  int code = collect_tops(scratch, &walk.stats.top_nodes, 0, top_columns, 0, 0);
   if (code == NQ_OK)
-    code = collect_tops(scratch, &walk.stats.top_nodes, 0, top_columns, 0, 0);
+    code = reserve_bitsets(bucket, n);
+  if (code == NQ_OK)
+    code = reserve_stacks(scratch, words_for(bucket->tops));
   if (code != NQ_OK)
     return code;
   walk.stats.buckets = 1;
@@ -573,47 +593,101 @@ static int list_buckets(canonical_bucket_t **out, size_t *count, int n, int top_
 }
 
 /* One rank's threads: each takes the next bucket not taken. */
+/* A share of the total: the weighted solutions in 128 bits, and apart
+ * from them modulo the residue primes, bucket by bucket, so that the big
+ * integer rank 0 assembles can be checked against sums it was not made
+ * from. */
+typedef struct join_sum {
+  unsigned __int128 solutions;
+  uint64_t residues[NQ_COUNT_RESIDUES];
+} join_sum_t;
+
+static const uint64_t residue_primes[NQ_COUNT_RESIDUES] = NQ_COUNT_RESIDUE_PRIMES;
+
+static void add_to_sum(join_sum_t *sum, uint64_t solutions) {
+  sum->solutions += solutions;
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    sum->residues[i] = (sum->residues[i] + solutions % residue_primes[i]) % residue_primes[i];
+}
+
+static void merge_sums(join_sum_t *into, const join_sum_t *from) {
+  into->solutions += from->solutions;
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    into->residues[i] = (into->residues[i] + from->residues[i]) % residue_primes[i];
+}
+
+/* A rank's buckets, taken one at a time by its threads. */
 typedef struct join_share {
   const canonical_bucket_t *buckets;
   size_t count;
-  atomic_size_t next;
-  int n, top_rows;
+  atomic_size_t next, finished;
+  const nq_join_options_t *options;
+  int top_rows;
+  double started, next_report; /* progress: thread 0's clock */
 } join_share_t;
 
 typedef struct join_thread {
   join_share_t *share;
   pthread_t thread;
-  unsigned __int128 solutions;
+  int reports; /* this thread calls the progress function */
+  join_sum_t sum;
   nq_join_stats_t stats;
   int code;
 } join_thread_t;
 
+static double seconds_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void report_progress(join_share_t *share, int final) {
+  const nq_join_options_t *options = share->options;
+  double now = seconds_now();
+  if (!final && now < share->next_report)
+    return;
+  share->next_report = now + options->progress_seconds;
+  options->progress(atomic_load(&share->finished), share->count, now - share->started, final,
+                    options->progress_context);
+}
+
 static void *join_thread_main(void *argument) {
   join_thread_t *self = argument;
   join_share_t *share = self->share;
+  const int n = share->options->n;
   nq_join_scratch_t *scratch = NULL;
   self->code = nq_join_scratch_create(&scratch);
+  volatile sig_atomic_t *stop = share->options->stop;
   for (size_t i; self->code == NQ_OK && (i = atomic_fetch_add(&share->next, 1)) < share->count;) {
+    if (stop != NULL && *stop) {
+      self->code = NQ_ESTOPPED;
+      break;
+    }
     uint64_t bucket_solutions = 0, columns = share->buckets[i].columns;
     uint8_t weight[NQ_JOIN_MAX_N];
-    first_row_weights(weight, columns, share->n, share->top_rows);
-    self->code = join_weighted(&bucket_solutions, &self->stats, scratch, share->n,
-                               share->top_rows, columns, weight);
-    self->solutions += bucket_solutions;
+    first_row_weights(weight, columns, n, share->top_rows);
+    self->code = join_weighted(&bucket_solutions, &self->stats, scratch, n, share->top_rows,
+                               columns, weight);
+    add_to_sum(&self->sum, bucket_solutions);
+    atomic_fetch_add(&share->finished, 1);
+    if (self->reports)
+      report_progress(share, 0);
   }
   nq_join_scratch_destroy(scratch);
   return NULL;
 }
 
-/* Runs the rank's buckets on `threads` threads (the caller's among them). */
-static int join_on_threads(unsigned __int128 *solutions, nq_join_stats_t *stats,
-                           join_share_t *share, int threads) {
+/* Runs the rank's buckets on its threads (the caller's among them, the one
+ * that reports progress). */
+static int join_on_threads(join_sum_t *sum, nq_join_stats_t *stats, join_share_t *share,
+                           int threads) {
   join_thread_t *team = calloc((size_t)threads, sizeof *team);
   if (team == NULL)
     return NQ_ENOMEM;
   int started = 1, code = NQ_OK;
   for (int t = 0; t < threads; t++)
     team[t].share = share;
+  team[0].reports = share->options->progress != NULL;
   for (; started < threads; started++)
     if (pthread_create(&team[started].thread, NULL, join_thread_main, &team[started]) != 0) {
       code = NQ_ENOMEM;
@@ -625,23 +699,29 @@ static int join_on_threads(unsigned __int128 *solutions, nq_join_stats_t *stats,
       pthread_join(team[t].thread, NULL);
     if (team[t].code != NQ_OK)
       code = team[t].code;
-    *solutions += team[t].solutions;
+    merge_sums(sum, &team[t].sum);
     add_stats(stats, &team[t].stats);
   }
+  if (team[0].reports)
+    report_progress(share, 1);
   free(team);
   return code;
 }
 
-static int join_rank(unsigned __int128 *solutions, nq_join_stats_t *stats, int n, int top_rows,
-                     int threads, int rank, int ranks) {
+static int join_rank(join_sum_t *sum, nq_join_stats_t *stats, const nq_join_options_t *options,
+                     int top_rows, int rank, int ranks) {
   canonical_bucket_t *buckets = NULL;
   size_t count = 0;
-  int code = list_buckets(&buckets, &count, n, top_rows, rank, ranks);
+  int code = list_buckets(&buckets, &count, options->n, top_rows, rank, ranks);
   if (code != NQ_OK)
     return code;
-  join_share_t share = {.buckets = buckets, .count = count, .n = n, .top_rows = top_rows};
+  join_share_t share = {.buckets = buckets, .count = count, .options = options,
+                        .top_rows = top_rows};
   atomic_init(&share.next, 0);
-  code = join_on_threads(solutions, stats, &share, threads);
+  atomic_init(&share.finished, 0);
+  share.started = share.next_report = seconds_now();
+  share.next_report += options->progress_seconds;
+  code = join_on_threads(sum, stats, &share, options->threads < 1 ? 1 : options->threads);
   free(buckets);
   return code;
 }
@@ -656,39 +736,11 @@ static void stats_to_words(uint64_t words[STAT_FIELDS], const nq_join_stats_t *s
   memcpy(words, fields, sizeof fields);
 }
 
-/* Sums every rank's share on rank 0: the 128-bit solutions as two words,
- * the stats as sums (max_tops as a maximum). */
-static int gather_on_rank0(mpz_t total, nq_join_stats_t *stats, unsigned __int128 solutions,
-                           MPI_Comm comm) {
-  int rank, ranks;
-  NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
-  NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &ranks));
-  uint64_t mine[2] = {(uint64_t)solutions, (uint64_t)(solutions >> 64)};
-  uint64_t *all = rank == 0 ? malloc(2 * (size_t)ranks * sizeof *all) : NULL;
-  int ok = rank != 0 || all != NULL, all_ok = 0;
-  NQ_MPI_CHECK(comm, MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, comm));
-  if (!all_ok) {
-    free(all);
-    return NQ_ENOMEM;
-  }
-  NQ_MPI_CHECK(comm, MPI_Gather(mine, 2, MPI_UINT64_T, all, 2, MPI_UINT64_T, 0, comm));
-  uint64_t sums[STAT_FIELDS], summed[STAT_FIELDS], largest = 0;
+static int reduce_stats(nq_join_stats_t *stats, MPI_Comm comm) {
+  uint64_t sums[STAT_FIELDS], summed[STAT_FIELDS] = {0}, largest = 0;
   stats_to_words(sums, stats);
   NQ_MPI_CHECK(comm, MPI_Reduce(sums, summed, STAT_FIELDS, MPI_UINT64_T, MPI_SUM, 0, comm));
   NQ_MPI_CHECK(comm, MPI_Reduce(&stats->max_tops, &largest, 1, MPI_UINT64_T, MPI_MAX, 0, comm));
-  if (rank != 0)
-    return NQ_OK;
-  mpz_set_ui(total, 0);
-  mpz_t part;
-  mpz_init(part);
-  for (int r = 0; r < ranks; r++) {
-    mpz_set_ui(part, all[2 * r + 1]);
-    mpz_mul_2exp(part, part, 64);
-    mpz_add_ui(part, part, all[2 * r]);
-    mpz_add(total, total, part);
-  }
-  mpz_clear(part);
-  free(all);
   *stats = (nq_join_stats_t){.buckets = summed[0],      .tops = summed[1],
                              .top_nodes = summed[2],    .bottom_nodes = summed[3],
                              .words = summed[4],        .pruned = summed[5],
@@ -696,28 +748,84 @@ static int gather_on_rank0(mpz_t total, nq_join_stats_t *stats, unsigned __int12
   return NQ_OK;
 }
 
-int nq_join_count(mpz_t solutions, nq_join_stats_t *stats, int n, int top_rows, int threads,
+enum { SUM_WORDS = 2 + NQ_COUNT_RESIDUES };
+
+/* Rank 0's total from every rank's sum; NQ_ECHECK when the big integer
+ * disagrees with the residues summed apart from it. */
+static int assemble_total(mpz_t total, const uint64_t *all, int ranks) {
+  join_sum_t residues = {0};
+  mpz_t part;
+  mpz_init(part);
+  mpz_set_ui(total, 0);
+  for (int r = 0; r < ranks; r++) {
+    const uint64_t *words = all + (size_t)r * SUM_WORDS;
+    mpz_set_ui(part, words[1]);
+    mpz_mul_2exp(part, part, 64);
+    mpz_add_ui(part, part, words[0]);
+    mpz_add(total, total, part);
+    join_sum_t rank_sum = {0};
+    memcpy(rank_sum.residues, words + 2, sizeof rank_sum.residues);
+    merge_sums(&residues, &rank_sum);
+  }
+  mpz_clear(part);
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    if (mpz_fdiv_ui(total, residue_primes[i]) != residues.residues[i])
+      return NQ_ECHECK;
+  return NQ_OK;
+}
+
+/* Sums every rank's share on rank 0, and the stats.  The code is rank 0's
+ * on every rank. */
+static int gather_on_rank0(mpz_t total, nq_join_stats_t *stats, const join_sum_t *sum,
+                           MPI_Comm comm) {
+  int rank, ranks;
+  NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
+  NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &ranks));
+  uint64_t mine[SUM_WORDS] = {(uint64_t)sum->solutions, (uint64_t)(sum->solutions >> 64)};
+  memcpy(mine + 2, sum->residues, sizeof sum->residues);
+  uint64_t *all = rank == 0 ? malloc(SUM_WORDS * (size_t)ranks * sizeof *all) : NULL;
+  int code = rank != 0 || all != NULL ? NQ_OK : NQ_ENOMEM;
+  NQ_MPI_CHECK(comm, MPI_Bcast(&code, 1, MPI_INT, 0, comm));
+  if (code == NQ_OK) {
+    NQ_MPI_CHECK(comm,
+                 MPI_Gather(mine, SUM_WORDS, MPI_UINT64_T, all, SUM_WORDS, MPI_UINT64_T, 0, comm));
+    code = reduce_stats(stats, comm);
+  }
+  if (code == NQ_OK && rank == 0)
+    code = assemble_total(total, all, ranks);
+  free(all);
+  NQ_MPI_CHECK(comm, MPI_Bcast(&code, 1, MPI_INT, 0, comm));
+  return code;
+}
+
+int nq_join_count(mpz_t solutions, nq_join_stats_t *stats, const nq_join_options_t *options,
                   MPI_Comm comm) {
   int rank, ranks;
   NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &ranks));
-  if (top_rows == 0)
-    top_rows = nq_join_default_top_rows(n);
-  if (n < 0 || n > NQ_JOIN_MAX_N || threads < 0 || threads > 4096 ||
+  const int n = options->n;
+  const int top_rows = options->top_rows == 0 ? nq_join_default_top_rows(n) : options->top_rows;
+  if (n < 0 || n > NQ_JOIN_MAX_N || options->threads < 0 || options->threads > 4096 ||
       (n >= 2 && (top_rows < 1 || top_rows >= n)))
     return NQ_EINVAL;
-  nq_join_stats_t mine = {0};
-  unsigned __int128 rank_solutions = 0;
+  nq_join_options_t mine = *options;
+  if (rank != 0)
+    mine.progress = NULL;
+  nq_join_stats_t rank_stats = {0};
+  join_sum_t sum = {0};
   int code = NQ_OK, agreed = NQ_OK;
-  if (n < 2)
-    rank_solutions = rank == 0 ? 1 : 0; /* no row to cut: the empty board and the lone queen */
-  else
-    code = join_rank(&rank_solutions, &mine, n, top_rows, threads < 1 ? 1 : threads, rank, ranks);
+  if (n < 2) {
+    /* No row to cut: the empty board and the lone queen. */
+    if (rank == 0)
+      add_to_sum(&sum, 1);
+  } else {
+    code = join_rank(&sum, &rank_stats, &mine, top_rows, rank, ranks);
+  }
   NQ_MPI_CHECK(comm, MPI_Allreduce(&code, &agreed, 1, MPI_INT, MPI_MIN, comm));
   if (agreed != NQ_OK)
     return agreed;
-  code = gather_on_rank0(solutions, &mine, rank_solutions, comm);
+  code = gather_on_rank0(solutions, &rank_stats, &sum, comm);
   if (code == NQ_OK && stats != NULL && rank == 0)
-    *stats = mine;
+    *stats = rank_stats;
   return code;
 }

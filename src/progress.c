@@ -16,38 +16,85 @@ static void print_duration(FILE *err, double seconds) {
     fprintf(err, "%.1f d", seconds / 86400);
 }
 
-static void print_progress(const nq_count_progress_t *p, void *context) {
-  const nq__progress_printer_t *printer = context;
-  FILE *err = printer->err;
-  if (p->final) {
+/* The end of a run: on a terminal, the result follows on stdout, so no
+ * half line is left behind.  Returns 1 when it was the end. */
+static int finish_line(const nq__progress_printer_t *printer, int final) {
+  if (final) {
     if (printer->terminal)
-      fputs("\r\033[K", err); /* the result follows on stdout: leave no half line */
-    fflush(err);
-    return;
+      fputs("\r\033[K", printer->err);
+    fflush(printer->err);
+    return 1;
   }
-  double share = p->units_total ? 100.0 * (double)p->units_done / (double)p->units_total : 0;
-  double rate = p->seconds > 0 ? (double)p->units_done / p->seconds : 0;
-  fputs(printer->terminal ? "\r\033[K" : "", err);
-  gmp_fprintf(err, "nqueens-mpi: %llu/%llu units (%.1f%%), %Zd solutions so far, %.3g units/s, ",
-              (unsigned long long)p->units_done, (unsigned long long)p->units_total, share,
-              *p->solutions, rate);
-  print_duration(err, p->seconds);
+  fputs(printer->terminal ? "\r\033[K" : "", printer->err);
+  return 0;
+}
+
+/* "..., 12 s elapsed, ETA 3.5 min" and the line's end, from the pace of
+ * `done` of `total` so far. */
+static void print_times(const nq__progress_printer_t *printer, uint64_t done, uint64_t total,
+                        double seconds) {
+  FILE *err = printer->err;
+  double rate = seconds > 0 ? (double)done / seconds : 0;
+  print_duration(err, seconds);
   fputs(" elapsed, ETA ", err);
-  if (rate > 0 && p->units_done > 0)
-    print_duration(err, (double)(p->units_total - p->units_done) / rate);
+  if (rate > 0 && done > 0)
+    print_duration(err, (double)(total - done) / rate);
   else
     fputs("unknown", err);
   fputs(printer->terminal ? "" : "\n", err);
   fflush(err);
 }
 
+static double percent(uint64_t done, uint64_t total) {
+  return total ? 100.0 * (double)done / (double)total : 0;
+}
+
+static void print_progress(const nq_count_progress_t *p, void *context) {
+  const nq__progress_printer_t *printer = context;
+  if (finish_line(printer, p->final))
+    return;
+  double rate = p->seconds > 0 ? (double)p->units_done / p->seconds : 0;
+  gmp_fprintf(printer->err,
+              "nqueens-mpi: %llu/%llu units (%.1f%%), %Zd solutions so far, %.3g units/s, ",
+              (unsigned long long)p->units_done, (unsigned long long)p->units_total,
+              percent(p->units_done, p->units_total), *p->solutions, rate);
+  print_times(printer, p->units_done, p->units_total, p->seconds);
+}
+
+/* Rank 0's share of the column sets: the ranks are dealt alike, so its
+ * fraction and pace stand for the run's. */
+static void print_join_progress(uint64_t done, uint64_t total, double seconds, int final,
+                                void *context) {
+  const nq__progress_printer_t *printer = context;
+  if (finish_line(printer, final))
+    return;
+  fprintf(printer->err, "nqueens-mpi: join: %llu/%llu of rank 0's column sets (%.1f%%), ",
+          (unsigned long long)done, (unsigned long long)total, percent(done, total));
+  print_times(printer, done, total, seconds);
+}
+
+/* The printer's stream, and how often it prints: every second on a
+ * terminal, which it refreshes in place. */
+static double start_printer(nq__progress_printer_t *printer, FILE *err, double interval) {
+  printer->err = err;
+  printer->terminal = isatty(fileno(err));
+  return printer->terminal ? 1.0 : interval;
+}
+
+void nq__progress_attach_join(nq_join_options_t *options, nq__progress_printer_t *printer,
+                              FILE *err, double interval) {
+  if (interval <= 0)
+    return;
+  options->progress_seconds = start_printer(printer, err, interval);
+  options->progress = print_join_progress;
+  options->progress_context = printer;
+}
+
 void nq__progress_attach(nq_count_options_t *options, nq__progress_printer_t *printer, FILE *err,
                          double interval) {
   if (interval <= 0)
     return;
-  printer->err = err;
-  printer->terminal = isatty(fileno(err));
+  options->progress_seconds = start_printer(printer, err, interval);
   options->progress = print_progress;
   options->progress_context = printer;
-  options->progress_seconds = printer->terminal ? 1.0 : interval;
 }

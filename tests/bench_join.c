@@ -29,7 +29,8 @@ static int bench_one(int n, int top_rows, int threads) {
   mpz_init(solutions);
   nq_join_stats_t stats = {0};
   double start = now();
-  int code = nq_join_count(solutions, &stats, n, top_rows, threads, MPI_COMM_SELF);
+  nq_join_options_t options = {.n = n, .top_rows = top_rows, .threads = threads};
+  int code = nq_join_count(solutions, &stats, &options, MPI_COMM_SELF);
   double seconds = now() - start;
   int wrong = code != NQ_OK || n > KNOWN_LARGE_MAX_N ||
               mpz_cmp_ui(solutions, known_all_large[n]) != 0;

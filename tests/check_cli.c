@@ -176,7 +176,8 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--method", "join", "--walk", "scalar", NULL}, "--walk"},
     {{"-n", "8", "--method", "join", "--checkpoint", "j", NULL}, "--checkpoint"},
     {{"-n", "8", "--method", "join", "--slice", "1/2", NULL}, "--slice"},
-    {{"-n", "8", "--method", "join", "--progress", "5", NULL}, "--progress"},
+    {{"-n", "8", "--method", "join", "--json", "r.json", NULL}, "--json"},
+    {{"-n", "8", "--method", "join", "--verify", "0.5", NULL}, "--verify"},
     {{"-n", "33", "--method", "join", NULL}, "33"},
     {{"-n", "8", "--first", "--method", "join", NULL}, "--method"},
     {{"-n", "8", "--estimate", "--method", "backtrack", NULL}, "--method"},
@@ -224,13 +225,14 @@ START_TEST(test_parse_counting_switches) {
     int quiet, gpu;
     nq_method_t method;
   } cases[] = {
-      {{"-n", "8", NULL}, 60, 0, 0, NQ_METHOD_BACKTRACK},
-      {{"-n", "8", "--progress", "5", NULL}, 5, 0, 0, NQ_METHOD_BACKTRACK},
-      {{"-n", "8", "--progress=0", NULL}, 0, 0, 0, NQ_METHOD_BACKTRACK},
-      {{"-n", "8", "-q", NULL}, 60, 1, 0, NQ_METHOD_BACKTRACK},
-      {{"-n", "8", "--quiet", "--gpu", NULL}, 60, 1, 1, NQ_METHOD_BACKTRACK},
+      {{"-n", "8", NULL}, 60, 0, 0, NQ_METHOD_AUTO},
+      {{"-n", "8", "--progress", "5", NULL}, 5, 0, 0, NQ_METHOD_AUTO},
+      {{"-n", "8", "--progress=0", NULL}, 0, 0, 0, NQ_METHOD_AUTO},
+      {{"-n", "8", "-q", NULL}, 60, 1, 0, NQ_METHOD_AUTO},
+      {{"-n", "8", "--quiet", "--gpu", NULL}, 60, 1, 1, NQ_METHOD_AUTO},
       {{"-n", "8", "--method", "backtrack", "--gpu", NULL}, 60, 0, 1, NQ_METHOD_BACKTRACK},
       {{"-n", "32", "--method=join", "-q", "-t", "2", NULL}, 60, 1, 0, NQ_METHOD_JOIN},
+      {{"-n", "9", "--method", "join", "--progress", "2", NULL}, 2, 0, 0, NQ_METHOD_JOIN},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     nq_cli_t cli;
@@ -244,6 +246,40 @@ START_TEST(test_parse_counting_switches) {
 }
 END_TEST
 
+
+/* --method auto takes the join for a plain count where it measured faster
+ * (include/nqueens/join.h), and the backtracker whenever an option asks
+ * for what only it gives; a method given is kept. */
+START_TEST(test_method_auto_chooses) {
+  static const struct {
+    const char *words[MAX_WORDS + 1];
+    nq_method_t method;
+  } cases[] = {
+      {{"-n", "18", NULL}, NQ_METHOD_JOIN},
+      {{"-n", "20", "-t", "2", "--progress", "5", "--format", "json", NULL}, NQ_METHOD_JOIN},
+      {{"-n", "19", "--method", "auto", NULL}, NQ_METHOD_JOIN},
+      {{"-n", "17", NULL}, NQ_METHOD_BACKTRACK},
+      {{"-n", "21", NULL}, NQ_METHOD_BACKTRACK},
+      {{"-n", "18", "--unique", NULL}, NQ_METHOD_BACKTRACK},
+      {{"-n", "18", "--walk", "scalar", NULL}, NQ_METHOD_BACKTRACK},
+      {{"-n", "18", "--gpu", NULL}, NQ_METHOD_BACKTRACK},
+      {{"-n", "18", "--checkpoint", "j", NULL}, NQ_METHOD_BACKTRACK},
+      {{"-n", "18", "--slice", "1/2", NULL}, NQ_METHOD_BACKTRACK},
+      {{"-n", "18", "--json", "r.json", NULL}, NQ_METHOD_BACKTRACK},
+      {{"-n", "18", "--checkpoint", "j", "--verify", "0.1", NULL}, NQ_METHOD_BACKTRACK},
+      {{"-n", "18", "--estimate", NULL}, NQ_METHOD_BACKTRACK},
+      {{"-n", "18", "--method", "backtrack", NULL}, NQ_METHOD_BACKTRACK},
+      {{"-n", "12", "--method", "join", NULL}, NQ_METHOD_JOIN},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    nq_cli_t cli;
+    char message[MESSAGE_SIZE];
+    ck_assert_msg(parse(&cli, message, cases[i].words) == NQ_OK, "case %zu: %s", i, message);
+    ck_assert_msg(nq__cli_method(&cli) == cases[i].method, "case %zu: method %d", i,
+                  (int)nq__cli_method(&cli));
+  }
+}
+END_TEST
 
 /* --estimate's value may follow as the next word or after '='; without
  * one, the default time and seed. */
@@ -329,7 +365,7 @@ START_TEST(test_print_help_mentions_every_option) {
                                         "--progress", "-q", "--quiet", "--checkpoint",
                                         "--status", "--estimate", "--estimate-samples",
                                         "--estimate-ranks", "--seed", "--method", "join",
-                                        "backtrack"};
+                                        "backtrack", "auto"};
   char *text = NULL;
   size_t size = 0;
   FILE *out = open_memstream(&text, &size);
@@ -353,6 +389,7 @@ static Suite *cli_suite(int argc, char **argv) {
                       (int)(sizeof bad_cases / sizeof bad_cases[0]));
   tcase_add_test(parse_case, test_parse_runs_repeatedly);
   tcase_add_test(parse_case, test_parse_counting_switches);
+  tcase_add_test(parse_case, test_method_auto_chooses);
   tcase_add_test(parse_case, test_parse_estimate_options);
   tcase_add_test(parse_case, test_parse_record_options);
   tcase_add_test(parse_case, test_parse_truncates_message_to_buffer);

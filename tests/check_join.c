@@ -57,7 +57,8 @@ static void assert_join_total(int n, int top_rows, int threads) {
   mpz_t solutions;
   mpz_init_set_ui(solutions, 12345);
   nq_join_stats_t stats = {0};
-  ck_assert_int_eq(nq_join_count(solutions, &stats, n, top_rows, threads, MPI_COMM_WORLD), NQ_OK);
+  nq_join_options_t options = {.n = n, .top_rows = top_rows, .threads = threads};
+  ck_assert_int_eq(nq_join_count(solutions, &stats, &options, MPI_COMM_WORLD), NQ_OK);
   if (rank == 0) {
     ck_assert_msg(mpz_cmp_ui(solutions, known_all_large[n]) == 0,
                   "Q(%d) by the join (top %d rows, %d threads) is %s, OEIS says %llu", n,
@@ -85,6 +86,68 @@ START_TEST(test_join_count_every_cut) {
 }
 END_TEST
 
+typedef struct progress_calls {
+  uint64_t calls, finals, last_done, total;
+  int went_back;
+} progress_calls_t;
+
+static void record_progress(uint64_t done, uint64_t total, double seconds, int final,
+                            void *context) {
+  progress_calls_t *calls = context;
+  (void)seconds;
+  calls->went_back |= done < calls->last_done || done > total;
+  calls->last_done = done;
+  calls->total = total;
+  calls->calls++;
+  calls->finals += (uint64_t)final;
+}
+
+/* Rank 0 alone reports, its finished buckets only growing, and once at
+ * the end with all of them done.  With one thread and a zero interval,
+ * after every bucket too (with more, the rank's own thread, which
+ * reports, may find every bucket taken). */
+START_TEST(test_join_reports_progress) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (int threads = 1; threads <= 3; threads += 2) {
+    progress_calls_t calls = {0};
+    nq_join_options_t options = {.n = 12, .threads = threads, .progress = record_progress,
+                                 .progress_context = &calls, .progress_seconds = 0};
+    mpz_t solutions;
+    mpz_init(solutions);
+    ck_assert_int_eq(nq_join_count(solutions, NULL, &options, MPI_COMM_WORLD), NQ_OK);
+    mpz_clear(solutions);
+    if (rank != 0) {
+      ck_assert_uint_eq(calls.calls, 0);
+      continue;
+    }
+    ck_assert_int_eq(calls.went_back, 0);
+    ck_assert_uint_eq(calls.finals, 1);
+    ck_assert_uint_gt(calls.total, 0);
+    ck_assert_uint_eq(calls.last_done, calls.total);
+    if (threads == 1)
+      ck_assert_uint_eq(calls.calls, calls.total + 1);
+  }
+}
+END_TEST
+
+/* A stop raised before the count (on every rank, or on the last alone)
+ * ends it on every rank with NQ_ESTOPPED. */
+START_TEST(test_join_stops_on_request) {
+  int rank, ranks;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  for (int only_last = 0; only_last <= 1; only_last++) {
+    volatile sig_atomic_t stop = !only_last || rank == ranks - 1;
+    nq_join_options_t options = {.n = 14, .threads = 2, .stop = &stop};
+    mpz_t solutions;
+    mpz_init(solutions);
+    ck_assert_int_eq(nq_join_count(solutions, NULL, &options, MPI_COMM_WORLD), NQ_ESTOPPED);
+    mpz_clear(solutions);
+  }
+}
+END_TEST
+
 START_TEST(test_join_refuses_bad_arguments) {
   nq_join_scratch_t *scratch = NULL;
   ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
@@ -97,9 +160,11 @@ START_TEST(test_join_refuses_bad_arguments) {
   nq_join_scratch_destroy(scratch);
   mpz_t total;
   mpz_init(total);
-  ck_assert_int_eq(nq_join_count(total, NULL, 33, 0, 1, MPI_COMM_WORLD), NQ_EINVAL);
-  ck_assert_int_eq(nq_join_count(total, NULL, 10, 10, 1, MPI_COMM_WORLD), NQ_EINVAL);
-  ck_assert_int_eq(nq_join_count(total, NULL, 10, -1, 1, MPI_COMM_WORLD), NQ_EINVAL);
+  const nq_join_options_t refused[] = {
+      {.n = 33}, {.n = -1}, {.n = 10, .top_rows = 10}, {.n = 10, .top_rows = -1},
+      {.n = 10, .threads = -1}, {.n = 10, .threads = 4097}};
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+    ck_assert_int_eq(nq_join_count(total, NULL, &refused[i], MPI_COMM_WORLD), NQ_EINVAL);
   mpz_clear(total);
 }
 END_TEST
@@ -112,6 +177,8 @@ static Suite *join_suite(int argc, char **argv) {
   tcase_add_loop_test(tc, test_join_bucket_matches_brute_force, 2, BRUTE_MAX_N + 1);
   tcase_add_loop_test(tc, test_join_count_known, 0, 16);
   tcase_add_test(tc, test_join_count_every_cut);
+  tcase_add_test(tc, test_join_reports_progress);
+  tcase_add_test(tc, test_join_stops_on_request);
   tcase_add_test(tc, test_join_refuses_bad_arguments);
   suite_add_tcase(s, tc);
   return s;

@@ -26,7 +26,9 @@ counting() { grep -qE -e "^$progress_line\$" "$err"; }
 ended() { ! kill -0 "$pid" 2>/dev/null; }
 
 # The count every run here makes; count_args adds to it (--checkpoint).
-count_args=()
+# Q(18) alone would be counted by the join (--method auto): the
+# backtracker's stops are the subject until the join's own section.
+count_args=(--method backtrack)
 
 # start_count RANKS [PREFIX...]: Q(18) in the background, a progress line
 # every second, alone (RANKS 0) or under mpiexec; PREFIX runs it (env, to
@@ -198,7 +200,19 @@ stop_and_resume() {
 stop_and_resume "alone, --checkpoint, SIGUSR1" 0 USR1 self
 stop_and_resume "3 ranks, --checkpoint, SIGUSR1 to mpiexec" 3 USR1 self
 stop_and_resume "3 ranks, --checkpoint, SIGTERM to rank 2 alone" 3 TERM "rank 2"
+
+# ---- the join (--method auto's choice for a plain Q(18)) ---------------------
+# Its threads take no more column sets once a signal came; it keeps nothing,
+# and says so.
+
 count_args=()
-stopped_line=$unsaved_line
+stopped_line='nqueens-mpi: stopped cleanly; nothing was saved \(the join keeps no checkpoint\): rerun to start over'
+progress_line='nqueens-mpi: join: [0-9]+/[0-9]+ of rank 0.s column sets \([0-9.]+%\), [0-9.]+ (s|min|h|d) elapsed, ETA ([0-9.]+ (s|min|h|d)|unknown)'
+for signal in INT TERM; do
+  start_count 0 "${with_default_signals[@]}"
+  signal_ok "the join alone, SIG$signal" "$signal" "$pid"
+done
+start_count 3 "${with_default_signals[@]}"
+signal_ok "the join on 3 ranks, SIGUSR1 to mpiexec" USR1 "$pid"
 
 finish

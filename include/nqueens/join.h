@@ -9,6 +9,7 @@
 
 #include <gmp.h>
 #include <mpi.h>
+#include <signal.h>
 #include <stdint.h>
 
 /* What a join did, for the measurements. */
@@ -40,13 +41,43 @@ int nq_join_default_top_rows(int n);
 int nq_join_bucket(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch,
                    int n, int top_rows, uint64_t top_columns);
 
+/* The boards on which the join counted faster than the backtracker's
+ * fastest walk, measured on one core of a Zen 4 (AVX-512) machine
+ * (docs/research.md): from n = 18 to 20, the largest measured.  Beyond,
+ * the projection still favours the join but is not a measurement, and a
+ * bucket's memory grows about 5x every two rows. */
+#define NQ_JOIN_FASTER_FROM_N 18
+#define NQ_JOIN_FASTER_TO_N 20
+
+/* Rank 0's progress: the buckets its threads have finished of its share
+ * (the ranks' shares are dealt alike, so it stands for the whole), the
+ * seconds since the start, and final = 1 once, when the share is done. */
+typedef void (*nq_join_progress_fn)(uint64_t buckets_done, uint64_t buckets_total,
+                                    double seconds, int final, void *context);
+
+typedef struct nq_join_options {
+  int n;
+  int top_rows; /* 0: nq_join_default_top_rows(n) */
+  int threads;  /* on each rank; 0 or 1: one */
+  nq_join_progress_fn progress; /* rank 0 calls it when set, from its own
+                                   thread, at most every progress_seconds */
+  void *progress_context;
+  double progress_seconds;
+  /* When set, a rank's threads take no more buckets once *stop is not 0
+   * (a signal handler sets it), and every rank returns NQ_ESTOPPED once
+   * each has stopped or finished: nothing of the count is kept. */
+  volatile sig_atomic_t *stop;
+} nq_join_options_t;
+
 /* Q(n) by the join: every canonical column set (one per orbit under the
- * left-right mirror and, when top_rows = n/2 exactly, the up-down flip),
- * weighted by its orbit, dealt over the ranks of `comm` and `threads`
- * threads on each.  top_rows 0: nq_join_default_top_rows(n).  The total
+ * left-right mirror and the up-down flip, see docs/algorithm.md), weighted
+ * by its orbit, dealt over the ranks of `comm` and the threads of each.
+ * The total is also summed modulo three primes, bucket by bucket, and
+ * checked against the big integer (NQ_ECHECK if they disagree).  The total
  * and the summed stats are valid on rank 0; every rank returns the same
- * code.  Collective.  NQ_EINVAL, NQ_ENOMEM, NQ_EMPI. */
-int nq_join_count(mpz_t solutions, nq_join_stats_t *stats, int n, int top_rows, int threads,
+ * code.  Collective.  NQ_EINVAL (n outside 0..32, a cut outside 1..n-1,
+ * threads outside 0..4096), NQ_ENOMEM, NQ_EMPI, NQ_ECHECK, NQ_ESTOPPED. */
+int nq_join_count(mpz_t solutions, nq_join_stats_t *stats, const nq_join_options_t *options,
                   MPI_Comm comm);
 
 #endif
