@@ -50,19 +50,21 @@ typedef struct top_table {
 static size_t ld_bitset_index(int n, int square) { return (size_t)(n + square); }
 static size_t rd_bitset_index(int n, int square) { return (size_t)(2 * n + square); }
 
-/* Depths of the bottom walk: a bottom half has at most n - n/2 rows. */
-enum { JOIN_MAX_DEPTH = NQ_JOIN_MAX_N - NQ_JOIN_MAX_N / 2 + 1 };
+/* Depths of the bottom walk: a bottom half has at most n - 1 rows. */
+enum { JOIN_MAX_DEPTH = NQ_JOIN_MAX_N };
 
 /* Table 0 holds the bucket's tops; table d the survivors packed at depth d
  * of the bottom walk, each sized to what it holds.  At depth d, the tops of
  * the table in use that the bottom queens rule out, as the words that
  * still have a top left: their indexes live_index[d] and values
- * ruled_out[d], room for stack_words words each. */
+ * ruled_out[d], room for stack_words words each at depths below
+ * stack_depths (the bottom's rows and one). */
 struct nq_join_scratch {
   top_table_t tables[JOIN_MAX_DEPTH];
   uint64_t *ruled_out[JOIN_MAX_DEPTH];
   uint32_t *live_index[JOIN_MAX_DEPTH];
   size_t stack_words;
+  int stack_depths;
   int n, top_rows;
 };
 
@@ -131,22 +133,27 @@ static int reserve_bitsets(top_table_t *table, int n) {
   return table->attacking == NULL ? NQ_ENOMEM : NQ_OK;
 }
 
-/* Room at every depth for `words` live words: no depth holds more than the
- * bucket's. */
-static int reserve_stacks(nq_join_scratch_t *scratch, size_t words) {
-  if (words <= scratch->stack_words)
+/* Room for `words` live words at each of `depths` depths: no depth holds
+ * more than the bucket's. */
+static int reserve_stacks(nq_join_scratch_t *scratch, size_t words, int depths) {
+  if (words <= scratch->stack_words && depths <= scratch->stack_depths)
     return NQ_OK;
-  for (int d = 0; d < JOIN_MAX_DEPTH; d++) {
+  if (words < scratch->stack_words)
+    words = scratch->stack_words;
+  if (depths < scratch->stack_depths)
+    depths = scratch->stack_depths;
+  scratch->stack_words = 0;
+  scratch->stack_depths = 0;
+  for (int d = 0; d < depths; d++) {
     free(scratch->ruled_out[d]);
     free(scratch->live_index[d]);
     scratch->ruled_out[d] = malloc(words * sizeof *scratch->ruled_out[d]);
     scratch->live_index[d] = malloc(words * sizeof *scratch->live_index[d]);
-    if (scratch->ruled_out[d] == NULL || scratch->live_index[d] == NULL) {
-      scratch->stack_words = 0;
+    if (scratch->ruled_out[d] == NULL || scratch->live_index[d] == NULL)
       return NQ_ENOMEM;
-    }
   }
   scratch->stack_words = words;
+  scratch->stack_depths = depths;
   return NQ_OK;
 }
 
@@ -364,9 +371,8 @@ static void count_single_row(bottom_walk_t *walk, uint64_t squares, uint64_t *no
 /* The bottom rows from `row` (above the last) down, inside `allowed`, with
  * the tops of `table` in its `live` words (indexes and values) still
  * fitting.  Near the top of the walk, where subtrees are large, survivors
- * that fill too few words move to a table of their own, ordered so that
- * each next queen's survivors lie in few words; below, the live words
- * alone keep a node's cost to what is left. */
+ * that fill too few words move to a table of their own; below, the live
+ * words alone keep a node's cost to what is left. */
 static void walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64_t ld,
                         uint64_t rd, const top_table_t *table, const uint32_t *index,
                         const uint64_t *ruled_out, size_t live) {
@@ -448,7 +454,7 @@ static int join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_sc
   if (code == NQ_OK)
     code = reserve_bitsets(bucket, n);
   if (code == NQ_OK)
-    code = reserve_stacks(scratch, words_for(bucket->tops));
+    code = reserve_stacks(scratch, words_for(bucket->tops), n - top_rows + 1);
   if (code != NQ_OK)
     return code;
   walk.stats.buckets = 1;
@@ -592,7 +598,6 @@ static int list_buckets(canonical_bucket_t **out, size_t *count, int n, int top_
   return NQ_OK;
 }
 
-/* One rank's threads: each takes the next bucket not taken. */
 /* A share of the total: the weighted solutions in 128 bits, and apart
  * from them modulo the residue primes, bucket by bucket, so that the big
  * integer rank 0 assembles can be checked against sums it was not made
@@ -616,11 +621,13 @@ static void merge_sums(join_sum_t *into, const join_sum_t *from) {
     into->residues[i] = (into->residues[i] + from->residues[i]) % residue_primes[i];
 }
 
-/* A rank's buckets, taken one at a time by its threads. */
+/* A rank's buckets, taken one at a time by its threads; a thread that
+ * fails or stops raises `abandoned`, and the others take no more. */
 typedef struct join_share {
   const canonical_bucket_t *buckets;
   size_t count;
   atomic_size_t next, finished;
+  atomic_int abandoned;
   const nq_join_options_t *options;
   int top_rows;
   double started, next_report; /* progress: thread 0's clock */
@@ -659,6 +666,8 @@ static void *join_thread_main(void *argument) {
   self->code = nq_join_scratch_create(&scratch);
   volatile sig_atomic_t *stop = share->options->stop;
   for (size_t i; self->code == NQ_OK && (i = atomic_fetch_add(&share->next, 1)) < share->count;) {
+    if (atomic_load(&share->abandoned))
+      break;
     if (stop != NULL && *stop) {
       self->code = NQ_ESTOPPED;
       break;
@@ -673,6 +682,8 @@ static void *join_thread_main(void *argument) {
     if (self->reports)
       report_progress(share, 0);
   }
+  if (self->code != NQ_OK)
+    atomic_store(&share->abandoned, 1);
   nq_join_scratch_destroy(scratch);
   return NULL;
 }
@@ -719,6 +730,7 @@ static int join_rank(join_sum_t *sum, nq_join_stats_t *stats, const nq_join_opti
                         .top_rows = top_rows};
   atomic_init(&share.next, 0);
   atomic_init(&share.finished, 0);
+  atomic_init(&share.abandoned, 0);
   share.started = share.next_report = seconds_now();
   share.next_report += options->progress_seconds;
   code = join_on_threads(sum, stats, &share, options->threads < 1 ? 1 : options->threads);

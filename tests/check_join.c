@@ -77,8 +77,9 @@ START_TEST(test_join_count_known) {
 }
 END_TEST
 
-/* Every cut of n = 11 and 12: the odd board has no up-down flip at any
- * cut, the even one has it at the middle only. */
+/* Every cut of n = 11 and 12: the up-down flip applies at the middle cut
+ * only (on the odd board, with the middle row's queen in the bucket), the
+ * mirror at every cut. */
 START_TEST(test_join_count_every_cut) {
   for (int n = 11; n <= 12; n++)
     for (int top_rows = 1; top_rows < n; top_rows++)

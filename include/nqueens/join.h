@@ -1,11 +1,12 @@
 #ifndef NQUEENS_JOIN_H
 #define NQUEENS_JOIN_H
 
-/* The join method (research, `--method join`): Q(n) counted by cutting the
- * board at a middle row and counting, for each set S of columns the top
- * rows use, the pairs of a top half and a bottom half that fit together,
- * instead of walking each solution.  docs/research.md has the design, the
- * measurements and why it does not replace the backtracker. */
+/* The join method (`--method join`, and `--method auto`'s choice for plain
+ * counts where it measured faster): Q(n) counted by cutting the board at a
+ * middle row and counting, for each set S of columns the top rows use, the
+ * pairs of a top half and a bottom half that fit together, instead of
+ * walking each solution.  docs/algorithm.md (section 7) has the design,
+ * docs/research.md the measurements and where it beats the backtracker. */
 
 #include <gmp.h>
 #include <mpi.h>
@@ -30,14 +31,15 @@ typedef struct nq_join_scratch nq_join_scratch_t;
 int nq_join_scratch_create(nq_join_scratch_t **scratch);
 void nq_join_scratch_destroy(nq_join_scratch_t *scratch);
 
-/* The default cut: the top has (n + 1) / 2 rows (none below n = 2). */
+/* The default cut: the top has n / 2 rows (on odd boards the middle row
+ * then lies between two halves of n / 2 rows). */
 int nq_join_default_top_rows(int n);
 
 /* Counts the n-queens solutions whose rows 0..top_rows-1 hold their queens
  * in exactly the columns of `top_columns` (a set of top_rows columns),
  * into *solutions, and adds to *stats (when not NULL).  NQ_EINVAL for n
- * outside 1..NQ_MAX_N, top_rows outside 1..n-1 or a column set of another
- * size; NQ_ENOMEM. */
+ * outside 1..32, top_rows outside 1..n-1 or a column set of another size;
+ * NQ_ENOMEM. */
 int nq_join_bucket(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch,
                    int n, int top_rows, uint64_t top_columns);
 
