@@ -334,33 +334,45 @@ static int check_merge(parser_t *p) {
 }
 
 /* The join counts Q(n) and nothing else, in one go: what the backtracker's
- * units make possible (U(n), GPUs, journals, slices, the lane walk, the
- * provenance record of a count) has no meaning for it. */
-static const int backtrack_only[] = {'u',       OPT_WALK,   OPT_GPU, OPT_CHECKPOINT,
-                                     OPT_SLICE, OPT_VERIFY, OPT_JSON};
+ * units make possible (U(n), GPUs, journals, slices, a chosen walk, the
+ * provenance record of a count) has no meaning for it.  Returns the
+ * option that asks for one of them, or 0. */
+static int backtrack_only_option(const nq_cli_t *cli) {
+  if (cli->unique)
+    return 'u';
+  if (cli->walk != NQ_WALK_AUTO)
+    return OPT_WALK;
+  if (cli->gpu)
+    return OPT_GPU;
+  if (cli->checkpoint != NULL)
+    return OPT_CHECKPOINT;
+  if (cli->slice_count > 0)
+    return OPT_SLICE;
+  if (cli->verify > 0)
+    return OPT_VERIFY;
+  return cli->json_file != NULL ? OPT_JSON : 0;
+}
 
 static int check_join(parser_t *p) {
   if (p->cli->mode != NQ_MODE_COUNT)
     return fail(p, "--method only applies to counting");
   if (p->cli->method != NQ_METHOD_JOIN)
     return NQ_OK;
-  for (size_t i = 0; i < sizeof backtrack_only / sizeof backtrack_only[0]; i++)
-    if (p->seen[backtrack_only[i]])
-      return fail(p, "--%s cannot be combined with --method join", option_name(backtrack_only[i]));
-  if (p->cli->n > NQ_CLI_JOIN_MAX_N)
-    return fail(p, "--method join counts boards up to %d, not %d", NQ_CLI_JOIN_MAX_N, p->cli->n);
+  int option = backtrack_only_option(p->cli);
+  if (option != 0)
+    return fail(p, "--%s cannot be combined with --method join", option_name(option));
+  if (p->cli->n > NQ_JOIN_MAX_N)
+    return fail(p, "--method join counts boards up to %d, not %d", NQ_JOIN_MAX_N, p->cli->n);
   return NQ_OK;
 }
 
 nq_method_t nq__cli_method(const nq_cli_t *cli) {
   if (cli->method != NQ_METHOD_AUTO)
     return cli->method;
-  const int backtrack_asked = cli->unique || cli->walk != NQ_WALK_AUTO || cli->gpu ||
-                              cli->checkpoint != NULL || cli->slice_count > 0 ||
-                              cli->verify > 0 || cli->json_file != NULL;
-  const int join_faster = cli->n >= NQ_JOIN_FASTER_FROM_N && cli->n <= NQ_JOIN_FASTER_TO_N;
-  return cli->mode == NQ_MODE_COUNT && join_faster && !backtrack_asked ? NQ_METHOD_JOIN
-                                                                         : NQ_METHOD_BACKTRACK;
+  const int join_faster = cli->n >= NQ_CLI_JOIN_FROM_N && cli->n <= NQ_CLI_JOIN_TO_N;
+  return cli->mode == NQ_MODE_COUNT && join_faster && backtrack_only_option(cli) == 0
+             ? NQ_METHOD_JOIN
+             : NQ_METHOD_BACKTRACK;
 }
 
 /* Rules that concern the options together, checked once all are read. */

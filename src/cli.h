@@ -22,12 +22,17 @@ typedef enum nq_format { NQ_FORMAT_TEXT = 0, NQ_FORMAT_JSON } nq_format_t;
 
 /* --method: how a count is made.  JOIN is the method of
  * include/nqueens/join.h, for Q(n) alone; AUTO takes it where it measured
- * faster (NQ_JOIN_FASTER_FROM_N..TO_N) for a count that asks for nothing
+ * faster (NQ_CLI_JOIN_FROM_N..TO_N) for a count that asks for nothing
  * only the backtracker gives (nq__cli_method). */
 typedef enum nq_method { NQ_METHOD_AUTO = 0, NQ_METHOD_BACKTRACK, NQ_METHOD_JOIN } nq_method_t;
 
-/* The largest board --method join accepts (its masks and bucket sets). */
-#define NQ_CLI_JOIN_MAX_N 32
+/* The boards on which the join counted faster than the backtracker's
+ * fastest walk, measured on a Zen 4 (AVX-512) machine (docs/research.md):
+ * from n = 18 to 20, the largest measured.  Beyond, the projection still
+ * favours the join but is not a measurement, and a bucket's memory grows
+ * about 5x every two rows. */
+#define NQ_CLI_JOIN_FROM_N 18
+#define NQ_CLI_JOIN_TO_N 20
 
 typedef struct nq_cli {
   int n;

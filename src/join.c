@@ -24,10 +24,8 @@
 
 #include "bits.h"
 #include "mpi_check.h"
-#include "nqueens/count.h"
 #include "nqueens/error.h"
-
-#define NQ_JOIN_MAX_N 32
+#include "totals.h"
 
 /* Survivors move to a table of their own when they fill less than
  * 1 / JOIN_REPACK_DENSITY of their live words, and only where at least
@@ -251,10 +249,10 @@ static const uint64_t *ruled_out_along_rd(const nq_join_scratch_t *scratch,
   return table->attacking + rd_bitset_index(scratch->n, square) * table->words;
 }
 
-/* A bucket's one-word walk: the tops left fit in one word (`alive`), and
- * ld_word[p] / rd_word[p] say which of them attack square p of row m.  A
- * node is then the backtracker's plus two loads and an AND: this is where
- * most bottom nodes are. */
+/* The walk of a table of one word (a bucket of 64 tops or fewer, or
+ * survivors repacked that few): the tops left are `alive`, and
+ * ld_word[p] / rd_word[p] say which of them attack square p of row m, so a
+ * node is the backtracker's plus two loads and an AND. */
 typedef struct one_word_walk {
   const uint64_t *ld_word, *rd_word;
   uint64_t board;
@@ -598,27 +596,12 @@ static int list_buckets(canonical_bucket_t **out, size_t *count, int n, int top_
   return NQ_OK;
 }
 
-/* A share of the total: the weighted solutions in 128 bits, and apart
- * from them modulo the residue primes, bucket by bucket, so that the big
- * integer rank 0 assembles can be checked against sums it was not made
- * from. */
-typedef struct join_sum {
-  unsigned __int128 solutions;
-  uint64_t residues[NQ_COUNT_RESIDUES];
-} join_sum_t;
-
-static const uint64_t residue_primes[NQ_COUNT_RESIDUES] = NQ_COUNT_RESIDUE_PRIMES;
-
-static void add_to_sum(join_sum_t *sum, uint64_t solutions) {
-  sum->solutions += solutions;
-  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
-    sum->residues[i] = (sum->residues[i] + solutions % residue_primes[i]) % residue_primes[i];
-}
-
-static void merge_sums(join_sum_t *into, const join_sum_t *from) {
-  into->solutions += from->solutions;
-  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
-    into->residues[i] = (into->residues[i] + from->residues[i]) % residue_primes[i];
+/* A bucket's weighted count as a unit result: the totals of src/totals.c
+ * then keep the sum and, apart from it, its residues, which rank 0 checks
+ * the assembled total against. */
+static void add_bucket(nq__totals_t *totals, uint64_t solutions) {
+  const nq_unit_result_t bucket = {.solutions = solutions, .weight = 1};
+  nq__totals_add(totals, &bucket);
 }
 
 /* A rank's buckets, taken one at a time by its threads; a thread that
@@ -637,7 +620,7 @@ typedef struct join_thread {
   join_share_t *share;
   pthread_t thread;
   int reports; /* this thread calls the progress function */
-  join_sum_t sum;
+  nq__totals_t totals;
   nq_join_stats_t stats;
   int code;
 } join_thread_t;
@@ -677,7 +660,7 @@ static void *join_thread_main(void *argument) {
     first_row_weights(weight, columns, n, share->top_rows);
     self->code = join_weighted(&bucket_solutions, &self->stats, scratch, n, share->top_rows,
                                columns, weight);
-    add_to_sum(&self->sum, bucket_solutions);
+    add_bucket(&self->totals, bucket_solutions);
     atomic_fetch_add(&share->finished, 1);
     if (self->reports)
       report_progress(share, 0);
@@ -690,14 +673,16 @@ static void *join_thread_main(void *argument) {
 
 /* Runs the rank's buckets on its threads (the caller's among them, the one
  * that reports progress). */
-static int join_on_threads(join_sum_t *sum, nq_join_stats_t *stats, join_share_t *share,
+static int join_on_threads(nq__totals_t *totals, nq_join_stats_t *stats, join_share_t *share,
                            int threads) {
   join_thread_t *team = calloc((size_t)threads, sizeof *team);
   if (team == NULL)
     return NQ_ENOMEM;
   int started = 1, code = NQ_OK;
-  for (int t = 0; t < threads; t++)
+  for (int t = 0; t < threads; t++) {
     team[t].share = share;
+    nq__totals_init(&team[t].totals);
+  }
   team[0].reports = share->options->progress != NULL;
   for (; started < threads; started++)
     if (pthread_create(&team[started].thread, NULL, join_thread_main, &team[started]) != 0) {
@@ -710,16 +695,18 @@ static int join_on_threads(join_sum_t *sum, nq_join_stats_t *stats, join_share_t
       pthread_join(team[t].thread, NULL);
     if (team[t].code != NQ_OK)
       code = team[t].code;
-    merge_sums(sum, &team[t].sum);
+    nq__totals_merge(totals, &team[t].totals);
     add_stats(stats, &team[t].stats);
   }
+  for (int t = 0; t < threads; t++)
+    nq__totals_clear(&team[t].totals);
   if (team[0].reports)
     report_progress(share, 1);
   free(team);
   return code;
 }
 
-static int join_rank(join_sum_t *sum, nq_join_stats_t *stats, const nq_join_options_t *options,
+static int join_rank(nq__totals_t *totals, nq_join_stats_t *stats, const nq_join_options_t *options,
                      int top_rows, int rank, int ranks) {
   canonical_bucket_t *buckets = NULL;
   size_t count = 0;
@@ -733,7 +720,7 @@ static int join_rank(join_sum_t *sum, nq_join_stats_t *stats, const nq_join_opti
   atomic_init(&share.abandoned, 0);
   share.started = share.next_report = seconds_now();
   share.next_report += options->progress_seconds;
-  code = join_on_threads(sum, stats, &share, options->threads < 1 ? 1 : options->threads);
+  code = join_on_threads(totals, stats, &share, options->threads < 1 ? 1 : options->threads);
   free(buckets);
   return code;
 }
@@ -760,43 +747,55 @@ static int reduce_stats(nq_join_stats_t *stats, MPI_Comm comm) {
   return NQ_OK;
 }
 
+/* A rank's totals on the wire: the solutions in 128 bits (two words), then
+ * their residues. */
 enum { SUM_WORDS = 2 + NQ_COUNT_RESIDUES };
 
-/* Rank 0's total from every rank's sum; NQ_ECHECK when the big integer
+static int pack_totals(uint64_t words[SUM_WORDS], const nq__totals_t *totals) {
+  unsigned __int128 solutions = 0;
+  int code = nq__totals_to_u128(&solutions, totals->solutions);
+  uint32_t residues[NQ_COUNT_RESIDUES];
+  nq__totals_residues(residues, totals);
+  words[0] = (uint64_t)solutions;
+  words[1] = (uint64_t)(solutions >> 64);
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    words[2 + i] = residues[i];
+  return code;
+}
+
+/* Rank 0's total from every rank's words; NQ_ECHECK when the big integer
  * disagrees with the residues summed apart from it. */
 static int assemble_total(mpz_t total, const uint64_t *all, int ranks) {
-  join_sum_t residues = {0};
-  mpz_t part;
-  mpz_init(part);
-  mpz_set_ui(total, 0);
+  nq__totals_t sum, part;
+  nq__totals_init(&sum);
+  nq__totals_init(&part);
   for (int r = 0; r < ranks; r++) {
     const uint64_t *words = all + (size_t)r * SUM_WORDS;
-    mpz_set_ui(part, words[1]);
-    mpz_mul_2exp(part, part, 64);
-    mpz_add_ui(part, part, words[0]);
-    mpz_add(total, total, part);
-    join_sum_t rank_sum = {0};
-    memcpy(rank_sum.residues, words + 2, sizeof rank_sum.residues);
-    merge_sums(&residues, &rank_sum);
+    nq__totals_from_u128(part.solutions, (unsigned __int128)words[1] << 64 | words[0]);
+    for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+      part.residues[i] = (uint32_t)words[2 + i];
+    nq__totals_merge(&sum, &part);
   }
-  mpz_clear(part);
-  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
-    if (mpz_fdiv_ui(total, residue_primes[i]) != residues.residues[i])
-      return NQ_ECHECK;
-  return NQ_OK;
+  int code = nq__totals_check_residues(&sum);
+  mpz_set(total, sum.solutions);
+  nq__totals_clear(&part);
+  nq__totals_clear(&sum);
+  return code;
 }
 
 /* Sums every rank's share on rank 0, and the stats.  The code is rank 0's
  * on every rank. */
-static int gather_on_rank0(mpz_t total, nq_join_stats_t *stats, const join_sum_t *sum,
+static int gather_on_rank0(mpz_t total, nq_join_stats_t *stats, const nq__totals_t *totals,
                            MPI_Comm comm) {
   int rank, ranks;
   NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &ranks));
-  uint64_t mine[SUM_WORDS] = {(uint64_t)sum->solutions, (uint64_t)(sum->solutions >> 64)};
-  memcpy(mine + 2, sum->residues, sizeof sum->residues);
+  uint64_t mine[SUM_WORDS];
+  int packed = pack_totals(mine, totals), code = NQ_OK;
+  NQ_MPI_CHECK(comm, MPI_Allreduce(&packed, &code, 1, MPI_INT, MPI_MIN, comm));
   uint64_t *all = rank == 0 ? malloc(SUM_WORDS * (size_t)ranks * sizeof *all) : NULL;
-  int code = rank != 0 || all != NULL ? NQ_OK : NQ_ENOMEM;
+  if (code == NQ_OK && rank == 0 && all == NULL)
+    code = NQ_ENOMEM;
   NQ_MPI_CHECK(comm, MPI_Bcast(&code, 1, MPI_INT, 0, comm));
   if (code == NQ_OK) {
     NQ_MPI_CHECK(comm,
@@ -824,20 +823,25 @@ int nq_join_count(mpz_t solutions, nq_join_stats_t *stats, const nq_join_options
   if (rank != 0)
     mine.progress = NULL;
   nq_join_stats_t rank_stats = {0};
-  join_sum_t sum = {0};
+  nq__totals_t totals;
+  nq__totals_init(&totals);
   int code = NQ_OK, agreed = NQ_OK;
   if (n < 2) {
     /* No row to cut: the empty board and the lone queen. */
     if (rank == 0)
-      add_to_sum(&sum, 1);
+      add_bucket(&totals, 1);
   } else {
-    code = join_rank(&sum, &rank_stats, &mine, top_rows, rank, ranks);
+    code = join_rank(&totals, &rank_stats, &mine, top_rows, rank, ranks);
   }
-  NQ_MPI_CHECK(comm, MPI_Allreduce(&code, &agreed, 1, MPI_INT, MPI_MIN, comm));
-  if (agreed != NQ_OK)
-    return agreed;
-  code = gather_on_rank0(solutions, &rank_stats, &sum, comm);
-  if (code == NQ_OK && stats != NULL && rank == 0)
+  int mpi_code = MPI_Allreduce(&code, &agreed, 1, MPI_INT, MPI_MIN, comm);
+  if (mpi_code != MPI_SUCCESS) {
+    nq__mpi_report(mpi_code, "MPI_Allreduce", __FILE__, __LINE__, comm);
+    agreed = NQ_EMPI;
+  }
+  if (agreed == NQ_OK)
+    agreed = gather_on_rank0(solutions, &rank_stats, &totals, comm);
+  if (agreed == NQ_OK && stats != NULL && rank == 0)
     *stats = rank_stats;
-  return code;
+  nq__totals_clear(&totals);
+  return agreed;
 }

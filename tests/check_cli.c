@@ -248,7 +248,7 @@ END_TEST
 
 
 /* --method auto takes the join for a plain count where it measured faster
- * (include/nqueens/join.h), and the backtracker whenever an option asks
+ * (NQ_CLI_JOIN_FROM_N..TO_N), and the backtracker whenever an option asks
  * for what only it gives; a method given is kept. */
 START_TEST(test_method_auto_chooses) {
   static const struct {

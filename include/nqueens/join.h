@@ -13,6 +13,10 @@
 #include <signal.h>
 #include <stdint.h>
 
+/* The largest board the join counts: its masks, and the column sets it
+ * enumerates, C(n, n/2) of them. */
+#define NQ_JOIN_MAX_N 32
+
 /* What a join did, for the measurements. */
 typedef struct nq_join_stats {
   uint64_t buckets;      /* column sets joined (canonical ones only) */
@@ -38,18 +42,10 @@ int nq_join_default_top_rows(int n);
 /* Counts the n-queens solutions whose rows 0..top_rows-1 hold their queens
  * in exactly the columns of `top_columns` (a set of top_rows columns),
  * into *solutions, and adds to *stats (when not NULL).  NQ_EINVAL for n
- * outside 1..32, top_rows outside 1..n-1 or a column set of another size;
+ * outside 1..NQ_JOIN_MAX_N, top_rows outside 1..n-1 or a column set of another size;
  * NQ_ENOMEM. */
 int nq_join_bucket(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch,
                    int n, int top_rows, uint64_t top_columns);
-
-/* The boards on which the join counted faster than the backtracker's
- * fastest walk, measured on one core of a Zen 4 (AVX-512) machine
- * (docs/research.md): from n = 18 to 20, the largest measured.  Beyond,
- * the projection still favours the join but is not a measurement, and a
- * bucket's memory grows about 5x every two rows. */
-#define NQ_JOIN_FASTER_FROM_N 18
-#define NQ_JOIN_FASTER_TO_N 20
 
 /* Rank 0's progress: the buckets its threads have finished of its share
  * (the ranks' shares are dealt alike, so it stands for the whole), the
@@ -77,7 +73,7 @@ typedef struct nq_join_options {
  * The total is also summed modulo three primes, bucket by bucket, and
  * checked against the big integer (NQ_ECHECK if they disagree).  The total
  * and the summed stats are valid on rank 0; every rank returns the same
- * code.  Collective.  NQ_EINVAL (n outside 0..32, a cut outside 1..n-1,
+ * code.  Collective.  NQ_EINVAL (n outside 0..NQ_JOIN_MAX_N, a cut outside 1..n-1,
  * threads outside 0..4096), NQ_ENOMEM, NQ_EMPI, NQ_ECHECK, NQ_ESTOPPED. */
 int nq_join_count(mpz_t solutions, nq_join_stats_t *stats, const nq_join_options_t *options,
                   MPI_Comm comm);
