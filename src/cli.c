@@ -333,6 +333,17 @@ static int check_merge(parser_t *p) {
   return NQ_OK;
 }
 
+/* --status reads a journal and prints where its run stands: only the
+ * format applies. */
+static int check_status(parser_t *p) {
+  if (p->have_n)
+    return fail(p, "--status takes no -n: the journal names its board");
+  for (int option = 0; option <= OPT_STATUS; option++)
+    if (p->seen[option] && option != OPT_STATUS && option != OPT_FORMAT)
+      return fail(p, "--%s cannot be combined with --status", option_name(option));
+  return NQ_OK;
+}
+
 /* The join counts Q(n) and nothing else, in one go: what the backtracker's
  * units make possible (U(n), GPUs, journals, slices, a chosen walk, the
  * provenance record of a count) has no meaning for it.  Returns the
@@ -381,7 +392,7 @@ static int check_combination(parser_t *p) {
   if (cli->mode == NQ_MODE_HELP || cli->mode == NQ_MODE_VERSION)
     return NQ_OK;
   if (cli->mode == NQ_MODE_STATUS)
-    return p->have_n ? fail(p, "--status takes no -n: the journal names its board") : NQ_OK;
+    return check_status(p);
   if (cli->mode == NQ_MODE_MERGE) {
     cli->merge_files = p->argv + optind;
     cli->merge_count = p->argc - optind;
