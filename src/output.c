@@ -255,11 +255,11 @@ static void join_as_json(nq_output_t *output, int n, const nq__join_report_t *r)
                 n, r->solutions, r->seconds, r->ranks, r->threads, r->top_rows);
   append_format(output,
                 ",\"buckets\":%llu,\"tops\":%llu,\"max_tops\":%llu,\"top_nodes\":%llu,"
-                "\"bottom_nodes\":%llu,\"words\":%llu,\"pruned\":%llu",
+                "\"bottom_nodes\":%llu,\"words\":%llu,\"pruned\":%llu,\"repacks\":%llu",
                 (unsigned long long)s->buckets, (unsigned long long)s->tops,
                 (unsigned long long)s->max_tops, (unsigned long long)s->top_nodes,
                 (unsigned long long)s->bottom_nodes, (unsigned long long)s->words,
-                (unsigned long long)s->pruned);
+                (unsigned long long)s->pruned, (unsigned long long)s->repacks);
   append_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);
 }
 

@@ -63,9 +63,9 @@ for n in 0 1 2 3 13 14; do
 done
 run_ranks 3 -n 12 --method join --format json
 count_ok "3 ranks, --method join" 12
-join_shape=$(sed -E -e 's/"(seconds|[a-z_]*nodes|buckets|tops|max_tops|words|pruned)":[0-9.e+-]+/"\1":#/g' \
+join_shape=$(sed -E -e 's/"(seconds|[a-z_]*nodes|buckets|tops|max_tops|words|pruned|repacks)":[0-9.e+-]+/"\1":#/g' \
   -e 's/"version":"[^"]*"/"version":"#"/' "$out")
-expected='{"n":12,"solutions":"14200","method":"join","seconds":#,"ranks":3,"threads":3,"top_rows":6,"buckets":#,"tops":#,"max_tops":#,"top_nodes":#,"bottom_nodes":#,"words":#,"pruned":#,"version":"#"}'
+expected='{"n":12,"solutions":"14200","method":"join","seconds":#,"ranks":3,"threads":3,"top_rows":6,"buckets":#,"tops":#,"max_tops":#,"top_nodes":#,"bottom_nodes":#,"words":#,"pruned":#,"repacks":#,"version":"#"}'
 check "-n 12 --method join --format json: '$join_shape', expected '$expected'" \
   [ "$join_shape" = "$expected" ]
 run -n 11 --method join -t 1
