@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bit_transpose.h"
 #include "bits.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
@@ -38,7 +39,7 @@ enum { JOIN_REPACK_DENSITY = 4, JOIN_REPACK_ROWS = 6 };
 /* A set of top halves, as masks on row m and transposed: bit t of the
  * bitset of ld square p is set when top t attacks square p along ld. */
 typedef struct top_table {
-  uint64_t *ld, *rd;
+  uint32_t *ld, *rd; /* n <= 32 squares */
   size_t tops, words;
   size_t capacity, attacking_capacity; /* allocated: tops, and words of attacking */
   uint64_t *attacking; /* 4n bitsets of `words` words: ld square p (-n < p < n)
@@ -109,11 +110,11 @@ static int reserve_masks(top_table_t *table, size_t tops) {
   size_t capacity = table->capacity < 1024 ? 1024 : table->capacity;
   while (capacity < tops)
     capacity *= 2;
-  uint64_t *ld = realloc(table->ld, capacity * sizeof *ld);
+  uint32_t *ld = realloc(table->ld, capacity * sizeof *ld);
   if (ld == NULL)
     return NQ_ENOMEM;
   table->ld = ld;
-  uint64_t *rd = realloc(table->rd, capacity * sizeof *rd);
+  uint32_t *rd = realloc(table->rd, capacity * sizeof *rd);
   if (rd == NULL)
     return NQ_ENOMEM;
   table->rd = rd;
@@ -156,7 +157,7 @@ static int reserve_stacks(nq_join_scratch_t *scratch, size_t words, int depths) 
   return NQ_OK;
 }
 
-static int push_top(nq_join_scratch_t *scratch, uint64_t ld, uint64_t rd) {
+static int push_top(nq_join_scratch_t *scratch, uint32_t ld, uint32_t rd) {
   top_table_t *bucket = &scratch->tables[0];
   int code = reserve_masks(bucket, bucket->tops + 1);
   if (code != NQ_OK)
@@ -167,17 +168,23 @@ static int push_top(nq_join_scratch_t *scratch, uint64_t ld, uint64_t rd) {
   return NQ_OK;
 }
 
-/* Every placement of rows row..m-1 inside `allowed`, one queen a row;
- * each complete one is stored with its attacks on row m. */
+/* Every placement of rows row..m-1 on the columns `allowed` (one for each
+ * of those rows), one queen a row; each complete one is stored with its
+ * attacks on row m.  The last row has one column left, so it needs no
+ * loop and no call. */
 static int collect_tops(nq_join_scratch_t *scratch, uint64_t *nodes, int row, uint64_t allowed,
                         uint64_t ld, uint64_t rd) {
-  if (row == scratch->top_rows)
-    return push_top(scratch, ld, rd);
-  uint64_t board = board_columns(scratch->n);
-  uint64_t free_squares = allowed & ~ld & ~rd;
-  while (free_squares != 0) {
+  const uint64_t board = board_columns(scratch->n);
+  if (row == scratch->top_rows - 1) {
+    if ((allowed & (ld | rd)) != 0)
+      return NQ_OK;
+    ++*nodes;
+    return push_top(scratch, (uint32_t)(((ld | allowed) << 1) & board),
+                    (uint32_t)((rd | allowed) >> 1));
+  }
+  for (uint64_t free_squares = allowed & ~ld & ~rd; free_squares != 0;
+       free_squares = drop_lowest_bit(free_squares)) {
     uint64_t queen = lowest_bit(free_squares);
-    free_squares = drop_lowest_bit(free_squares);
     ++*nodes;
     int code = collect_tops(scratch, nodes, row + 1, allowed & ~queen,
                             ((ld | queen) << 1) & board, (rd | queen) >> 1);
@@ -189,17 +196,17 @@ static int collect_tops(nq_join_scratch_t *scratch, uint64_t *nodes, int row, ui
 
 /* Fills the table's bitsets from its masks, and `ruled_out` with none of
  * its tops ruled out, only the padding past the last, so padding never
- * counts as a fit. */
+ * counts as a fit.  The squares off row m (ld squares below 0, rd squares
+ * from n on) have empty bitsets. */
 static void transpose(top_table_t *table, uint64_t *ruled_out, uint32_t *live_index, int n) {
+  assert(table->tops > 0); /* else the on-board bitsets would stay unwritten */
   size_t words = table->words = words_for(table->tops);
-  memset(table->attacking, 0, (size_t)(4 * n) * words * sizeof(uint64_t));
-  for (size_t t = 0; t < table->tops; t++) {
-    uint64_t bit = column_bit((int)(t % 64));
-    for (uint64_t ld = table->ld[t]; ld != 0; ld = drop_lowest_bit(ld))
-      table->attacking[ld_bitset_index(n, bit_index(lowest_bit(ld))) * words + t / 64] |= bit;
-    for (uint64_t rd = table->rd[t]; rd != 0; rd = drop_lowest_bit(rd))
-      table->attacking[rd_bitset_index(n, bit_index(lowest_bit(rd))) * words + t / 64] |= bit;
-  }
+  uint64_t *on_board_ld = table->attacking + ld_bitset_index(n, 0) * words;
+  uint64_t *on_board_rd = table->attacking + rd_bitset_index(n, 0) * words;
+  memset(table->attacking, 0, (size_t)n * words * sizeof(uint64_t));
+  memset(on_board_rd + (size_t)n * words, 0, (size_t)n * words * sizeof(uint64_t));
+  nq__bit_transpose(on_board_ld, words, table->ld, table->tops, n);
+  nq__bit_transpose(on_board_rd, words, table->rd, table->tops, n);
   memset(ruled_out, 0, words * sizeof(uint64_t));
   for (size_t w = 0; w < words; w++)
     live_index[w] = (uint32_t)w;

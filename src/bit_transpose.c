@@ -1,0 +1,82 @@
+/* The transpose works on blocks of 16 masks.  With SSE2 (every x86-64), a
+ * block's bytes are regrouped so that one register holds byte j of all 16
+ * masks; each movemask then reads one bit of the 16 masks at once, and
+ * adding the register to itself brings the next bit up.  That is about
+ * six instructions a bitset a block, against one loop turn a set bit when
+ * the bits are scattered one by one (the fallback elsewhere). */
+
+#include "bit_transpose.h"
+
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+enum { BLOCK_MASKS = 16, WORD_BITS = 64 };
+
+#ifdef __SSE2__
+/* Byte j of masks 0..15 as the 16 bytes of bytes[j]: three rounds of
+ * interleaving, then the halves put together. */
+static void regroup_bytes(__m128i bytes[4], const uint32_t block[BLOCK_MASKS]) {
+  const __m128i x0 = _mm_loadu_si128((const __m128i *)&block[0]);
+  const __m128i x1 = _mm_loadu_si128((const __m128i *)&block[4]);
+  const __m128i x2 = _mm_loadu_si128((const __m128i *)&block[8]);
+  const __m128i x3 = _mm_loadu_si128((const __m128i *)&block[12]);
+  const __m128i s0 = _mm_unpacklo_epi8(x0, x1), s1 = _mm_unpackhi_epi8(x0, x1);
+  const __m128i s2 = _mm_unpacklo_epi8(x2, x3), s3 = _mm_unpackhi_epi8(x2, x3);
+  const __m128i u0 = _mm_unpacklo_epi8(s0, s1), u1 = _mm_unpackhi_epi8(s0, s1);
+  const __m128i u2 = _mm_unpacklo_epi8(s2, s3), u3 = _mm_unpackhi_epi8(s2, s3);
+  /* v0: byte 0 of masks 0..7, then byte 1; v1: bytes 2 and 3; v2, v3 the
+   * same for masks 8..15. */
+  const __m128i v0 = _mm_unpacklo_epi8(u0, u1), v1 = _mm_unpackhi_epi8(u0, u1);
+  const __m128i v2 = _mm_unpacklo_epi8(u2, u3), v3 = _mm_unpackhi_epi8(u2, u3);
+  bytes[0] = _mm_unpacklo_epi64(v0, v2);
+  bytes[1] = _mm_unpackhi_epi64(v0, v2);
+  bytes[2] = _mm_unpacklo_epi64(v1, v3);
+  bytes[3] = _mm_unpackhi_epi64(v1, v3);
+}
+
+/* Bits `shift` .. `shift` + 15 of acc[p] from bit p of the block's masks. */
+static void add_block(uint64_t *acc, const uint32_t block[BLOCK_MASKS], int width, int shift) {
+  __m128i bytes[4];
+  regroup_bytes(bytes, block);
+  for (int j = 0; 8 * j < width; j++) {
+    __m128i column = bytes[j];
+    for (int p = 8 * j + 7; p >= 8 * j; p--) {
+      const unsigned bits = (unsigned)_mm_movemask_epi8(column);
+      column = _mm_add_epi8(column, column);
+      if (p < width)
+        acc[p] |= (uint64_t)bits << shift;
+    }
+  }
+}
+#else
+static void add_block(uint64_t *acc, const uint32_t block[BLOCK_MASKS], int width, int shift) {
+  (void)width;
+  for (int i = 0; i < BLOCK_MASKS; i++)
+    for (uint32_t mask = block[i]; mask != 0; mask &= mask - 1)
+      acc[__builtin_ctz(mask)] |= (uint64_t)1 << (shift + i);
+}
+#endif
+
+void nq__bit_transpose(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
+                       int width) {
+  const size_t words = (count + WORD_BITS - 1) / WORD_BITS;
+  for (size_t w = 0; w < words; w++) {
+    uint64_t acc[NQ_BIT_TRANSPOSE_MAX_WIDTH] = {0};
+    for (size_t first = w * WORD_BITS; first < count && first < (w + 1) * WORD_BITS;
+         first += BLOCK_MASKS) {
+      const uint32_t *block = masks + first;
+      uint32_t padded[BLOCK_MASKS];
+      if (count - first < BLOCK_MASKS) {
+        memset(padded, 0, sizeof padded);
+        memcpy(padded, block, (count - first) * sizeof *padded);
+        block = padded;
+      }
+      add_block(acc, block, width, (int)(first % WORD_BITS));
+    }
+    for (int p = 0; p < width; p++)
+      rows[(size_t)p * stride + w] = acc[p];
+  }
+}

@@ -1,0 +1,22 @@
+#ifndef NQ_SRC_BIT_TRANSPOSE_H
+#define NQ_SRC_BIT_TRANSPOSE_H
+
+/* A bit matrix turned on its side: `count` masks of `width` bits become
+ * `width` bitsets over the masks.  The join stores its top halves this way
+ * (src/join.c), once a bucket and again at every repack, so it is a third
+ * of the join's time when done bit by bit. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum { NQ_BIT_TRANSPOSE_MAX_WIDTH = 32 };
+
+/* Bit t of bitset p (rows[p * stride], words of 64 masks) becomes bit p of
+ * masks[t], for p < width <= NQ_BIT_TRANSPOSE_MAX_WIDTH and t < count.
+ * The words 0 .. (count + 63) / 64 - 1 of each of the `width` bitsets are
+ * written whole (bits from `count` on are 0); no other word is touched.
+ * Bits of the masks at `width` and above must be 0. */
+void nq__bit_transpose(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
+                       int width);
+
+#endif

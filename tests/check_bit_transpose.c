@@ -1,0 +1,84 @@
+/* The bit transpose (src/bit_transpose.h, private) against the definition,
+ * bit by bit: every width, counts around the blocks of 16 and the words
+ * of 64, and no word written outside the bitsets' own. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "bit_transpose.h"
+#include "support.h"
+
+enum { MAX_COUNT = 200, SPARE_WORDS = 2 };
+static const uint64_t UNTOUCHED = 0x5a5a5a5a5a5a5a5au;
+
+/* A fixed stream of masks: varied, the same on every run. */
+static uint32_t next_mask(uint64_t *state, int width) {
+  *state = *state * 6364136223846793005u + 1442695040888963407u;
+  const uint32_t bits = (uint32_t)(*state >> 32);
+  return width == 32 ? bits : bits & (((uint32_t)1 << width) - 1);
+}
+
+static void check_one(int width, size_t count, uint64_t *state) {
+  uint32_t masks[MAX_COUNT];
+  for (size_t t = 0; t < count; t++)
+    masks[t] = next_mask(state, width);
+  const size_t words = (count + 63) / 64, stride = words + SPARE_WORDS;
+  uint64_t *rows = malloc((size_t)width * stride * sizeof *rows);
+  ck_assert_ptr_nonnull(rows);
+  for (size_t i = 0; i < (size_t)width * stride; i++)
+    rows[i] = UNTOUCHED;
+  nq__bit_transpose(rows, stride, masks, count, width);
+  for (int p = 0; p < width; p++) {
+    for (size_t w = 0; w < words; w++)
+      for (int b = 0; b < 64; b++) {
+        const size_t t = w * 64 + (size_t)b;
+        const int expected = t < count && ((masks[t] >> p) & 1u);
+        ck_assert_msg((int)((rows[(size_t)p * stride + w] >> b) & 1u) == expected,
+                      "width %d, count %zu: bit %zu of bitset %d is wrong", width, count, t, p);
+      }
+    for (size_t w = words; w < stride; w++)
+      ck_assert_msg(rows[(size_t)p * stride + w] == UNTOUCHED,
+                    "width %d, count %zu: word %zu of bitset %d was written", width, count, w, p);
+  }
+  free(rows);
+}
+
+START_TEST(test_transpose_matches_the_definition) {
+  static const size_t counts[] = {0, 1, 2, 15, 16, 17, 31, 48, 63, 64, 65, 127, 128, 129, MAX_COUNT};
+  uint64_t state = 12345;
+  for (int width = 1; width <= NQ_BIT_TRANSPOSE_MAX_WIDTH; width++)
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
+      check_one(width, counts[i], &state);
+}
+END_TEST
+
+/* Single bits, each alone in its mask: a bit landing one place off (a
+ * wrong byte or mask order in the regrouping) shows as a wrong bitset. */
+START_TEST(test_transpose_places_every_single_bit) {
+  enum { WIDTH = NQ_BIT_TRANSPOSE_MAX_WIDTH, COUNT = 64 };
+  uint32_t masks[COUNT];
+  uint64_t rows[WIDTH];
+  for (int p = 0; p < WIDTH; p++)
+    for (int t = 0; t < COUNT; t++) {
+      for (int i = 0; i < COUNT; i++)
+        masks[i] = i == t ? (uint32_t)1 << p : 0;
+      nq__bit_transpose(rows, 1, masks, COUNT, WIDTH);
+      for (int q = 0; q < WIDTH; q++)
+        ck_assert_msg(rows[q] == (q == p ? (uint64_t)1 << t : 0),
+                      "bit %d of mask %d: bitset %d is %#llx", p, t, q,
+                      (unsigned long long)rows[q]);
+    }
+}
+END_TEST
+
+static Suite *bit_transpose_suite(int argc, char **argv) {
+  (void)argc;
+  (void)argv;
+  Suite *suite = suite_create("bit_transpose");
+  TCase *transpose = tcase_create("transpose");
+  tcase_add_test(transpose, test_transpose_matches_the_definition);
+  tcase_add_test(transpose, test_transpose_places_every_single_bit);
+  suite_add_tcase(suite, transpose);
+  return suite;
+}
+
+int main(int argc, char **argv) { return support_main(argc, argv, bit_transpose_suite); }
