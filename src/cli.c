@@ -511,7 +511,7 @@ void nq__cli_print_help(FILE *out) {
       "                     and bottom halves of the board joined column set by\n"
       "                     column set: Q(N) only, N <= 32, see docs/research.md),\n"
       "                     or auto (default): join for a plain count of N = 18\n"
-      "                     to 20, where it measured faster, else backtrack\n"
+      "                     to 21, where it measured faster, else backtrack\n"
       "  -t, --threads T    search threads per rank (default: every core this process\n"
       "                     may use when started alone, SLURM_CPUS_PER_TASK under\n"
       "                     Slurm, 1 under mpirun)\n"

@@ -27,12 +27,13 @@ typedef enum nq_format { NQ_FORMAT_TEXT = 0, NQ_FORMAT_JSON } nq_format_t;
 typedef enum nq_method { NQ_METHOD_AUTO = 0, NQ_METHOD_BACKTRACK, NQ_METHOD_JOIN } nq_method_t;
 
 /* The boards on which the join counted faster than the backtracker's
- * fastest walk, measured on a Zen 4 (AVX-512) machine (docs/research.md):
- * from n = 18 to 20, the largest measured.  Beyond, the projection still
- * favours the join but is not a measurement, and a bucket's memory grows
- * about 5x every two rows. */
+ * fastest walk on a Zen 4 (AVX-512) machine (docs/research.md): measured
+ * side by side from n = 18 to 20, and at n = 21, the largest the join
+ * ran, about 2.9x faster than the backtracker's own estimate of its time.
+ * Beyond, the projection is not a measurement, it depends on what a word
+ * costs out of cache, and a bucket's memory grows about 5x every two rows. */
 #define NQ_CLI_JOIN_FROM_N 18
-#define NQ_CLI_JOIN_TO_N 20
+#define NQ_CLI_JOIN_TO_N 21
 
 typedef struct nq_cli {
   int n;
