@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "gpu.h"
+#include "grow.h"
 #include "nqueens/error.h"
 #include "nqueens/symmetry.h"
 #include "search.h"
@@ -38,20 +39,6 @@ struct nq__gpu_solver {
 };
 
 /* ---- staging ---- */
-
-static int grow(void **array, size_t *capacity, size_t needed, size_t item_size) {
-  if (needed <= *capacity)
-    return NQ_OK;
-  size_t capacity_next = *capacity ? *capacity : 1024;
-  while (capacity_next < needed)
-    capacity_next *= 2;
-  void *grown = realloc(*array, capacity_next * item_size);
-  if (grown == NULL)
-    return NQ_ENOMEM;
-  *array = grown;
-  *capacity = capacity_next;
-  return NQ_OK;
-}
 
 static int reserve_units(nq__gpu_solver_t *s, size_t count) {
   if (count <= s->unit_capacity)
@@ -94,7 +81,7 @@ static void stage_tables(nq__gpu_solver_t *s, const nq_unit_t *unit, int base_qu
 
 static int push_sub(nq__gpu_solver_t *s, size_t unit, uint64_t cols, uint64_t diag_left,
                     uint64_t diag_right) {
-  int rc = grow((void **)&s->subs, &s->sub_capacity, s->sub_count + 1, sizeof *s->subs);
+  int rc = nq__grow((void **)&s->subs, &s->sub_capacity, s->sub_count + 1, sizeof *s->subs);
   if (rc != NQ_OK)
     return rc;
   s->subs[s->sub_count++] = (nq__gpu_sub_t){

@@ -24,6 +24,7 @@
 
 #include "bit_transpose.h"
 #include "bits.h"
+#include "grow.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
 #include "random.h"
@@ -105,20 +106,13 @@ void nq_join_scratch_destroy(nq_join_scratch_t *scratch) {
 
 /* Room in `table` for `tops` masks, keeping those it holds. */
 static int reserve_masks(top_table_t *table, size_t tops) {
-  if (tops <= table->capacity)
-    return NQ_OK;
-  size_t capacity = table->capacity < 1024 ? 1024 : table->capacity;
-  while (capacity < tops)
-    capacity *= 2;
-  uint32_t *ld = realloc(table->ld, capacity * sizeof *ld);
-  if (ld == NULL)
+  /* Both arrays grow alike from the same room; the table's room changes
+   * only once both have it. */
+  size_t ld_room = table->capacity, rd_room = table->capacity;
+  if (nq__grow((void **)&table->ld, &ld_room, tops, sizeof *table->ld) != NQ_OK ||
+      nq__grow((void **)&table->rd, &rd_room, tops, sizeof *table->rd) != NQ_OK)
     return NQ_ENOMEM;
-  table->ld = ld;
-  uint32_t *rd = realloc(table->rd, capacity * sizeof *rd);
-  if (rd == NULL)
-    return NQ_ENOMEM;
-  table->rd = rd;
-  table->capacity = capacity;
+  table->capacity = ld_room;
   return NQ_OK;
 }
 
@@ -578,24 +572,17 @@ typedef struct canonical_bucket {
  * k mod ranks. */
 static int list_buckets(canonical_bucket_t **out, size_t *count, int n, int top_rows, int rank,
                         int ranks) {
-  size_t capacity = 1024, listed = 0, seen = 0;
-  canonical_bucket_t *buckets = malloc(capacity * sizeof *buckets);
-  if (buckets == NULL)
-    return NQ_ENOMEM;
+  size_t capacity = 0, listed = 0, seen = 0;
+  canonical_bucket_t *buckets = NULL;
   uint64_t board = board_columns(n);
   for (uint64_t set = board_columns(top_rows); set <= board && set != 0;
        set = next_same_size(set)) {
     uint8_t weight[NQ_JOIN_MAX_N];
     if (!first_row_weights(weight, set, n, top_rows) || seen++ % (size_t)ranks != (size_t)rank)
       continue;
-    if (listed == capacity) {
-      canonical_bucket_t *grown = realloc(buckets, 2 * capacity * sizeof *grown);
-      if (grown == NULL) {
-        free(buckets);
-        return NQ_ENOMEM;
-      }
-      buckets = grown;
-      capacity *= 2;
+    if (nq__grow((void **)&buckets, &capacity, listed + 1, sizeof *buckets) != NQ_OK) {
+      free(buckets);
+      return NQ_ENOMEM;
     }
     buckets[listed++] = (canonical_bucket_t){set};
   }
