@@ -1,5 +1,3 @@
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
-
 /* The join method: Q(n) as a sum over column sets S of the pairs of a top
  * half (rows 0..m-1, columns S) and a bottom half (rows m..n-1, the other
  * columns) whose diagonals do not meet.  A top half is summed up by what
@@ -20,7 +18,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bit_transpose.h"
 #include "bits.h"
@@ -623,7 +620,8 @@ typedef struct join_share {
   atomic_int abandoned;
   const nq_join_options_t *options;
   int top_rows;
-  double started, next_report; /* progress: thread 0's clock */
+  double started, next_report; /* progress: MPI_Wtime, read by thread 0 (the
+                                   caller's, MPI's own thread) alone */
 } join_share_t;
 
 typedef struct join_thread {
@@ -635,15 +633,9 @@ typedef struct join_thread {
   int code;
 } join_thread_t;
 
-static double seconds_now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static void report_progress(join_share_t *share, int final) {
   const nq_join_options_t *options = share->options;
-  double now = seconds_now();
+  double now = MPI_Wtime();
   if (!final && now < share->next_report)
     return;
   share->next_report = now + options->progress_seconds;
@@ -729,7 +721,7 @@ static int join_rank(nq__totals_t *totals, nq_join_stats_t *stats, const nq_join
   atomic_init(&share.next, 0);
   atomic_init(&share.finished, 0);
   atomic_init(&share.abandoned, 0);
-  share.started = share.next_report = seconds_now();
+  share.started = share.next_report = MPI_Wtime();
   share.next_report += options->progress_seconds;
   code = join_on_threads(totals, stats, &share, options->threads < 1 ? 1 : options->threads);
   free(buckets);
