@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "grow.h"
 #include "nqueens/error.h"
 #include "nqueens/frame.h"
 #include "nqueens/slice.h"
@@ -453,14 +454,9 @@ static int add_range(loader_t *l, uint64_t first, uint64_t end) {
     l->ranges[l->range_count - 1].end = end;
     return NQ_OK;
   }
-  if (l->range_count == l->range_capacity) {
-    size_t capacity = l->range_capacity ? 2 * l->range_capacity : 1024;
-    nq__journal_range_t *grown = realloc(l->ranges, capacity * sizeof *grown);
-    if (grown == NULL)
-      return NQ_ENOMEM;
-    l->ranges = grown;
-    l->range_capacity = capacity;
-  }
+  if (nq__grow((void **)&l->ranges, &l->range_capacity, l->range_count + 1,
+               sizeof *l->ranges) != NQ_OK)
+    return NQ_ENOMEM;
   l->ranges[l->range_count++] = (nq__journal_range_t){first, end};
   return NQ_OK;
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "nqueens/error.h"
 #include "totals.h"
 
@@ -31,14 +32,9 @@ typedef struct reader {
 /* ---- reading ---- */
 
 static int push(entries_t *list, const entry_t *entry) {
-  if (list->count == list->capacity) {
-    size_t capacity = list->capacity ? 2 * list->capacity : 1024;
-    entry_t *grown = realloc(list->items, capacity * sizeof *grown);
-    if (grown == NULL)
-      return NQ_ENOMEM;
-    list->items = grown;
-    list->capacity = capacity;
-  }
+  if (nq__grow((void **)&list->items, &list->capacity, list->count + 1, sizeof *list->items) !=
+      NQ_OK)
+    return NQ_ENOMEM;
   list->items[list->count++] = *entry;
   return NQ_OK;
 }

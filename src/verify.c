@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
 #include "nqueens/units.h"
@@ -39,14 +40,8 @@ static int draw_record(const nq__journal_line_t *line, void *context) {
   drawing_t *d = context;
   if (line->is_check || (double)(nq__random_next(&d->state) >> 11) * 0x1p-53 >= d->share)
     return NQ_OK;
-  if (d->count == d->capacity) {
-    size_t capacity = d->capacity ? 2 * d->capacity : 256;
-    sample_t *grown = realloc(d->items, capacity * sizeof *grown);
-    if (grown == NULL)
-      return NQ_ENOMEM;
-    d->items = grown;
-    d->capacity = capacity;
-  }
+  if (nq__grow((void **)&d->items, &d->capacity, d->count + 1, sizeof *d->items) != NQ_OK)
+    return NQ_ENOMEM;
   sample_t *s = &d->items[d->count++];
   *s = (sample_t){.first = line->first, .count = line->count, .recorded_by = line->rank};
   const mpz_srcptr sums[3] = {line->sums->solutions, line->sums->unique_times_8,
