@@ -709,12 +709,15 @@ static int load(loader_t *l, int fd) {
   return rc;
 }
 
-static int check_regular(int fd, char *message, const char *path) {
+/* A journal is a regular file; its identity goes into `state`. */
+static int check_regular(nq__journal_state_t *state, int fd, char *message, const char *path) {
   struct stat info;
   if (fstat(fd, &info) != 0)
     return refuse(message, path, "cannot stat: %s", strerror(errno));
   if (!S_ISREG(info.st_mode))
     return refuse(message, path, "not a regular file, not a checkpoint journal");
+  state->device = (uint64_t)info.st_dev;
+  state->inode = (uint64_t)info.st_ino;
   return NQ_OK;
 }
 
@@ -731,6 +734,7 @@ void nq__journal_state_init(nq__journal_state_t *state) {
   state->checks = state->checks_differing = 0;
   state->runs = 0;
   state->differing_first = state->differing_end = 0;
+  state->device = state->inode = 0;
 }
 
 void nq__journal_state_clear(nq__journal_state_t *state) {
@@ -761,12 +765,14 @@ int nq__journal_read(nq__journal_state_t *state, char message[static NQ__JOURNAL
 int nq__journal_visit(nq__journal_state_t *state, char message[static NQ__JOURNAL_MESSAGE_SIZE],
                       const char *path, nq__journal_visitor_fn visit, void *context) {
   message[0] = '\0';
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  /* O_NONBLOCK: a FIFO in the journal's place must be refused, not waited
+   * on for a writer; it changes nothing for a regular file. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
     return refuse(message, path, "cannot open: %s", strerror(errno));
   loader_t l = {.state = state, .message = message, .path = path, .visit = visit,
                 .visit_context = context};
-  int rc = check_regular(fd, message, path);
+  int rc = check_regular(state, fd, message, path);
   if (rc == NQ_OK)
     rc = load(&l, fd);
   close(fd);
@@ -890,7 +896,7 @@ static int create(nq__journal_t *journal, int *created, nq__journal_state_t *sta
 static int resume(nq__journal_t *journal, nq__journal_state_t *state, char *message,
                   const char *path, const nq__journal_header_t *expected, int fd) {
   journal->fd = fd;
-  int rc = check_regular(fd, message, path);
+  int rc = check_regular(state, fd, message, path);
   if (rc == NQ_OK)
     rc = lock_whole_file(fd, message, path);
   loader_t l = {.state = state, .message = message, .path = path, .expected = expected};
@@ -914,7 +920,7 @@ static int open_or_create(nq__journal_t *journal, nq__journal_state_t *state, ch
   /* A second try finds a journal that another run created between this
    * one's open and its link. */
   for (int attempt = 0; attempt < 2; attempt++) {
-    int fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY);
+    int fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK); /* as in visit */
     if (fd >= 0)
       return resume(journal, state, message, path, expected, fd);
     if (errno != ENOENT)

@@ -55,6 +55,7 @@ typedef struct nq__journal_state {
   uint64_t checks, checks_differing; /* check lines (--verify), and those that found a difference */
   uint64_t runs; /* run lines: counts that opened the journal */
   uint64_t differing_first, differing_end; /* the first such check's units */
+  uint64_t device, inode; /* the file read (st_dev, st_ino): one file under two names */
 } nq__journal_state_t;
 
 /* One line of a journal as nq__journal_visit hands it over: a record, or a

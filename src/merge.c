@@ -7,16 +7,29 @@
 
 #include "grow.h"
 #include "nqueens/error.h"
+#include "nqueens/slice.h"
 #include "totals.h"
 
-/* A record or check as merge keeps it: its units, its sums in 128 bits (a
- * record's sums are below 2^128 by far: a batch of 65,536 units cannot pass
- * 26 digits), and the journal it came from. */
+/* A record's three sums (solutions, unique_times_8, nodes) in 128 bits,
+ * added and subtracted modulo 2^128: a difference of two prefix sums is
+ * exact as long as the true value fits, which the bound below ensures. */
+typedef struct sums {
+  unsigned __int128 v[3];
+} sums_t;
+
+/* A record's sums stay below 2^90 (a batch of 65,536 units of at most 8 x
+ * 2^64 each is below 2^83), so that a chain of up to 2^37 records never
+ * reaches 2^127.  A larger sum is refused as a damaged journal. */
+#define SUM_BITS_MAX 90
+
+/* A record or check as merge keeps it: its units, its sums, and the
+ * journal it came from. */
 typedef struct entry {
   uint64_t first, end;
-  unsigned __int128 sums[3]; /* solutions, unique_times_8, nodes */
+  sums_t sums;
   int journal;
   int is_check, agrees;
+  int conflicted; /* a record that closed a cycle whose two sums differ */
 } entry_t;
 
 typedef struct entries {
@@ -28,6 +41,22 @@ typedef struct reader {
   entries_t records, checks;
   int journal;
 } reader_t;
+
+static sums_t sums_sub(sums_t a, sums_t b) {
+  for (int i = 0; i < 3; i++)
+    a.v[i] -= b.v[i];
+  return a;
+}
+
+static sums_t sums_add(sums_t a, sums_t b) {
+  for (int i = 0; i < 3; i++)
+    a.v[i] += b.v[i];
+  return a;
+}
+
+static int sums_equal(sums_t a, sums_t b) {
+  return a.v[0] == b.v[0] && a.v[1] == b.v[1] && a.v[2] == b.v[2];
+}
 
 /* ---- reading ---- */
 
@@ -47,7 +76,8 @@ static int keep_line(const nq__journal_line_t *line, void *context) {
   const mpz_srcptr sums[3] = {line->sums->solutions, line->sums->unique_times_8,
                               line->sums->nodes};
   for (int i = 0; i < 3; i++)
-    if (nq__totals_to_u128(&entry.sums[i], sums[i]) != NQ_OK)
+    if (mpz_sizeinbase(sums[i], 2) > SUM_BITS_MAX ||
+        nq__totals_to_u128(&entry.sums.v[i], sums[i]) != NQ_OK)
       return NQ_EOVERFLOW;
   return push(line->is_check ? &reader->checks : &reader->records, &entry);
 }
@@ -68,60 +98,46 @@ static int same_count(char *message, const char *path, const nq__journal_header_
   return NQ_EJOURNAL;
 }
 
-/* With journals of slices of one K, the slices none of them holds. */
-static int find_missing_slices(nq__merge_result_t *result, const int *slices, int count) {
-  if (count < 1)
-    return NQ_OK;
-  const int k = slices[0];
-  for (int i = 0; i < count; i++)
-    if (slices[2 * i] != k || k < 2)
-      return NQ_OK;
-  unsigned char *held = calloc((size_t)k, 1);
-  result->slices_missing = malloc((size_t)k * sizeof *result->slices_missing);
-  if (held == NULL || result->slices_missing == NULL) {
-    free(held);
-    return NQ_ENOMEM;
-  }
-  result->slice_count = k;
-  for (int i = 0; i < count; i++)
-    held[slices[2 * i + 1]] = 1;
-  for (int s = 0; s < k; s++)
-    if (!held[s])
-      result->slices_missing[result->slices_missing_count++] = s;
-  free(held);
+/* One file under two names would confirm itself. */
+static int named_before(char *message, char *const *paths, const nq__journal_state_t *states,
+                        int index) {
+  for (int j = 0; j < index; j++)
+    if (states[j].device == states[index].device && states[j].inode == states[index].inode) {
+      snprintf(message, NQ__JOURNAL_MESSAGE_SIZE,
+               "%s and %s are the same file: a journal cannot confirm itself", paths[j],
+               paths[index]);
+      return NQ_EJOURNAL;
+    }
   return NQ_OK;
 }
 
-static int read_all(nq__merge_result_t *result, reader_t *reader, char *message,
-                    char *const *paths, int count) {
-  for (int i = 0; i < count; i++)
-    for (int j = 0; j < i; j++)
-      if (strcmp(paths[i], paths[j]) == 0) {
-        snprintf(message, NQ__JOURNAL_MESSAGE_SIZE,
-                 "%s is given twice: a journal cannot confirm itself", paths[i]);
-        return NQ_EJOURNAL;
-      }
-  int *slices = malloc(2 * (size_t)count * sizeof *slices); /* each journal's K and index */
-  if (slices == NULL)
-    return NQ_ENOMEM;
+/* Reads journal i into the reader's entries; its header and identity go
+ * into states[i]. */
+static int read_one(nq__merge_result_t *result, reader_t *reader, nq__journal_state_t *states,
+                    char *message, char *const *paths, int i) {
+  nq__journal_state_t *state = &states[i];
+  nq__journal_state_init(state);
+  reader->journal = i;
+  int rc = nq__journal_visit(state, message, paths[i], keep_line, reader);
+  if (rc == NQ_EOVERFLOW)
+    snprintf(message, NQ__JOURNAL_MESSAGE_SIZE,
+             "%s: a record's sum passes 2^%d, which no batch reaches", paths[i], SUM_BITS_MAX);
+  if (rc == NQ_OK)
+    rc = named_before(message, paths, states, i);
+  if (rc == NQ_OK && i == 0)
+    result->header = state->header;
+  else if (rc == NQ_OK)
+    rc = same_count(message, paths[i], &state->header, &result->header, paths[0]);
+  nq__journal_state_clear(state);
+  return rc == NQ_OK || rc == NQ_ENOMEM ? rc : NQ_EJOURNAL;
+}
+
+static int read_all(nq__merge_result_t *result, reader_t *reader, nq__journal_state_t *states,
+                    char *message, char *const *paths, int count) {
   for (int i = 0; i < count; i++) {
-    nq__journal_state_t state;
-    nq__journal_state_init(&state);
-    reader->journal = i;
-    int rc = nq__journal_visit(&state, message, paths[i], keep_line, reader);
-    if (rc == NQ_EOVERFLOW)
-      snprintf(message, NQ__JOURNAL_MESSAGE_SIZE, "%s: a record's sum passes 2^128", paths[i]);
-    slices[2 * i] = state.header.slice_count;
-    slices[2 * i + 1] = state.header.slice_index;
-    if (rc == NQ_OK && i == 0)
-      result->header = state.header;
-    else if (rc == NQ_OK)
-      rc = same_count(message, paths[i], &state.header, &result->header, paths[0]);
-    nq__journal_state_clear(&state);
-    if (rc != NQ_OK) {
-      free(slices);
-      return rc == NQ_ENOMEM || rc == NQ_EJOURNAL ? rc : NQ_EJOURNAL;
-    }
+    int rc = read_one(result, reader, states, message, paths, i);
+    if (rc != NQ_OK)
+      return rc;
     /* A torn last line (a run may be writing it) is left out, as a resume
      * would; the first such warning is kept for the caller. */
     if (message[0] != '\0' && result->warning[0] == '\0')
@@ -129,9 +145,270 @@ static int read_all(nq__merge_result_t *result, reader_t *reader, char *message,
     message[0] = '\0';
   }
   result->journals = count;
-  int rc = find_missing_slices(result, slices, count);
-  free(slices);
+  return NQ_OK;
+}
+
+/* ---- the slices to run again ---- */
+
+/* With journals that are all slices of one K: the slices none of them
+ * holds, and those that hold missing units. */
+static int find_missing_slices(nq__merge_result_t *result, const nq__journal_state_t *states,
+                               int count) {
+  const int k = states[0].header.slice_count;
+  for (int i = 0; i < count; i++)
+    if (states[i].header.slice_count != k || k < 2)
+      return NQ_OK;
+  nq_slice_t slice;
+  if (nq_slice_init(&slice, 0, k, result->header.total_units) != NQ_OK)
+    return NQ_OK;
+  unsigned char *wanted = malloc((size_t)k);
+  result->slices_missing = malloc((size_t)k * sizeof *result->slices_missing);
+  if (wanted == NULL || result->slices_missing == NULL) {
+    free(wanted);
+    return NQ_ENOMEM;
+  }
+  memset(wanted, 1, (size_t)k);
+  for (int i = 0; i < count; i++)
+    wanted[states[i].header.slice_index] = 0;
+  for (size_t r = 0; r < result->missing_count; r++) {
+    const nq__journal_range_t *range = &result->missing[r];
+    uint64_t blocks = (range->end - 1) / slice.block - range->first / slice.block + 1;
+    for (uint64_t b = 0; b < blocks && b < (uint64_t)k; b++)
+      wanted[nq_slice_of(&slice, range->first + b * slice.block)] = 1;
+  }
+  result->slice_count = k;
+  for (int s = 0; s < k; s++)
+    if (wanted[s])
+      result->slices_missing[result->slices_missing_count++] = s;
+  free(wanted);
+  return NQ_OK;
+}
+
+/* ---- the records as equations over prefix sums ----
+ *
+ * A record of units first..end-1 says P(end) - P(first) = S, where P(x)
+ * is the sum over the units before x.  The ends of all records are the
+ * points; a weighted union-find over them holds, for each point, P(point)
+ * - P(root of its set).  A record whose two ends are already joined is a
+ * second way of summing that range: equal, or a conflict.  A spanning
+ * forest of the records that joined sets, kept beside it, gives the other
+ * way as a chain of records, to name the range and the journals. */
+
+typedef struct graph {
+  entry_t *records;
+  uint64_t *points; /* sorted, distinct */
+  size_t point_count;
+  size_t *set_parent, *set_size;
+  sums_t *set_offset;         /* P(point) - P(set_parent) */
+  size_t *tree_parent;        /* the forest: a root is its own parent */
+  size_t *tree_record;        /* the record joining a point to its tree parent */
+  unsigned *mark, mark_round; /* points seen on a chain walk, by round */
+} graph_t;
+
+static size_t point_of(const graph_t *g, uint64_t value) {
+  size_t low = 0, high = g->point_count;
+  while (high - low > 1) {
+    size_t middle = low + (high - low) / 2;
+    if (g->points[middle] <= value)
+      low = middle;
+    else
+      high = middle;
+  }
+  return low;
+}
+
+/* The root of x's set, and P(x) - P(root); compresses the path. */
+static size_t find(graph_t *g, size_t x, sums_t *offset) {
+  sums_t total = {{0, 0, 0}};
+  size_t root = x;
+  while (g->set_parent[root] != root) {
+    total = sums_add(total, g->set_offset[root]);
+    root = g->set_parent[root];
+  }
+  *offset = total;
+  /* Each point on the way now hangs from the root with its own offset. */
+  while (g->set_parent[x] != root && x != root) {
+    size_t next = g->set_parent[x];
+    sums_t rest = sums_sub(total, g->set_offset[x]);
+    g->set_parent[x] = root;
+    g->set_offset[x] = total;
+    total = rest;
+    x = next;
+  }
+  return root;
+}
+
+/* Makes x the root of its tree, turning the parent links on its way. */
+static void make_tree_root(graph_t *g, size_t x) {
+  size_t node = x, parent = g->tree_parent[x], record = g->tree_record[x];
+  g->tree_parent[x] = x;
+  while (parent != node) {
+    size_t next_parent = g->tree_parent[parent], next_record = g->tree_record[parent];
+    g->tree_parent[parent] = node;
+    g->tree_record[parent] = record;
+    if (next_parent == parent)
+      break;
+    node = parent;
+    parent = next_parent;
+    record = next_record;
+  }
+}
+
+/* Joins the sets of a and b (roots ra, rb; offsets oa, ob) so that P(b) -
+ * P(a) = s, the smaller under the larger, and the trees by record r. */
+static void join(graph_t *g, size_t a, size_t b, size_t r, sums_t s) {
+  sums_t oa, ob;
+  size_t ra = find(g, a, &oa), rb = find(g, b, &ob);
+  sums_t rb_over_ra = sums_add(sums_sub(s, ob), oa); /* P(rb) - P(ra) */
+  if (g->set_size[ra] >= g->set_size[rb]) {
+    g->set_parent[rb] = ra;
+    g->set_offset[rb] = rb_over_ra;
+    g->set_size[ra] += g->set_size[rb];
+    make_tree_root(g, b);
+    g->tree_parent[b] = a;
+    g->tree_record[b] = r;
+  } else {
+    g->set_parent[ra] = rb;
+    g->set_offset[ra] = sums_sub((sums_t){{0, 0, 0}}, rb_over_ra);
+    g->set_size[rb] += g->set_size[ra];
+    make_tree_root(g, a);
+    g->tree_parent[a] = b;
+    g->tree_record[a] = r;
+  }
+}
+
+static int add_other(nq__merge_conflict_t *c, int journal) {
+  if (journal == c->journal)
+    return NQ_OK;
+  for (int i = 0; i < c->other_count; i++)
+    if (c->others[i] == journal)
+      return NQ_OK;
+  int *grown = realloc(c->others, ((size_t)c->other_count + 1) * sizeof *grown);
+  if (grown == NULL)
+    return NQ_ENOMEM;
+  c->others = grown;
+  c->others[c->other_count++] = journal;
+  return NQ_OK;
+}
+
+/* Walks the tree from x up to (not past) the first marked point, widening
+ * the conflict's range and naming the journals on the way; returns where
+ * it stopped. */
+static size_t walk_chain(graph_t *g, nq__merge_conflict_t *c, size_t x, int *rc) {
+  while (g->mark[x] != g->mark_round && g->tree_parent[x] != x) {
+    const entry_t *record = &g->records[g->tree_record[x]];
+    if (record->first < c->first)
+      c->first = record->first;
+    if (record->end > c->end)
+      c->end = record->end;
+    if (*rc == NQ_OK)
+      *rc = add_other(c, record->journal);
+    x = g->tree_parent[x];
+  }
+  return x;
+}
+
+/* The chain of records between a and b: the conflict's range is what it
+ * spans together with the record that closed the cycle. */
+static int describe_cycle(graph_t *g, nq__merge_conflict_t *c, size_t a, size_t b) {
+  g->mark_round++;
+  for (size_t x = a;; x = g->tree_parent[x]) {
+    g->mark[x] = g->mark_round;
+    if (g->tree_parent[x] == x)
+      break;
+  }
+  int rc = NQ_OK;
+  size_t meeting = walk_chain(g, c, b, &rc); /* b up to a's path */
+  g->mark_round++;
+  g->mark[meeting] = g->mark_round;
+  walk_chain(g, c, a, &rc); /* a up to the meeting point */
   return rc;
+}
+
+static int add_conflict(nq__merge_result_t *result, nq__merge_conflict_t **kept,
+                        nq__merge_conflict_kind_t kind, uint64_t first, uint64_t end,
+                        int journal) {
+  *kept = NULL;
+  if (result->conflict_count++ >= NQ__MERGE_CONFLICTS_KEPT)
+    return NQ_OK;
+  size_t index = result->conflict_count - 1;
+  nq__merge_conflict_t *grown = realloc(result->conflicts, (index + 1) * sizeof *grown);
+  if (grown == NULL)
+    return NQ_ENOMEM;
+  result->conflicts = grown;
+  grown[index] = (nq__merge_conflict_t){kind, first, end, journal, NULL, 0};
+  *kept = &grown[index];
+  return NQ_OK;
+}
+
+/* One record as an equation: joins two sets, or checks a second way of
+ * summing its range. */
+static int add_record(nq__merge_result_t *result, graph_t *g, size_t r) {
+  entry_t *record = &g->records[r];
+  size_t a = point_of(g, record->first), b = point_of(g, record->end);
+  sums_t oa, ob;
+  if (find(g, a, &oa) != find(g, b, &ob)) {
+    join(g, a, b, r, record->sums);
+    return NQ_OK;
+  }
+  if (sums_equal(sums_sub(ob, oa), record->sums))
+    return NQ_OK;
+  record->conflicted = 1;
+  nq__merge_conflict_t *c;
+  int rc = add_conflict(result, &c, NQ__MERGE_DIFFER, record->first, record->end,
+                        record->journal);
+  return rc == NQ_OK && c != NULL ? describe_cycle(g, c, a, b) : rc;
+}
+
+static int compare_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The records' ends as distinct points, and the sets and the forest over
+ * them, each point alone. */
+static int graph_build(graph_t *g, const entries_t *records) {
+  memset(g, 0, sizeof *g);
+  g->records = records->items;
+  size_t point_slots = 2 * records->count;
+  g->points = malloc((point_slots ? point_slots : 1) * sizeof *g->points);
+  if (g->points == NULL)
+    return NQ_ENOMEM;
+  for (size_t i = 0; i < records->count; i++) {
+    g->points[2 * i] = records->items[i].first;
+    g->points[2 * i + 1] = records->items[i].end;
+  }
+  qsort(g->points, point_slots, sizeof *g->points, compare_u64);
+  size_t distinct = 0;
+  for (size_t i = 0; i < point_slots; i++)
+    if (distinct == 0 || g->points[distinct - 1] != g->points[i])
+      g->points[distinct++] = g->points[i];
+  g->point_count = distinct;
+  size_t n = distinct ? distinct : 1;
+  g->set_parent = malloc(n * sizeof *g->set_parent);
+  g->set_size = malloc(n * sizeof *g->set_size);
+  g->set_offset = calloc(n, sizeof *g->set_offset);
+  g->tree_parent = malloc(n * sizeof *g->tree_parent);
+  g->tree_record = calloc(n, sizeof *g->tree_record);
+  g->mark = calloc(n, sizeof *g->mark);
+  if (!g->set_parent || !g->set_size || !g->set_offset || !g->tree_parent || !g->tree_record ||
+      !g->mark)
+    return NQ_ENOMEM;
+  for (size_t i = 0; i < distinct; i++) {
+    g->set_parent[i] = g->tree_parent[i] = i;
+    g->set_size[i] = 1;
+  }
+  return NQ_OK;
+}
+
+static void graph_free(graph_t *g) {
+  free(g->points);
+  free(g->set_parent);
+  free(g->set_size);
+  free(g->set_offset);
+  free(g->tree_parent);
+  free(g->tree_record);
+  free(g->mark);
 }
 
 /* ---- combining ---- */
@@ -140,6 +417,18 @@ static int by_first(const void *a, const void *b) {
   const entry_t *x = a, *y = b;
   if (x->first != y->first)
     return (x->first > y->first) - (x->first < y->first);
+  return (x->journal > y->journal) - (x->journal < y->journal);
+}
+
+/* Records in the order that closes each cycle with the record reaching
+ * furthest right, so that a chain found for it keeps to the left of its
+ * end: by end, then the shorter first. */
+static int by_end(const void *a, const void *b) {
+  const entry_t *x = *(const entry_t *const *)a, *y = *(const entry_t *const *)b;
+  if (x->end != y->end)
+    return (x->end > y->end) - (x->end < y->end);
+  if (x->first != y->first)
+    return (x->first < y->first) - (x->first > y->first);
   return (x->journal > y->journal) - (x->journal < y->journal);
 }
 
@@ -156,93 +445,80 @@ static int add_missing(nq__merge_result_t *result, uint64_t first, uint64_t end)
   return NQ_OK;
 }
 
-static int add_conflict(nq__merge_result_t *result, uint64_t first, uint64_t end, int a, int b) {
-  nq__merge_conflict_t *grown =
-      realloc(result->conflicts, (result->conflict_count + 1) * sizeof *grown);
-  if (grown == NULL)
-    return NQ_ENOMEM;
-  result->conflicts = grown;
-  result->conflicts[result->conflict_count++] = (nq__merge_conflict_t){first, end, a, b};
-  return NQ_OK;
-}
-
-static const uint32_t primes[NQ_COUNT_RESIDUES] = NQ_COUNT_RESIDUE_PRIMES;
-
-/* One journal's records inside a group: how many units, and their sums. */
-typedef struct share {
-  uint64_t units;
-  unsigned __int128 sums[3];
-} share_t;
-
-static int same_sums(const unsigned __int128 *a, const unsigned __int128 *b) {
-  return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
-}
-
-static void add_sums(mpz_ptr totals[3], mpz_t scratch, const unsigned __int128 *sums) {
+static void add_to_totals(nq__merge_result_t *result, mpz_t scratch, sums_t sums) {
+  mpz_ptr totals[3] = {result->solutions, result->unique_times_8, result->nodes};
   for (int i = 0; i < 3; i++) {
-    nq__totals_from_u128(scratch, sums[i]);
+    nq__totals_from_u128(scratch, sums.v[i]);
     mpz_add(totals[i], totals[i], scratch);
   }
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++) {
+    uint32_t prime = nq__residue_primes[i];
+    result->solutions_mod[i] =
+        (uint32_t)(((uint64_t)result->solutions_mod[i] + (uint64_t)(sums.v[0] % prime)) % prime);
+  }
+}
+
+/* Units that two or more records cover, among records sorted by first
+ * (those of one journal never overlap). */
+static uint64_t covered_twice(const entry_t *records, size_t count) {
+  uint64_t twice = 0, reach = 0, twice_reach = 0; /* how far one record, and two, reach */
+  for (size_t i = 0; i < count; i++) {
+    uint64_t from = records[i].first, to = records[i].end;
+    uint64_t shared_end = reach < to ? reach : to; /* this record under the ones before */
+    uint64_t shared_from = from > twice_reach ? from : twice_reach;
+    if (shared_end > shared_from) {
+      twice += shared_end - shared_from;
+      twice_reach = shared_end;
+    }
+    if (to > reach)
+      reach = to;
+  }
+  return twice;
 }
 
 /* A group: records that overlap one another, directly or through others,
- * covering units first..end-1.  A journal whose records there cover every
- * unit of the group is comparable with any other that does; the first
- * such journal's sums count. */
-static int take_group(nq__merge_result_t *result, share_t *shares, const entry_t *records,
-                      size_t count, uint64_t first, uint64_t end, mpz_ptr totals[3],
-                      mpz_t scratch) {
-  const int journals = result->journals;
-  memset(shares, 0, (size_t)journals * sizeof *shares);
-  for (size_t i = 0; i < count; i++) {
-    share_t *share = &shares[records[i].journal];
-    share->units += records[i].end - records[i].first;
-    for (int k = 0; k < 3; k++)
-      share->sums[k] += records[i].sums[k];
-  }
+ * covering units first..end-1.  Its sum is P(end) - P(first), when a
+ * chain of records joins the two (a cycle never leaves its group: no
+ * record crosses the point between two groups). */
+static int take_group(nq__merge_result_t *result, graph_t *g, const entry_t *records,
+                      size_t count, uint64_t first, uint64_t end, mpz_t scratch) {
+  sums_t at_first, at_end;
   const uint64_t length = end - first;
-  int counted = -1, recorded = 0, differs = 0;
-  for (int j = 0; j < journals; j++) {
-    if (shares[j].units == 0)
-      continue;
-    recorded++;
-    if (shares[j].units != length)
-      continue;
-    if (counted < 0) {
-      counted = j;
-    } else if (!same_sums(shares[j].sums, shares[counted].sums)) {
-      differs = 1;
-      if (add_conflict(result, first, end, counted, j) != NQ_OK)
-        return NQ_ENOMEM;
-    }
-  }
-  if (counted < 0) { /* nobody has the group whole: the overlaps cannot be compared */
+  if (find(g, point_of(g, first), &at_first) != find(g, point_of(g, end), &at_end)) {
     result->units_unresolved += length;
-    return add_conflict(result, first, end, records[0].journal, -1);
+    nq__merge_conflict_t *c;
+    return add_conflict(result, &c, NQ__MERGE_UNRESOLVED, first, end, records[0].journal);
   }
-  add_sums(totals, scratch, shares[counted].sums);
-  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
-    result->solutions_mod[i] = (uint32_t)(((uint64_t)result->solutions_mod[i] +
-                                           (uint64_t)(shares[counted].sums[0] % primes[i])) %
-                                          primes[i]);
+  add_to_totals(result, scratch, sums_sub(at_end, at_first));
   result->units_present += length;
-  int whole = 0;
-  for (int j = 0; j < journals; j++)
-    whole += shares[j].units == length;
-  if (whole > 1 && !differs)
-    result->units_confirmed += length;
-  if (recorded > whole)
-    result->units_unchecked += length;
+  int conflicted = 0;
+  for (size_t i = 0; i < count; i++)
+    conflicted |= records[i].conflicted;
+  if (!conflicted)
+    result->units_confirmed += covered_twice(records, count);
   return NQ_OK;
 }
 
-static int combine_records(nq__merge_result_t *result, entries_t *records, mpz_ptr totals[3]) {
-  share_t *shares = calloc((size_t)result->journals, sizeof *shares);
-  if (shares == NULL)
+/* Every record into the equations, in by_end's order. */
+static int add_records(nq__merge_result_t *result, graph_t *g, entries_t *records) {
+  const entry_t **order = malloc((records->count ? records->count : 1) * sizeof *order);
+  if (order == NULL)
     return NQ_ENOMEM;
+  for (size_t i = 0; i < records->count; i++)
+    order[i] = &records->items[i];
+  qsort(order, records->count, sizeof *order, by_end);
+  int rc = NQ_OK;
+  for (size_t i = 0; rc == NQ_OK && i < records->count; i++)
+    rc = add_record(result, g, (size_t)(order[i] - records->items));
+  free(order);
+  return rc;
+}
+
+/* Group by group: the missing ranges between groups, and each group's
+ * sum. */
+static int take_groups(nq__merge_result_t *result, graph_t *g, const entries_t *records) {
   mpz_t scratch;
   mpz_init(scratch);
-  qsort(records->items, records->count, sizeof *records->items, by_first);
   uint64_t covered = 0;
   int rc = NQ_OK;
   for (size_t start = 0; rc == NQ_OK && start < records->count;) {
@@ -255,43 +531,52 @@ static int combine_records(nq__merge_result_t *result, entries_t *records, mpz_p
     }
     rc = add_missing(result, covered, first);
     if (rc == NQ_OK)
-      rc = take_group(result, shares, records->items + start, stop - start, first, end, totals,
-                      scratch);
+      rc = take_group(result, g, records->items + start, stop - start, first, end, scratch);
     covered = end;
     start = stop;
   }
   if (rc == NQ_OK)
     rc = add_missing(result, covered, result->header.total_units);
   mpz_clear(scratch);
-  free(shares);
   return rc;
 }
 
-/* A check against a record of exactly its units, in any journal. */
-static int compare_check(nq__merge_result_t *result, const entries_t *records,
-                         const entry_t *check) {
+/* A check of units first..end-1: a "differ" verdict is a conflict; an
+ * "agree" one is compared with the records' sum of its range, where
+ * records join its two ends (else there is nothing to compare). */
+static int compare_check(nq__merge_result_t *result, graph_t *g, const entry_t *check) {
   result->checks++;
+  nq__merge_conflict_t *c;
   if (!check->agrees)
-    return add_conflict(result, check->first, check->end, check->journal, -1);
-  entry_t key = {.first = check->first, .journal = -1};
-  size_t low = 0, high = records->count;
-  while (low < high) { /* the first record starting at or after check->first */
-    size_t middle = low + (high - low) / 2;
-    if (by_first(&records->items[middle], &key) < 0)
-      low = middle + 1;
-    else
-      high = middle;
-  }
-  for (size_t i = low; i < records->count && records->items[i].first == check->first; i++) {
-    const entry_t *record = &records->items[i];
-    if (record->end != check->end)
-      continue;
-    if (!same_sums(record->sums, check->sums))
-      return add_conflict(result, check->first, check->end, record->journal, check->journal);
+    return add_conflict(result, &c, NQ__MERGE_CHECK, check->first, check->end, check->journal);
+  if (g->point_count == 0)
+    return NQ_OK;
+  size_t a = point_of(g, check->first), b = point_of(g, check->end);
+  sums_t at_first, at_end;
+  if (g->points[a] != check->first || g->points[b] != check->end ||
+      find(g, a, &at_first) != find(g, b, &at_end))
+    return NQ_OK;
+  if (sums_equal(sums_sub(at_end, at_first), check->sums)) {
     result->checks_confirmed++;
     return NQ_OK;
   }
-  return NQ_OK; /* no record of those units: nothing to compare */
+  int rc = add_conflict(result, &c, NQ__MERGE_DIFFER, check->first, check->end, check->journal);
+  return rc == NQ_OK && c != NULL ? describe_cycle(g, c, a, b) : rc;
+}
+
+/* The merged sums against their own checks: the residues summed beside
+ * the big integers, and 8 x U divisible by 8. */
+static int check_sums(nq__merge_result_t *result) {
+  nq__merge_conflict_t *c;
+  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
+    if (mpz_fdiv_ui(result->solutions, nq__residue_primes[i]) != result->solutions_mod[i])
+      return add_conflict(result, &c, NQ__MERGE_SUMS, 0, result->header.total_units, -1);
+  if (!result->header.unique || !nq__merge_is_total(result))
+    return NQ_OK;
+  if (!mpz_divisible_ui_p(result->unique_times_8, 8))
+    return add_conflict(result, &c, NQ__MERGE_SUMS, 0, result->header.total_units, -1);
+  mpz_divexact_ui(result->unique, result->unique_times_8, 8);
+  return NQ_OK;
 }
 
 void nq__merge_result_init(nq__merge_result_t *result) {
@@ -303,6 +588,10 @@ void nq__merge_result_init(nq__merge_result_t *result) {
 }
 
 void nq__merge_result_clear(nq__merge_result_t *result) {
+  size_t kept = result->conflict_count < NQ__MERGE_CONFLICTS_KEPT ? result->conflict_count
+                                                                   : NQ__MERGE_CONFLICTS_KEPT;
+  for (size_t i = 0; result->conflicts != NULL && i < kept; i++)
+    free(result->conflicts[i].others);
   free(result->missing);
   free(result->conflicts);
   free(result->slices_missing);
@@ -316,27 +605,36 @@ int nq__merge_is_total(const nq__merge_result_t *result) {
   return result->units_missing == 0 && result->conflict_count == 0;
 }
 
+static int combine(nq__merge_result_t *result, reader_t *reader,
+                   const nq__journal_state_t *states) {
+  qsort(reader->records.items, reader->records.count, sizeof *reader->records.items, by_first);
+  graph_t g;
+  int rc = graph_build(&g, &reader->records);
+  if (rc == NQ_OK)
+    rc = add_records(result, &g, &reader->records);
+  if (rc == NQ_OK)
+    rc = take_groups(result, &g, &reader->records);
+  for (size_t i = 0; rc == NQ_OK && i < reader->checks.count; i++)
+    rc = compare_check(result, &g, &reader->checks.items[i]);
+  graph_free(&g);
+  if (rc == NQ_OK)
+    rc = check_sums(result);
+  if (rc == NQ_OK)
+    rc = find_missing_slices(result, states, result->journals);
+  return rc;
+}
+
 int nq__merge_journals(nq__merge_result_t *result, char message[static NQ__JOURNAL_MESSAGE_SIZE],
                        char *const *paths, int count) {
   reader_t reader = {{NULL, 0, 0}, {NULL, 0, 0}, 0};
   message[0] = '\0';
-  int rc = read_all(result, &reader, message, paths, count);
-  mpz_ptr totals[3] = {result->solutions, result->unique_times_8, result->nodes};
+  nq__journal_state_t *states = calloc(count > 0 ? (size_t)count : 1, sizeof *states);
+  int rc = states != NULL ? read_all(result, &reader, states, message, paths, count) : NQ_ENOMEM;
   if (rc == NQ_OK)
-    rc = combine_records(result, &reader.records, totals);
-  for (size_t i = 0; rc == NQ_OK && i < reader.checks.count; i++)
-    rc = compare_check(result, &reader.records, &reader.checks.items[i]);
-  for (int i = 0; rc == NQ_OK && i < NQ_COUNT_RESIDUES; i++)
-    if (mpz_fdiv_ui(result->solutions, primes[i]) != result->solutions_mod[i])
-      rc = add_conflict(result, 0, result->header.total_units, -1, -1);
-  if (rc == NQ_OK && result->header.unique && nq__merge_is_total(result)) {
-    if (!mpz_divisible_ui_p(result->unique_times_8, 8))
-      rc = add_conflict(result, 0, result->header.total_units, -1, -1);
-    else
-      mpz_divexact_ui(result->unique, result->unique_times_8, 8);
-  }
+    rc = combine(result, &reader, states);
   if (rc == NQ_ENOMEM)
     snprintf(message, NQ__JOURNAL_MESSAGE_SIZE, "out of memory while merging");
+  free(states);
   free(reader.records.items);
   free(reader.checks.items);
   return rc;

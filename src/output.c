@@ -280,25 +280,44 @@ static const char *journal_name(char *const *paths, int index) {
   return index >= 0 ? paths[index] : "?";
 }
 
+static size_t conflicts_kept(const nq__merge_result_t *r) {
+  return r->conflict_count < NQ__MERGE_CONFLICTS_KEPT ? r->conflict_count
+                                                      : NQ__MERGE_CONFLICTS_KEPT;
+}
+
+static void merge_conflict_as_text(nq_output_t *output, char *const *paths, int n,
+                                   const nq__merge_conflict_t *c) {
+  switch (c->kind) {
+  case NQ__MERGE_SUMS:
+    append_format(output, "conflict: the merged sums fail their own checks (8 x U(%d) "
+                          "divisible by 8, the residues of the solutions)\n", n);
+    return;
+  case NQ__MERGE_UNRESOLVED:
+    append_format(output,
+                  "conflict: units %" PRIu64 "..%" PRIu64 " (from %s on): records overlap there "
+                  "but no chain of records spans them, so their sum cannot be told\n",
+                  c->first, c->end - 1, journal_name(paths, c->journal));
+    return;
+  case NQ__MERGE_CHECK:
+    append_format(output, "conflict: units %" PRIu64 "..%" PRIu64 ": %s holds a failed check\n",
+                  c->first, c->end - 1, journal_name(paths, c->journal));
+    return;
+  case NQ__MERGE_DIFFER:
+    append_format(output, "conflict: units %" PRIu64 "..%" PRIu64 " sum differently in %s than in",
+                  c->first, c->end - 1, journal_name(paths, c->journal));
+    for (int i = 0; i < c->other_count; i++)
+      append_format(output, "%s %s", i ? "," : "", journal_name(paths, c->others[i]));
+    append_format(output, "%s\n", c->other_count == 0 ? " its own other records" : "");
+    return;
+  }
+}
 
 static void merge_conflicts_as_text(nq_output_t *output, char *const *paths,
                                     const nq__merge_result_t *r) {
-  for (size_t i = 0; i < r->conflict_count; i++) {
-    const nq__merge_conflict_t *c = &r->conflicts[i];
-    if (c->journal_a < 0)
-      append_format(output, "conflict: the merged sums fail their own checks (8 x U(%d) "
-                            "divisible by 8, the residues of the solutions)\n",
-                    r->header.n);
-    else if (c->journal_b < 0)
-      append_format(output,
-                    "conflict: units %" PRIu64 "..%" PRIu64 " in %s: a failed check, or "
-                    "records of several journals that overlap without lining up\n",
-                    c->first, c->end - 1, journal_name(paths, c->journal_a));
-    else
-      append_format(output, "conflict: units %" PRIu64 "..%" PRIu64 " differ between %s and %s\n",
-                    c->first, c->end - 1, journal_name(paths, c->journal_a),
-                    journal_name(paths, c->journal_b));
-  }
+  for (size_t i = 0; i < conflicts_kept(r); i++)
+    merge_conflict_as_text(output, paths, r->header.n, &r->conflicts[i]);
+  if (r->conflict_count > conflicts_kept(r))
+    append_format(output, "conflict: %zu more\n", r->conflict_count - conflicts_kept(r));
 }
 
 static void merge_as_text(nq_output_t *output, char *const *paths, const nq__merge_result_t *r) {
@@ -306,9 +325,9 @@ static void merge_as_text(nq_output_t *output, char *const *paths, const nq__mer
   append_format(output, "merged %d journal%s of n = %d: %" PRIu64 " of %" PRIu64 " units present",
                 r->journals, r->journals == 1 ? "" : "s", n, r->units_present,
                 r->header.total_units);
-  append_format(output, "; solved more than once: %" PRIu64 " confirmed, %" PRIu64
-                        " not comparable; checks: %" PRIu64 " of %" PRIu64 " confirmed\n",
-                r->units_confirmed, r->units_unchecked, r->checks_confirmed, r->checks);
+  append_format(output, "; solved more than once and confirmed: %" PRIu64
+                        " units; checks: %" PRIu64 " of %" PRIu64 " confirmed\n",
+                r->units_confirmed, r->checks_confirmed, r->checks);
   if (r->units_missing > 0) {
     append_format(output, "missing: %" PRIu64 " units in %zu range%s:", r->units_missing,
                   r->missing_count, r->missing_count == 1 ? "" : "s");
@@ -317,19 +336,15 @@ static void merge_as_text(nq_output_t *output, char *const *paths, const nq__mer
     append_format(output, "%s\n", r->missing_count > MERGE_RANGES_SHOWN ? " ..." : "");
   }
   if (r->slices_missing_count > 0) {
-    append_text(output, "slices no journal holds:");
+    append_text(output, "slices to run again:");
     for (int i = 0; i < r->slices_missing_count && i < MERGE_RANGES_SHOWN; i++)
       append_format(output, " %d/%d", r->slices_missing[i] + 1, r->slice_count);
     append_format(output, "%s\n", r->slices_missing_count > MERGE_RANGES_SHOWN ? " ..." : "");
   }
   merge_conflicts_as_text(output, paths, r);
-  if (r->units_unresolved > 0)
-    append_format(output, "%" PRIu64 " units are in records that overlap without lining up: "
-                          "no journal holds them whole, so they cannot be compared\n",
-                  r->units_unresolved);
   if (!nq__merge_is_total(r)) {
     append_format(output, "no total: %s\n",
-                  r->conflict_count > 0 ? "the journals disagree or do not line up"
+                  r->conflict_count > 0 ? "the journals disagree or cannot be compared"
                                         : "units are missing");
     return;
   }
@@ -356,30 +371,34 @@ static void merge_as_json(nq_output_t *output, char *const *paths, const nq__mer
   append_merge_totals(output, r);
   append_format(output,
                 ",\"journals\":%d,\"depth\":%d,\"units\":%" PRIu64 ",\"units_present\":%" PRIu64
-                ",\"units_confirmed\":%" PRIu64 ",\"units_not_comparable\":%" PRIu64
-                ",\"units_unresolved\":%" PRIu64 ",\"checks\":%" PRIu64
-                ",\"checks_confirmed\":%" PRIu64 ",\"missing\":[",
+                ",\"units_confirmed\":%" PRIu64 ",\"units_unresolved\":%" PRIu64
+                ",\"checks\":%" PRIu64 ",\"checks_confirmed\":%" PRIu64 ",\"missing\":[",
                 r->journals, r->header.depth, r->header.total_units, r->units_present,
-                r->units_confirmed, r->units_unchecked, r->units_unresolved, r->checks,
-                r->checks_confirmed);
+                r->units_confirmed, r->units_unresolved, r->checks, r->checks_confirmed);
   for (size_t i = 0; i < r->missing_count; i++)
     append_format(output, "%s[%" PRIu64 ",%" PRIu64 "]", i ? "," : "", r->missing[i].first,
                   r->missing[i].end);
   append_text(output, "],\"slices_missing\":[");
   for (int i = 0; i < r->slices_missing_count; i++)
     append_format(output, "%s%d", i ? "," : "", r->slices_missing[i] + 1);
-  append_text(output, "],\"conflicts\":[");
-  for (size_t i = 0; i < r->conflict_count; i++) {
+  append_format(output, "],\"conflict_count\":%zu,\"conflicts\":[", r->conflict_count);
+  static const char *const kinds[] = {"differ", "unresolved", "check", "sums"};
+  for (size_t i = 0; i < conflicts_kept(r); i++) {
     const nq__merge_conflict_t *c = &r->conflicts[i];
-    append_format(output, "%s{\"first\":%" PRIu64 ",\"end\":%" PRIu64, i ? "," : "", c->first,
-                  c->end);
-    if (c->journal_a >= 0) {
+    append_format(output, "%s{\"kind\":\"%s\",\"first\":%" PRIu64 ",\"end\":%" PRIu64,
+                  i ? "," : "", kinds[c->kind], c->first, c->end);
+    if (c->journal >= 0) {
       append_text(output, ",\"journal\":");
-      append_json_string(output, paths[c->journal_a]);
+      append_json_string(output, paths[c->journal]);
     }
-    if (c->journal_b >= 0) {
-      append_text(output, ",\"other\":");
-      append_json_string(output, paths[c->journal_b]);
+    if (c->kind == NQ__MERGE_DIFFER) {
+      append_text(output, ",\"others\":[");
+      for (int k = 0; k < c->other_count; k++) {
+        if (k > 0)
+          append_char(output, ',');
+        append_json_string(output, paths[c->others[k]]);
+      }
+      append_char(output, ']');
     }
     append_char(output, '}');
   }

@@ -1,13 +1,17 @@
 /* --merge (src/merge.h, private): journals written here, merged: the total
- * only when every unit is there, duplicates confirmed when they line up
- * and agree, a conflict when they differ or do not line up, checks
- * and a journal of another count refused (check lines: e2e_record.sh). */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+ * only when every unit is there; units solved more than once compared
+ * over the coarsest ranges where the records share their ends, however
+ * the batches fall (a wrong unit in a whole run's records against three
+ * slices' blocks is a conflict); overlaps no chain of records spans a
+ * conflict too; checks compared the same way; one file under two names,
+ * a FIFO and a journal of another count refused. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, mkfifo, link */
 
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "journal.h"
@@ -17,18 +21,19 @@
 
 enum { UNITS = 100 };
 
+enum { JOURNALS = 5 };
 static char directory[64];
-static char paths[4][128];
+static char paths[JOURNALS][128];
 
 static void make_directory(void) {
   snprintf(directory, sizeof directory, "/tmp/check_merge.XXXXXX");
   ck_assert_ptr_nonnull(mkdtemp(directory));
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < JOURNALS; i++)
     snprintf(paths[i], sizeof paths[i], "%s/%d.journal", directory, i);
 }
 
 static void remove_directory(void) {
-  for (int i = 0; i < 4; i++)
+  for (int i = 0; i < JOURNALS; i++)
     unlink(paths[i]);
   rmdir(directory);
 }
@@ -45,12 +50,24 @@ static void batch_sums(nq__totals_t *sums, uint64_t first, uint64_t count, uint6
   mpz_add_ui(sums->solutions, sums->solutions, skew);
 }
 
+/* What write_journal writes: a slice (0 of 1 for the whole count), and a
+ * unit whose count is one too many in every batch that holds it. */
+typedef struct layout {
+  int slice_index, slice_count;
+  uint64_t wrong_unit; /* UINT64_MAX: none */
+} layout_t;
+
+static const layout_t whole_run = {0, 1, UINT64_MAX};
+
 /* Journal `which` of board n holding the batches [first, end) of
  * `ranges`, each with `skew` solutions too many. */
-static void write_journal(int which, int n, const uint64_t (*ranges)[2], size_t count,
-                          uint64_t skew) {
+static void write_laid_out(int which, int n, const uint64_t (*ranges)[2], size_t count,
+                           uint64_t skew, layout_t layout) {
   nq__journal_header_t header;
   nq__journal_header_init(&header, n, 0, 2, UNITS);
+  unlink(paths[which]); /* written anew */
+  header.slice_index = layout.slice_index;
+  header.slice_count = layout.slice_count;
   nq__journal_state_t state;
   nq__journal_state_init(&state);
   nq__journal_t *journal = NULL;
@@ -60,6 +77,8 @@ static void write_journal(int which, int n, const uint64_t (*ranges)[2], size_t 
   nq__totals_init(&sums);
   for (size_t i = 0; i < count; i++) {
     batch_sums(&sums, ranges[i][0], ranges[i][1] - ranges[i][0], skew);
+    if (layout.wrong_unit >= ranges[i][0] && layout.wrong_unit < ranges[i][1])
+      mpz_add_ui(sums.solutions, sums.solutions, 1);
     ck_assert_int_eq(nq__journal_append(journal, ranges[i][0], &sums, 1, 1700000000000), NQ_OK);
   }
   nq__totals_clear(&sums);
@@ -67,8 +86,13 @@ static void write_journal(int which, int n, const uint64_t (*ranges)[2], size_t 
   nq__journal_state_clear(&state);
 }
 
+static void write_journal(int which, int n, const uint64_t (*ranges)[2], size_t count,
+                          uint64_t skew) {
+  write_laid_out(which, n, ranges, count, skew, whole_run);
+}
+
 static int merge(nq__merge_result_t *result, int count) {
-  char *list[4] = {paths[0], paths[1], paths[2], paths[3]};
+  char *list[JOURNALS] = {paths[0], paths[1], paths[2], paths[3], paths[4]};
   char message[NQ__JOURNAL_MESSAGE_SIZE];
   nq__merge_result_init(result);
   return nq__merge_journals(result, message, list, count);
@@ -98,7 +122,8 @@ START_TEST(test_merge_of_halves_is_the_total) {
 }
 END_TEST
 
-/* The same units in other batches: confirmed where the groups line up. */
+/* The same units in other batches: compared over the ranges where both
+ * journals' records end together (here 0..29 and 30..99), and confirmed. */
 START_TEST(test_merge_confirms_duplicates_that_line_up) {
   make_directory();
   const uint64_t a[][2] = {{0, 30}, {30, 100}}, b[][2] = {{0, 10}, {10, 30}, {30, 60}, {60, 100}};
@@ -109,6 +134,76 @@ START_TEST(test_merge_confirms_duplicates_that_line_up) {
   ck_assert(nq__merge_is_total(&r));
   ck_assert_uint_eq(r.units_confirmed, UNITS);
   ck_assert_uint_eq(mpz_get_ui(r.solutions), expected_solutions());
+  nq__merge_result_clear(&r);
+  remove_directory();
+}
+END_TEST
+
+/* Batches that never end together but at 0 and 100: compared as a whole,
+ * confirmed when equal; one wrong unit anywhere is a conflict over the
+ * whole range. */
+START_TEST(test_merge_compares_batches_that_never_line_up) {
+  make_directory();
+  const uint64_t a[][2] = {{0, 7}, {7, 33}, {33, 71}, {71, 100}},
+                 b[][2] = {{0, 20}, {20, 50}, {50, 90}, {90, 100}};
+  write_journal(0, 10, a, 4, 0);
+  write_journal(1, 10, b, 4, 0);
+  nq__merge_result_t r;
+  ck_assert_int_eq(merge(&r, 2), NQ_OK);
+  ck_assert(nq__merge_is_total(&r));
+  ck_assert_uint_eq(r.units_confirmed, UNITS);
+  ck_assert_uint_eq(mpz_get_ui(r.solutions), expected_solutions());
+  nq__merge_result_clear(&r);
+  write_laid_out(1, 10, b, 4, 0, (layout_t){0, 1, 61});
+  ck_assert_int_eq(merge(&r, 2), NQ_OK);
+  ck_assert(!nq__merge_is_total(&r));
+  ck_assert_uint_eq(r.conflict_count, 1);
+  ck_assert_int_eq(r.conflicts[0].kind, NQ__MERGE_DIFFER);
+  ck_assert_uint_eq(r.conflicts[0].first, 0);
+  ck_assert_uint_eq(r.conflicts[0].end, 100);
+  ck_assert_uint_eq(r.units_confirmed, 0);
+  nq__merge_result_clear(&r);
+  remove_directory();
+}
+END_TEST
+
+/* Slices of 3 whose blocks of 10 are dealt in turn (as a larger count's
+ * would be: merge reads the records, not the dealing), and a whole run in
+ * batches of 12 holding one wrong unit: no record of the run lines up
+ * with a slice's block, yet the run is compared with the three slices
+ * together over the ranges where they share ends (multiples of 60), and
+ * the one holding the wrong unit is the conflict. */
+START_TEST(test_merge_compares_a_whole_run_with_slices) {
+  make_directory();
+  uint64_t blocks[3][4][2], run[9][2];
+  int dealt[3] = {0, 0, 0};
+  for (uint64_t block = 0; block < 10; block++) {
+    int slice = (int)(block % 3);
+    blocks[slice][dealt[slice]][0] = block * 10;
+    blocks[slice][dealt[slice]++][1] = block * 10 + 10;
+  }
+  for (int i = 0; i < 9; i++) {
+    run[i][0] = (uint64_t)i * 12;
+    run[i][1] = i == 8 ? UNITS : (uint64_t)i * 12 + 12;
+  }
+  for (int s = 0; s < 3; s++)
+    write_laid_out(s, 10, (const uint64_t(*)[2])blocks[s], (size_t)dealt[s], 0,
+                   (layout_t){s, 3, UINT64_MAX});
+  write_laid_out(3, 10, (const uint64_t(*)[2])run, 9, 0, (layout_t){0, 1, 64});
+  nq__merge_result_t r;
+  ck_assert_int_eq(merge(&r, 3), NQ_OK); /* the slices alone: the total */
+  ck_assert(nq__merge_is_total(&r));
+  ck_assert_uint_eq(mpz_get_ui(r.solutions), expected_solutions());
+  nq__merge_result_clear(&r);
+  ck_assert_int_eq(merge(&r, 4), NQ_OK);
+  ck_assert(!nq__merge_is_total(&r));
+  ck_assert_uint_eq(r.conflict_count, 1);
+  ck_assert_int_eq(r.conflicts[0].kind, NQ__MERGE_DIFFER);
+  ck_assert_uint_le(r.conflicts[0].first, 64);
+  ck_assert_uint_gt(r.conflicts[0].end, 64);
+  ck_assert_uint_eq(r.conflicts[0].first % 60, 0);
+  ck_assert(r.conflicts[0].end % 60 == 0 || r.conflicts[0].end == UNITS);
+  ck_assert_int_ge(r.conflicts[0].other_count, 1);
   nq__merge_result_clear(&r);
   remove_directory();
 }
@@ -125,14 +220,15 @@ START_TEST(test_merge_names_conflicts) {
   ck_assert_uint_eq(r.conflict_count, 2);
   ck_assert_uint_eq(r.conflicts[0].first, 0);
   ck_assert_uint_eq(r.conflicts[0].end, 40);
-  ck_assert_int_eq(r.conflicts[0].journal_a, 0);
-  ck_assert_int_eq(r.conflicts[0].journal_b, 1);
+  ck_assert_int_eq(r.conflicts[0].journal, 1);
+  ck_assert_int_eq(r.conflicts[0].other_count, 1);
+  ck_assert_int_eq(r.conflicts[0].others[0], 0);
   nq__merge_result_clear(&r);
   remove_directory();
 }
 END_TEST
 
-/* Overlaps that no journal covers whole cannot be compared: a conflict. */
+/* Overlaps that no chain of records spans cannot be summed: a conflict. */
 START_TEST(test_merge_refuses_overlaps_that_do_not_line_up) {
   make_directory();
   const uint64_t a[][2] = {{0, 60}}, b[][2] = {{40, 100}};
@@ -142,7 +238,7 @@ START_TEST(test_merge_refuses_overlaps_that_do_not_line_up) {
   ck_assert_int_eq(merge(&r, 2), NQ_OK);
   ck_assert(!nq__merge_is_total(&r));
   ck_assert_uint_eq(r.conflict_count, 1);
-  ck_assert_int_eq(r.conflicts[0].journal_b, -1);
+  ck_assert_int_eq(r.conflicts[0].kind, NQ__MERGE_UNRESOLVED);
   ck_assert_uint_eq(r.units_unresolved, UNITS);
   ck_assert_uint_eq(r.units_present + r.units_unresolved, UNITS);
   nq__merge_result_clear(&r);
@@ -150,17 +246,110 @@ START_TEST(test_merge_refuses_overlaps_that_do_not_line_up) {
 }
 END_TEST
 
-/* A journal named twice would confirm itself. */
+/* A check is compared with the records' sum of its units, even when no
+ * single record holds exactly those units. */
+START_TEST(test_merge_compares_checks_over_records) {
+  make_directory();
+  const uint64_t a[][2] = {{0, 30}, {30, 60}, {60, 100}};
+  write_journal(0, 10, a, 3, 0);
+  nq__journal_header_t header;
+  nq__journal_header_init(&header, 10, 0, 2, UNITS);
+  nq__journal_state_t state;
+  nq__journal_state_init(&state);
+  nq__journal_t *journal = NULL;
+  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  ck_assert_int_eq(nq__journal_open(&journal, &state, message, paths[0], &header), NQ_OK);
+  nq__totals_t sums;
+  nq__totals_init(&sums);
+  batch_sums(&sums, 0, 60, 0);
+  ck_assert_int_eq(nq__journal_append_check(journal, 0, &sums, 1, 1700000000000, 1), NQ_OK);
+  batch_sums(&sums, 30, 70, 1); /* says "agree", sums one too many */
+  ck_assert_int_eq(nq__journal_append_check(journal, 30, &sums, 1, 1700000000000, 1), NQ_OK);
+  nq__totals_clear(&sums);
+  ck_assert_int_eq(nq__journal_close(journal), NQ_OK);
+  nq__journal_state_clear(&state);
+  nq__merge_result_t r;
+  ck_assert_int_eq(merge(&r, 1), NQ_OK);
+  ck_assert_uint_eq(r.checks, 2);
+  ck_assert_uint_eq(r.checks_confirmed, 1);
+  ck_assert_uint_eq(r.conflict_count, 1);
+  ck_assert_uint_eq(r.conflicts[0].first, 30);
+  ck_assert_uint_eq(r.conflicts[0].end, 100);
+  ck_assert(!nq__merge_is_total(&r));
+  nq__merge_result_clear(&r);
+  remove_directory();
+}
+END_TEST
+
+/* A slice whose journal is there but incomplete is named to run again,
+ * as is a slice without a journal.  (100 units in 3 slices: blocks of one
+ * unit, unit u in slice u mod 3.) */
+START_TEST(test_merge_names_the_slices_to_run_again) {
+  make_directory();
+  uint64_t held[2][34][2];
+  size_t count[2] = {0, 0};
+  for (uint64_t id = 0; id < UNITS; id++)
+    if (id % 3 == 0 || (id % 3 == 1 && id < 50)) {
+      size_t s = id % 3;
+      held[s][count[s]][0] = id;
+      held[s][count[s]++][1] = id + 1;
+    }
+  write_laid_out(0, 10, (const uint64_t(*)[2])held[0], count[0], 0, (layout_t){0, 3, UINT64_MAX});
+  write_laid_out(1, 10, (const uint64_t(*)[2])held[1], count[1], 0, (layout_t){1, 3, UINT64_MAX});
+  nq__merge_result_t r;
+  ck_assert_int_eq(merge(&r, 2), NQ_OK);
+  ck_assert(!nq__merge_is_total(&r));
+  ck_assert_int_eq(r.slice_count, 3);
+  ck_assert_int_eq(r.slices_missing_count, 2);
+  ck_assert_int_eq(r.slices_missing[0], 1);
+  ck_assert_int_eq(r.slices_missing[1], 2);
+  nq__merge_result_clear(&r);
+  held[1][count[1]][0] = 52; /* slice 2 of 3 whole: slice 3 alone is named */
+  for (uint64_t id = 52; id < UNITS; id += 3) {
+    held[1][count[1]][0] = id;
+    held[1][count[1]++][1] = id + 1;
+  }
+  write_laid_out(1, 10, (const uint64_t(*)[2])held[1], count[1], 0, (layout_t){1, 3, UINT64_MAX});
+  ck_assert_int_eq(merge(&r, 2), NQ_OK);
+  ck_assert_int_eq(r.slices_missing_count, 1);
+  ck_assert_int_eq(r.slices_missing[0], 2);
+  nq__merge_result_clear(&r);
+  remove_directory();
+}
+END_TEST
+
+/* A journal named twice would confirm itself: by the same path, by
+ * another path to it, or by a hard link. */
 START_TEST(test_merge_refuses_a_journal_twice) {
   make_directory();
   const uint64_t whole[][2] = {{0, 100}};
   write_journal(0, 10, whole, 1, 0);
-  char *list[2] = {paths[0], paths[0]};
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char dotted[160], *list[2] = {paths[0], paths[0]};
+  snprintf(dotted, sizeof dotted, "%s/./0.journal", directory);
+  ck_assert_int_eq(link(paths[0], paths[1]), 0);
+  const char *second[] = {paths[0], dotted, paths[1]};
+  for (int i = 0; i < 3; i++) {
+    char message[NQ__JOURNAL_MESSAGE_SIZE];
+    nq__merge_result_t r;
+    nq__merge_result_init(&r);
+    list[1] = (char *)second[i];
+    ck_assert_int_eq(nq__merge_journals(&r, message, list, 2), NQ_EJOURNAL);
+    ck_assert_ptr_nonnull(strstr(message, "the same file"));
+    nq__merge_result_clear(&r);
+  }
+  remove_directory();
+}
+END_TEST
+
+/* A FIFO is refused at once, not waited on for a writer. */
+START_TEST(test_merge_refuses_a_fifo) {
+  make_directory();
+  ck_assert_int_eq(mkfifo(paths[0], 0600), 0);
+  char message[NQ__JOURNAL_MESSAGE_SIZE], *list[1] = {paths[0]};
   nq__merge_result_t r;
   nq__merge_result_init(&r);
-  ck_assert_int_eq(nq__merge_journals(&r, message, list, 2), NQ_EJOURNAL);
-  ck_assert_ptr_nonnull(strstr(message, "twice"));
+  ck_assert_int_eq(nq__merge_journals(&r, message, list, 1), NQ_EJOURNAL);
+  ck_assert_ptr_nonnull(strstr(message, "not a regular file"));
   nq__merge_result_clear(&r);
   remove_directory();
 }
@@ -184,10 +373,15 @@ static Suite *merge_suite(int argc, char **argv) {
   TCase *tc = tcase_create("merge");
   tcase_add_test(tc, test_merge_of_halves_is_the_total);
   tcase_add_test(tc, test_merge_confirms_duplicates_that_line_up);
+  tcase_add_test(tc, test_merge_compares_batches_that_never_line_up);
+  tcase_add_test(tc, test_merge_compares_a_whole_run_with_slices);
   tcase_add_test(tc, test_merge_names_conflicts);
   tcase_add_test(tc, test_merge_refuses_overlaps_that_do_not_line_up);
+  tcase_add_test(tc, test_merge_compares_checks_over_records);
+  tcase_add_test(tc, test_merge_names_the_slices_to_run_again);
   tcase_add_test(tc, test_merge_refuses_another_count);
   tcase_add_test(tc, test_merge_refuses_a_journal_twice);
+  tcase_add_test(tc, test_merge_refuses_a_fifo);
   suite_add_tcase(suite, tc);
   return suite;
 }

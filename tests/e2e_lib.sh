@@ -231,3 +231,19 @@ lanes_probe() {
   check "--version lists avx512: $lanes_listed, but the build and /proc/cpuinfo say $expected" \
     [ "$lanes_listed" = "$expected" ]
 }
+
+# forge_record FILE [K]: the K-th record (default 1) of journal FILE with
+# one solution more and its CRC-32 recomputed, so that no checksum can
+# tell: what --verify and --merge must catch.  (gzip's trailer holds the
+# CRC-32 of its input, low byte first: the journal's CRC, from zlib, is
+# the same.)
+forge_record() {
+  local file=$1 line text fields crc
+  line=$(grep -n '^[0-9]' "$file" | sed -n "${2:-1}s/:.*//p")
+  text=$(sed -n "${line}p" "$file")
+  read -r -a fields <<<"${text% *}"
+  fields[2]=$((fields[2] + 1))
+  crc=$(printf '%s' "${fields[*]}" | gzip -c | tail -c 8 | head -c 4 | od -An -tx1 |
+    awk '{ print $4 $3 $2 $1 }')
+  sed -i "${line}s/.*/${fields[*]} $crc/" "$file"
+}

@@ -64,6 +64,32 @@ check "wrong count: a rerun without --verify still refuses the total" \
 run --merge "$(j 1)" "$(j 2)" "$(j 3)" "$work/wrong.journal"
 check "wrong count: merge finds conflicts" bash -c "[ $status -eq 1 ] && grep -q '^conflict: units' '$out'"
 
+# A whole run's journal with one record forged (a wrong count under a
+# valid CRC) against three clean slices: whatever the records' batches,
+# the merge compares the run with the slices over the ranges where their
+# records end together, and refuses the total.  One file under two names
+# is refused too.
+for i in 1 2 3; do
+  run -n 15 -t 1 --slice $i/3 --checkpoint "$work/s15-$i.journal" -q
+done
+run -n 15 -t 2 --checkpoint "$work/w15.journal" -q
+forge_record "$work/w15.journal"
+run --merge "$work/w15.journal" "$work/s15-1.journal" "$work/s15-2.journal" "$work/s15-3.journal"
+check "merge of a forged run and clean slices: status 1, no total" \
+  bash -c "[ $status -eq 1 ] && ! grep -q '^Q(15)' '$out' && grep -q '^conflict: units [0-9]*\.\.[0-9]* sum differently in $work/w15.journal than in $work/s15-' '$out'"
+run --merge "$work/s15-1.journal" "$work/s15-2.journal" "$work/s15-3.journal"
+check "merge of the clean slices: Q(15)" grep -qx "Q(15) = ${known_all[15]} solutions on the 15x15 board" "$out"
+run --merge "$work/s15-1.journal" "$work/./s15-1.journal"
+check "merge of one journal under two names: status 2" \
+  bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && grep -q 'are the same file' '$err'"
+mkfifo "$work/fifo"
+timeout 10 "$binary" --merge "$work/fifo" >"$out" 2>"$err"
+status=$?
+check "merge of a FIFO: refused at once" bash -c "[ $status -eq 2 ] && grep -q 'not a regular file' '$err'"
+timeout 10 "$binary" --status "$work/fifo" >"$out" 2>"$err"
+status=$?
+check "--status of a FIFO: refused at once" bash -c "[ $status -eq 2 ] && grep -q 'not a regular file' '$err'"
+
 # --json: the provenance record, on a count and on the merge; the hashes
 # are those of the journals' bytes.
 run -n 12 --checkpoint "$work/p.journal" --json "$work/count.json" -q
