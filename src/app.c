@@ -159,7 +159,8 @@ static void report_stop(FILE *err, const nq_cli_t *cli, const nq_count_result_t 
 }
 
 /* --json FILE: the record written durably (rank 0), by `write` into a
- * temporary file beside FILE that replaces it once whole. */
+ * temporary file beside `path` (FILE, or its link's target) that replaces
+ * it once whole. */
 typedef int (*record_writer_fn)(nq_output_t *output, const void *context);
 
 static int write_record(const char *path, record_writer_fn write, const void *context,
@@ -176,12 +177,13 @@ static int write_record(const char *path, record_writer_fn write, const void *co
     rc = write(&output, context);
   if (rc == NQ_OK)
     rc = nq__output_flush(&output);
+  int write_errno = output.write_errno;
   nq__output_close(&output);
   if (rc != NQ_OK) {
     fclose(file);
     unlink(temp);
-    fprintf(err, "nqueens-mpi: --json %s: writing the record failed: %s\n", path,
-            nq_strerror(rc));
+    fprintf(err, "nqueens-mpi: --json %s: writing the record failed: %s%s%s\n", path,
+            nq_strerror(rc), write_errno ? ": " : "", write_errno ? strerror(write_errno) : "");
     return NQ_EXIT_FAILURE;
   }
   if (nq__provenance_commit(file, temp, path, message, sizeof message) != NQ_OK) {
@@ -192,12 +194,16 @@ static int write_record(const char *path, record_writer_fn write, const void *co
 }
 
 /* Bad input found before any work: every rank learns rank 0's verdict on
- * --json's destination. */
-static int json_destination_ok(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *err) {
+ * --json's destination, which must not be any of the journals `keep`.
+ * Rank 0's `target` is the path to write. */
+static int json_destination_ok(char target[PATH_MAX], const nq_cli_t *cli,
+                               const char *const *keep, int keep_count, MPI_Comm comm, int rank,
+                               FILE *err) {
   if (cli->json_file == NULL)
     return NQ_EXIT_OK;
   char message[PATH_MAX + 256];
-  int rc = rank == 0 ? nq__provenance_check_destination(cli->json_file, message, sizeof message)
+  int rc = rank == 0 ? nq__provenance_check_destination(target, cli->json_file, keep, keep_count,
+                                                        message, sizeof message)
                      : NQ_OK;
   if (MPI_Bcast(&rc, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
     return runtime_failure(err, "checking --json", NQ_EMPI, 0);
@@ -218,8 +224,9 @@ static int write_count_record(nq_output_t *output, const void *context) {
   return nq__output_count_record(output, c->cli, c->result, c->provenance, c->journal_sha256);
 }
 
-/* Rank 0, after a complete count: the record, with the journal's hash. */
-static int record_count(const nq_cli_t *cli, const nq_count_result_t *result,
+/* Rank 0, after a complete count: the record, with the journal's hash,
+ * into `target` (--json's file resolved). */
+static int record_count(const char *target, const nq_cli_t *cli, const nq_count_result_t *result,
                         const nq__provenance_t *provenance, FILE *err) {
   count_record_t record = {cli, result, provenance, ""};
   char message[PATH_MAX + 256];
@@ -229,7 +236,7 @@ static int record_count(const nq_cli_t *cli, const nq_count_result_t *result,
     fprintf(err, "nqueens-mpi: --json: %s\n", message);
     return NQ_EXIT_FAILURE;
   }
-  return write_record(cli->json_file, write_count_record, &record, err);
+  return write_record(target, write_count_record, &record, err);
 }
 
 /* The provenance's collective part, when rank 0's count succeeded (the
@@ -241,7 +248,10 @@ static int gather_provenance(nq__provenance_t *provenance, int rc, MPI_Comm comm
 }
 
 static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
-  int destination = json_destination_ok(cli, comm, rank, err);
+  char json_target[PATH_MAX] = "";
+  const char *journals[1] = {cli->checkpoint};
+  int destination = json_destination_ok(json_target, cli, journals, cli->checkpoint ? 1 : 0,
+                                        comm, rank, err);
   if (destination != NQ_EXIT_OK)
     return destination;
   nq__provenance_t provenance;
@@ -304,7 +314,7 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
               result.message);
     status = write_count(cli, &result, out, err);
     if (status == NQ_EXIT_OK && cli->json_file != NULL)
-      status = record_count(cli, &result, &provenance, err);
+      status = record_count(json_target, cli, &result, &provenance, err);
   }
   nq__provenance_clear(&provenance);
   nq_count_result_clear(&result);
@@ -328,8 +338,9 @@ static int write_merge_record(nq_output_t *output, const void *context) {
 
 /* The merge's record, with every journal's hash: written whether or not
  * the merge is a total (it says which). */
-static int record_merge(const nq_cli_t *cli, const nq__merge_result_t *result,
-                        nq__provenance_t *provenance, FILE *err) {
+static int record_merge(const char *target, const nq_cli_t *cli,
+                        const nq__merge_result_t *result, nq__provenance_t *provenance,
+                        FILE *err) {
   char message[PATH_MAX + 256];
   char(*sha256s)[NQ_SHA256_HEX] = calloc((size_t)cli->merge_count, sizeof *sha256s);
   int status = sha256s != NULL ? NQ_EXIT_OK : runtime_failure(err, "--json", NQ_ENOMEM, 0);
@@ -342,15 +353,16 @@ static int record_merge(const nq_cli_t *cli, const nq__merge_result_t *result,
     status = runtime_failure(err, "--json", NQ_EMPI, 0);
   merge_record_t record = {cli, result, provenance, sha256s};
   if (status == NQ_EXIT_OK)
-    status = write_record(cli->json_file, write_merge_record, &record, err);
+    status = write_record(target, write_merge_record, &record, err);
   free(sha256s);
   return status;
 }
 
 static int run_merge(const nq_cli_t *cli, FILE *out, FILE *err) {
   static const char what[] = "writing the merge failed";
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
-  int destination = json_destination_ok(cli, MPI_COMM_SELF, 0, err);
+  char message[NQ__JOURNAL_MESSAGE_SIZE], json_target[PATH_MAX] = "";
+  int destination = json_destination_ok(json_target, cli, (const char *const *)cli->merge_files,
+                                        cli->merge_count, MPI_COMM_SELF, 0, err);
   if (destination != NQ_EXIT_OK)
     return destination;
   nq__provenance_t provenance;
@@ -373,7 +385,7 @@ static int run_merge(const nq_cli_t *cli, FILE *out, FILE *err) {
       status = close_output(&output, rc, err, what);
     }
     if (status == NQ_EXIT_OK && cli->json_file != NULL)
-      status = record_merge(cli, &result, &provenance, err);
+      status = record_merge(json_target, cli, &result, &provenance, err);
     if (status == NQ_EXIT_OK && !nq__merge_is_total(&result)) {
       fprintf(err, "nqueens-mpi: --merge: no total: %s\n",
               result.conflict_count > 0 ? "the journals disagree (see the conflicts)"

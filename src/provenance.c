@@ -1,4 +1,4 @@
-#define _POSIX_C_SOURCE 200809L /* fsync, mkstemp, dirname */
+#define _XOPEN_SOURCE 700 /* realpath, fsync, mkstemp, dirname, lstat */
 
 #include "provenance.h"
 
@@ -123,25 +123,104 @@ static void directory_of(char out[PATH_MAX], const char *path) {
   snprintf(out, PATH_MAX, "%s", dirname(copy));
 }
 
-int nq__provenance_check_destination(const char *path, char *message, size_t message_size) {
-  char directory[PATH_MAX];
+/* The path with its directory resolved (the file itself need not exist):
+ * two names of one place compare equal.  Empty when the directory does
+ * not resolve. */
+static void canonical_path(char out[PATH_MAX], const char *path) {
+  char directory[PATH_MAX], resolved[PATH_MAX], copy[PATH_MAX];
+  out[0] = '\0';
+  if (realpath(path, resolved) != NULL) {
+    snprintf(out, PATH_MAX, "%s", resolved);
+    return;
+  }
+  directory_of(directory, path);
+  snprintf(copy, sizeof copy, "%s", path);
+  if (realpath(directory, resolved) != NULL &&
+      strlen(resolved) + strlen(basename(copy)) + 2 <= PATH_MAX)
+    snprintf(out, PATH_MAX, "%s/%s", resolved, basename(copy));
+}
+
+/* Whether `path` names `kept` (by resolved path, or as one file). */
+static int same_place(const char *path, const char *kept) {
+  char a[PATH_MAX], b[PATH_MAX];
+  struct stat path_info, kept_info;
+  if (stat(path, &path_info) == 0 && stat(kept, &kept_info) == 0)
+    return path_info.st_dev == kept_info.st_dev && path_info.st_ino == kept_info.st_ino;
+  canonical_path(a, path);
+  canonical_path(b, kept);
+  return a[0] != '\0' && strcmp(a, b) == 0;
+}
+
+static const char *kind_of(mode_t mode) {
+  if (S_ISDIR(mode))
+    return "a directory";
+  if (S_ISFIFO(mode))
+    return "a FIFO";
+  if (S_ISCHR(mode) || S_ISBLK(mode))
+    return "a device";
+  return S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+/* What FILE is now: nothing (it will be created), a regular file, or a
+ * link to one, whose target then goes to `target`. */
+static int resolve_destination(char *target, const char *path, char *message,
+                               size_t message_size) {
   struct stat info;
+  snprintf(target, PATH_MAX, "%s", path);
+  if (lstat(path, &info) != 0)
+    return NQ_OK; /* a new file */
+  if (S_ISLNK(info.st_mode)) {
+    char resolved[PATH_MAX];
+    if (realpath(path, resolved) == NULL || stat(resolved, &info) != 0) {
+      snprintf(message, message_size, "--json %s: a symbolic link to nothing (%s)", path,
+               strerror(errno));
+      return NQ_EINVAL;
+    }
+    snprintf(target, PATH_MAX, "%s", resolved);
+  }
+  if (!S_ISREG(info.st_mode)) {
+    snprintf(message, message_size, "--json %s: exists and is %s, not a file to replace",
+             path, kind_of(info.st_mode));
+    return NQ_EINVAL;
+  }
+  return NQ_OK;
+}
+
+int nq__provenance_check_destination(char *target, const char *path, const char *const *keep,
+                                     int keep_count, char *message, size_t message_size) {
+  char directory[PATH_MAX];
   if (path[0] == '\0' || strlen(path) >= PATH_MAX - 16) {
     snprintf(message, message_size, "--json needs a file name (shorter than %d bytes)",
              PATH_MAX - 16);
     return NQ_EINVAL;
   }
-  if (stat(path, &info) == 0 && S_ISDIR(info.st_mode)) {
-    snprintf(message, message_size, "--json %s: is a directory", path);
-    return NQ_EINVAL;
-  }
-  directory_of(directory, path);
+  int rc = resolve_destination(target, path, message, message_size);
+  if (rc != NQ_OK)
+    return rc;
+  for (int i = 0; i < keep_count; i++)
+    if (same_place(target, keep[i])) {
+      snprintf(message, message_size, "--json %s: is the journal %s, which the record would destroy",
+               path, keep[i]);
+      return NQ_EINVAL;
+    }
+  directory_of(directory, target);
   if (access(directory, W_OK | X_OK) != 0) {
     snprintf(message, message_size, "--json %s: cannot write in %s: %s", path, directory,
              strerror(errno));
     return NQ_EINVAL;
   }
   return NQ_OK;
+}
+
+/* The mode the record gets: the replaced file's, else 0666 less the
+ * umask, as a file made by open(2) would have. */
+static mode_t record_mode(const char *path) {
+  struct stat info;
+  if (stat(path, &info) == 0 && S_ISREG(info.st_mode))
+    return info.st_mode & 07777;
+  mode_t mask = umask(0);
+  umask(mask);
+  return 0666 & ~mask;
 }
 
 FILE *nq__provenance_open_temp(const char *path, char *temp, char *message, size_t message_size) {
@@ -151,7 +230,7 @@ FILE *nq__provenance_open_temp(const char *path, char *temp, char *message, size
     failed(message, message_size, "cannot create a file beside", path, NQ_EIO);
     return NULL;
   }
-  FILE *file = fdopen(fd, "w");
+  FILE *file = fchmod(fd, record_mode(path)) == 0 ? fdopen(fd, "w") : NULL;
   if (file == NULL) {
     failed(message, message_size, "cannot write", temp, NQ_EIO);
     close(fd);

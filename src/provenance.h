@@ -37,13 +37,22 @@ void nq__provenance_iso_time(char out[32], int64_t ms);
 int nq__provenance_sha256(char out[NQ_SHA256_HEX], const char *path, char *message,
                           size_t message_size);
 
-/* Bad input, before any work: FILE must be creatable or replaceable (its
- * directory exists and is writable, and it is not a directory).
- * NQ_EINVAL with `message`. */
-int nq__provenance_check_destination(const char *path, char *message, size_t message_size);
+/* Bad input, before any work: where --json FILE may go.  FILE must be a
+ * regular file (replaced) or a name to create in a directory that exists
+ * and can be written; a symbolic link is followed to its target, which
+ * must exist and be a regular file; a FIFO, a device, a directory or a
+ * dangling link is refused.  FILE must not be any of the `keep` files (the
+ * checkpoint journal, the journals merged), under any name: by path and,
+ * where both exist, by device and inode.  `target` (PATH_MAX bytes)
+ * receives the path to write: FILE, or its link's target.  NQ_EINVAL
+ * with `message`. */
+int nq__provenance_check_destination(char *target, const char *path, const char *const *keep,
+                                     int keep_count, char *message, size_t message_size);
 
 /* A temporary file beside `path` to write the record into, and its name
- * (`temp`, PATH_MAX bytes).  NULL with `message` on failure. */
+ * (`temp`, PATH_MAX bytes), with the mode the record will have: that of
+ * the file it replaces, or what the umask leaves of 0666 for a new one.
+ * NULL with `message` on failure. */
 FILE *nq__provenance_open_temp(const char *path, char *temp, char *message, size_t message_size);
 
 /* Syncs and closes `file`, renames `temp` over `path`, syncs the

@@ -102,6 +102,31 @@ check "--json on a resume: a restart" grep -q '"restarts":1' "$work/count.json"
 run --json "$work/merge.json" --merge "$(j 1)" "$(j 2)" "$(j 3)"
 check "--json merge: the record" grep -q "^{\"record\":\"merge\",\"n\":$n,\"complete\":true,\"solutions\":\"${known_all[$n]}\"" "$work/merge.json"
 check "--json merge: each journal's SHA-256" grep -q "\"sha256\":\"$(sha256sum "$(j 3)" | cut -d' ' -f1)\"" "$work/merge.json"
+# --json never destroys what is at its path: the journal (under any name),
+# a FIFO, a device, a dangling link are refused before any work, files
+# untouched; a link to a file is written through, the link kept; the
+# record gets the replaced file's mode, or 0666 less the umask.
+cp "$work/p.journal" "$work/p.journal.before"
+ln -s p.journal "$work/p.link"
+mkfifo "$work/record.fifo"
+for target in "$work/p.journal" "$work/./p.journal" "$work/p.link" "$work/record.fifo" /dev/null; do
+  run -n 12 --checkpoint "$work/p.journal" --json "$target" -q
+  check "--json $target: status 2 before any work, journal unchanged" \
+    bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && [ \$(wc -l <'$err') -eq 1 ] && cmp -s '$work/p.journal' '$work/p.journal.before' && [ -p '$work/record.fifo' ] && [ -c /dev/null ]"
+done
+run --json "$(j 2)" --merge "$(j 1)" "$(j 2)" "$(j 3)"
+check "--json onto a merged journal: status 2" bash -c "[ $status -eq 2 ] && grep -q 'is the journal' '$err'"
+ln -s nowhere "$work/dangling"
+run -n 8 --json "$work/dangling"
+check "--json to a dangling link: status 2, nothing made" bash -c "[ $status -eq 2 ] && [ ! -e '$work/nowhere' ]"
+echo '{}' >"$work/kept.json"
+chmod 640 "$work/kept.json"
+ln -s kept.json "$work/kept.link"
+run -n 8 --json "$work/kept.link" -q
+check "--json through a link: the target written, the link and the mode kept" \
+  bash -c "[ $status -eq 0 ] && [ -L '$work/kept.link' ] && grep -q '\"solutions\":\"92\"' '$work/kept.json' && [ \$(stat -c %a '$work/kept.json') = 640 ]"
+(umask 027 && "$binary" -n 8 --json "$work/new.json" -q >/dev/null 2>&1)
+check "--json: a new record's mode follows the umask" [ "$(stat -c %a "$work/new.json")" = 640 ]
 run -n 12 --json "$work/no/such/dir/x.json"
 check "--json into a missing directory: status 2, nothing made" bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && [ ! -e '$work/no' ]"
 
