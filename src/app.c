@@ -126,12 +126,11 @@ static int write_count(const nq_cli_t *cli, const nq_count_result_t *result, FIL
   return close_output(&output, rc, err, what);
 }
 
-/* Every rank counts with the stop signals caught, so that a signal to any
- * of them ends the whole count cleanly (NQ_ESTOPPED everywhere). */
+/* Every rank counts with the stop signals caught (nq__app_main), so that
+ * a signal to any of them ends the whole count cleanly (NQ_ESTOPPED
+ * everywhere). */
 static int count_until_stopped(nq_count_result_t *result, nq_count_options_t *options,
                                MPI_Comm comm) {
-  nq__stop_signals_t signals;
-  options->stop = nq__stop_signals_install(&signals);
   /* For tests only (docs/record-attempt.md): NQ_TEST_WRONG_COUNT=R makes
    * rank R report one solution too many for every unit it solves, the
    * fault --verify and --merge are there to catch. */
@@ -139,14 +138,22 @@ static int count_until_stopped(nq_count_result_t *result, nq_count_options_t *op
   const char *wrong = getenv("NQ_TEST_WRONG_COUNT");
   if (wrong != NULL && wrong[0] != '\0')
     faults.wrong_count_rank = atoi(wrong);
-  int rc = nq__count_run_with_faults(result, options, faults, comm);
-  nq__stop_signals_restore(&signals);
-  return rc;
+  return nq__count_run_with_faults(result, options, faults, comm);
 }
 
 /* What a stop kept: with a checkpoint, every finished batch is in the
  * journal and the same command resumes; without one, nothing. */
 static void report_stop(FILE *err, const nq_cli_t *cli, const nq_count_result_t *result) {
+  if (result->verify_pending) {
+    fprintf(err,
+            "nqueens-mpi: stopped %s: the count is complete in %s, with %" PRIu64
+            " batch%s verified so far: rerun the same command to finish the verification\n",
+            result->silent_ranks > 0 ? "before --verify (it needs every rank)"
+                                     : "cleanly during --verify",
+            cli->checkpoint, result->verified_batches,
+            result->verified_batches == 1 ? "" : "es");
+    return;
+  }
   if (cli->checkpoint == NULL) {
     fprintf(err, "nqueens-mpi: stopped cleanly; nothing was saved (no --checkpoint): "
                  "rerun to start over\n");
@@ -241,13 +248,32 @@ static int record_count(const char *target, const nq_cli_t *cli, const nq_count_
 
 /* The provenance's collective part, when rank 0's count succeeded (the
  * only case it writes a record): every rank follows rank 0's verdict. */
-static int gather_provenance(nq__provenance_t *provenance, int rc, MPI_Comm comm) {
-  if (MPI_Bcast(&rc, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
+static int gather_provenance(nq__provenance_t *provenance, int rc,
+                             const nq_count_result_t *result, MPI_Comm comm) {
+  /* Without a silent rank, which would never join: rank 0's own alone. */
+  int silent = result->silent_ranks > 0, everyone = rc == NQ_OK && !silent ? NQ_OK : NQ_ESTOPPED;
+  if (MPI_Bcast(&everyone, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
     return NQ_EMPI;
-  return rc == NQ_OK ? nq__provenance_gather(provenance, comm) : NQ_OK;
+  if (rc == NQ_OK && silent)
+    return nq__provenance_gather(provenance, MPI_COMM_SELF);
+  return everyone == NQ_OK ? nq__provenance_gather(provenance, comm) : NQ_OK;
 }
 
-static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
+/* Rank 0: a rank fell silent; the job must end without it. */
+static int without_silent_ranks(FILE *err, const nq_count_result_t *result, int status) {
+  fprintf(err,
+          "nqueens-mpi: warning: rank %d%s held work past the end's patience without an answer "
+          "(stopped or hung): the run ended without %s, everything above is complete without "
+          "%s, and the job is ended for %s\n",
+          result->first_silent_rank,
+          result->silent_ranks > 1 ? " and others" : "",
+          result->silent_ranks > 1 ? "them" : "it", result->silent_ranks > 1 ? "them" : "it",
+          result->silent_ranks > 1 ? "them" : "it");
+  return status | NQ_EXIT_WITHOUT_SILENT_RANKS;
+}
+
+static int run_count(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm comm, int rank,
+                     FILE *out, FILE *err) {
   char json_target[PATH_MAX] = "";
   const char *journals[1] = {cli->checkpoint};
   int destination = json_destination_ok(json_target, cli, journals, cli->checkpoint ? 1 : 0,
@@ -265,14 +291,16 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
                                 .slice_index = cli->slice_index,
                                 .slice_count = cli->slice_count,
                                 .verify = cli->verify,
-                                .verify_seed = cli->seed};
+                                .verify_seed = cli->seed,
+                                .stop = stop};
   nq__progress_printer_t printer;
   if (rank == 0 && !cli->quiet)
     nq__progress_attach(&options, &printer, err, cli->progress);
   nq_count_result_t result;
   nq_count_result_init(&result);
   int rc = count_until_stopped(&result, &options, comm), status = NQ_EXIT_OK;
-  if (cli->json_file != NULL && rc != NQ_EMPI && gather_provenance(&provenance, rc, comm) != NQ_OK)
+  if (cli->json_file != NULL && rc != NQ_EMPI &&
+      gather_provenance(&provenance, rc, &result, comm) != NQ_OK)
     rc = NQ_EMPI;
   if (rc == NQ_ESTOPPED) {
     if (rank == 0)
@@ -286,10 +314,10 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
               "and a build with the lane walk (see --version)\n",
               nq_walk_name(cli->walk));
     status = NQ_EXIT_USAGE;
-  } else if (rc == NQ_EJOURNAL) {
+  } else if (rc == NQ_EJOURNAL || rc == NQ_EBUSY) {
     if (rank == 0)
       fprintf(err, "nqueens-mpi: --checkpoint %s: %s\n", cli->checkpoint, result.message);
-    status = NQ_EXIT_USAGE;
+    status = rc == NQ_EBUSY ? NQ_EXIT_BUSY : NQ_EXIT_USAGE;
   } else if (rc == NQ_ENOGPU) {
     if (rank == 0)
       fprintf(err, "nqueens-mpi: --gpu: no rank found a usable CUDA GPU (rank 0 drives one "
@@ -316,6 +344,8 @@ static int run_count(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FI
     if (status == NQ_EXIT_OK && cli->json_file != NULL)
       status = record_count(json_target, cli, &result, &provenance, err);
   }
+  if (rank == 0 && result.silent_ranks > 0 && rc != NQ_EMPI)
+    status = without_silent_ranks(err, &result, status);
   nq__provenance_clear(&provenance);
   nq_count_result_clear(&result);
   return status;
@@ -410,13 +440,15 @@ static int write_estimate(const nq_cli_t *cli, const nq_estimate_result_t *resul
 }
 
 /* --estimate: every rank and thread probes; rank 0 writes the result. */
-static int run_estimate(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
+static int run_estimate(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm comm,
+                        int rank, FILE *out, FILE *err) {
   nq_estimate_options_t options = {.n = cli->n,
                                    .probes = cli->estimate_samples,
                                    .seconds = cli->estimate_seconds,
                                    .seed = cli->seed,
                                    .threads = cli->threads ? cli->threads : default_threads(),
-                                   .walk = cli->walk};
+                                   .walk = cli->walk,
+                                   .stop = stop};
   nq_estimate_result_t result;
   int rc = nq_estimate_run(&result, &options, comm);
   if (rc == NQ_ENOTSUP) {
@@ -429,6 +461,12 @@ static int run_estimate(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out,
   }
   if (rc == NQ_EMPI)
     return runtime_failure(err, "estimating failed", rc, 0);
+  if (rc == NQ_ESTOPPED) {
+    if (rank == 0)
+      fprintf(err, "nqueens-mpi: stopped cleanly; nothing was saved (an estimate keeps "
+                   "nothing): rerun to start over\n");
+    return NQ_EXIT_STOPPED;
+  }
   if (rc != NQ_OK) {
     if (rank == 0)
       fprintf(err, "nqueens-mpi: estimating failed: %s\n", nq_strerror(rc));
@@ -439,24 +477,22 @@ static int run_estimate(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out,
 
 /* A count by the join: every rank and thread joins its share of the
  * column sets; rank 0 reports progress and writes Q(n). */
-static int run_join(const nq_cli_t *cli, MPI_Comm comm, int rank, FILE *out, FILE *err) {
+static int run_join(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm comm, int rank,
+                    FILE *out, FILE *err) {
   static const char what[] = "counting by the join failed";
   int ranks = 1, threads = cli->threads ? cli->threads : default_threads();
   if (MPI_Comm_size(comm, &ranks) != MPI_SUCCESS)
     return runtime_failure(err, what, NQ_EMPI, 0);
-  nq_join_options_t options = {.n = cli->n, .threads = threads};
+  nq_join_options_t options = {.n = cli->n, .threads = threads, .stop = stop};
   nq__progress_printer_t printer;
   if (rank == 0 && !cli->quiet)
     nq__progress_attach_join(&options, &printer, err, cli->progress);
   nq__join_report_t report = {.ranks = ranks, .threads = ranks * threads,
                               .top_rows = nq_join_default_top_rows(cli->n)};
   mpz_init(report.solutions);
-  nq__stop_signals_t signals;
-  options.stop = nq__stop_signals_install(&signals);
   double started = MPI_Wtime();
   int rc = nq_join_count(report.solutions, &report.stats, &options, comm);
   report.seconds = MPI_Wtime() - started;
-  nq__stop_signals_restore(&signals);
   int status = NQ_EXIT_OK;
   if (rc == NQ_ESTOPPED) {
     if (rank == 0)
@@ -630,12 +666,18 @@ int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
   int agreed = ranks_agree(&cli, parse_rc, message, (int)sizeof message, comm, rank, err);
   if (agreed != NQ_EXIT_OK)
     return agreed;
-  if (cli.mode == NQ_MODE_COUNT && nq__cli_method(&cli) == NQ_METHOD_JOIN)
-    return run_join(&cli, comm, rank, out, err);
-  if (cli.mode == NQ_MODE_COUNT)
-    return run_count(&cli, comm, rank, out, err);
-  if (cli.mode == NQ_MODE_ESTIMATE)
-    return run_estimate(&cli, comm, rank, out, err);
+  /* Counts and estimates stop cleanly on a signal (exit 3); the other
+   * modes end by it, as any filter does. */
+  if (cli.mode != NQ_MODE_COUNT && cli.mode != NQ_MODE_ESTIMATE) {
+    nq__stop_signals_default();
+  } else {
+    volatile sig_atomic_t *stop = nq__stop_signals_catch(started_by_launcher());
+    if (cli.mode == NQ_MODE_ESTIMATE)
+      return run_estimate(&cli, stop, comm, rank, out, err);
+    if (nq__cli_method(&cli) == NQ_METHOD_JOIN)
+      return run_join(&cli, stop, comm, rank, out, err);
+    return run_count(&cli, stop, comm, rank, out, err);
+  }
   if (rank != 0)
     return NQ_EXIT_OK;
   errno = 0; /* see flushed() */

@@ -75,6 +75,11 @@ enum {
   NQ_EXIT_FAILURE = 1,
   NQ_EXIT_USAGE = 2,
   NQ_EXIT_STOPPED = 3,
+  NQ_EXIT_BUSY = 4, /* the checkpoint journal is held by another live run: retry once it ends */
+  /* Or-ed into a status: a rank fell silent (stopped or hung) and the run
+   * ended without it; main ends the job with MPI_Abort(status), since
+   * MPI_Finalize would wait for that rank forever. */
+  NQ_EXIT_WITHOUT_SILENT_RANKS = 0x100,
   NQ_EXIT_ABORT = -1
 };
 

@@ -36,6 +36,9 @@ void nq_count_result_init(nq_count_result_t *result) {
     result->solutions_mod[i] = 0;
   result->copies_sent = 0;
   result->copies_confirmed = 0;
+  result->silent_ranks = 0;
+  result->first_silent_rank = -1;
+  result->verify_pending = 0;
   result->verified_batches = result->verified_units = result->verify_differing = 0;
   result->verify_first = result->verify_end = 0;
   result->message[0] = '\0';
@@ -194,19 +197,20 @@ static int share_batch_sizes(nq__run_t *run, MPI_Comm comm) {
 }
 
 /* The units' total (the guided batch sizes, progress, the slice and the
- * journal's header need it): one pass of the generator on rank 0. */
+ * journal's header need it), counted on rank 0 (seconds for the largest
+ * boards: a stop is heard meanwhile); every rank learns the verdict. */
 static int count_units(nq__run_t *run, MPI_Comm comm) {
   const nq_count_options_t *options = run->options;
-  int rank = 0;
+  int rank = 0, rc = NQ_OK;
   NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
-  if (rank != 0)
-    return NQ_OK;
-  int rc = nq_units_total(&run->units_total, options->n, options->depth);
-  if (rc == NQ_OK)
+  if (rank == 0)
+    rc = nq_units_total_until(&run->units_total, options->n, options->depth, options->stop);
+  if (rank == 0 && rc == NQ_OK)
     rc = nq_slice_init(&run->slice, slice_index(options), slice_count(options),
                        run->units_total);
-  if (rc == NQ_OK)
+  if (rank == 0 && rc == NQ_OK)
     run->slice_units = nq_slice_units(&run->slice);
+  NQ_MPI_CHECK(comm, MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
   return rc;
 }
 
@@ -222,18 +226,20 @@ static int refuse_marked_journal(nq_count_result_t *result, const nq__run_t *run
 }
 
 /* --verify, once the count is complete and its journal closed: the sample
- * solved again, then the journal opened again for the verdicts.  A
- * journal that records a difference (now or in an earlier run) fails the
- * run: its total is not to be trusted. */
+ * drawn, then the journal opened again for the verdicts, written as they
+ * come.  A journal that records a difference (now or in an earlier run)
+ * fails the run: its total is not to be trusted. */
 static int verify(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm) {
   nq__verify_t v;
-  int rc = nq__verify_solve(&v, result, run, comm);
+  int rc = nq__verify_draw(&v, result, run, comm);
   nq__journal_state_clear(&run->resumed);
   nq__journal_state_init(&run->resumed);
   if (rc == NQ_OK)
     rc = open_journal(result, run, comm);
-  if (rc == NQ_OK && run->journal != NULL)
-    rc = nq__verify_judge(result, run->journal, &v);
+  if (rc == NQ_OK)
+    rc = nq__verify_solve(&v, result, run, comm);
+  if (rc == NQ_ESTOPPED)
+    result->verify_pending = 1;
   if (rc == NQ_OK)
     rc = refuse_marked_journal(result, run);
   nq__verify_clear(&v);
@@ -259,11 +265,18 @@ static int set_up_and_run(nq_count_result_t *result, nq__run_t *run, MPI_Comm co
   rc = close_journal(result, run, rc);
   /* Workers do not learn every failure rank 0 saw (a journal write, a
    * backup copy that differed): they follow its verdict into the
-   * collective verification, or not at all. */
+   * collective verification, or not at all.  A silent rank could not
+   * take part in it: the run then stops, its count complete in the
+   * journal, for a rerun to verify. */
+  int wants_verify = run->options->verify > 0 && run->options->checkpoint != NULL;
+  if (rc == NQ_OK && wants_verify && result->silent_ranks > 0) {
+    result->verify_pending = 1;
+    rc = NQ_ESTOPPED;
+  }
   int verdict = rc;
   if (rc != NQ_EMPI && MPI_Bcast(&verdict, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
     rc = verdict = NQ_EMPI;
-  if (verdict == NQ_OK && run->options->verify > 0 && run->options->checkpoint != NULL)
+  if (verdict == NQ_OK && wants_verify)
     rc = verify(result, run, comm);
   else if (rc == NQ_OK)
     rc = refuse_marked_journal(result, run);

@@ -15,7 +15,8 @@ const char *nq_strerror(int code) {
   case NQ_ENOGPU: return "no rank has a usable CUDA GPU";
   case NQ_ESTOPPED: return "stopped before the work was finished";
   case NQ_EJOURNAL: return "the checkpoint journal cannot be used";
-  case NQ_ECHECK: return "the counts failed a consistency check (Burnside's lemma)";
+  case NQ_ECHECK: return "the counts failed a consistency check";
+  case NQ_EBUSY: return "the checkpoint journal is in use by another run";
   default: return "unknown error";
   }
 }

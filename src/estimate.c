@@ -184,7 +184,13 @@ static int past(const struct timespec *deadline) {
          (now.tv_sec == deadline->tv_sec && now.tv_nsec >= deadline->tv_nsec);
 }
 
+static int stop_asked(const plan_t *plan) {
+  return plan->options->stop != NULL && *plan->options->stop != 0;
+}
+
 static int more_probes(const plan_t *plan, uint64_t k) {
+  if (stop_asked(plan))
+    return 0;
   if (plan->probes_fixed > 0)
     return k < plan->probes_fixed;
   return k < plan->probes_minimum || !past(&plan->deadline);
@@ -390,6 +396,8 @@ static int probe_everywhere(nq_estimate_result_t *result, plan_t *plan, int thre
   set_deadline(&plan->deadline, plan->options->seconds);
   if (rc == NQ_OK)
     rc = probe_on_threads(mine, &exact_nodes, &mine[words - 1], plan, (uint64_t)before, threads);
+  if (rc == NQ_OK && stop_asked(plan))
+    rc = NQ_ESTOPPED; /* the probes so far are no estimate of the budget asked */
   /* Every rank learns whether any failed (the worst code), then rank 0
    * the sums. */
   int worst = rc;

@@ -793,9 +793,11 @@ static int lock_whole_file(int fd, char *message, const char *path) {
     return refuse(message, path, "cannot lock: %s", strerror(errno));
   struct flock holder = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
   if (fcntl(fd, F_GETLK, &holder) == 0 && holder.l_type != F_UNLCK && holder.l_pid > 0)
-    return refuse(message, path, "in use by another run (process %ld holds its lock)",
-                  (long)holder.l_pid);
-  return refuse(message, path, "in use by another run (its lock is held)");
+    refuse(message, path, "in use by another run (process %ld holds its lock)",
+           (long)holder.l_pid);
+  else
+    refuse(message, path, "in use by another run (its lock is held)");
+  return NQ_EBUSY;
 }
 
 /* pwrite until everything is written: 0, or -1 with errno set. */

@@ -96,8 +96,9 @@ void nq__journal_state_clear(nq__journal_state_t *state);
  * A torn last record is dropped and cut off the file; `message` then holds
  * a one-line warning, else it is empty.  NQ_EJOURNAL (with `message`) when
  * the file cannot serve: another header, damage anywhere but the last
- * record, not a journal, empty, locked by a live run, or an I/O failure
- * while opening; NQ_EINVAL for a header that cannot be written; NQ_ENOMEM.
+ * record, not a journal, empty, or an I/O failure while opening; NQ_EBUSY
+ * (with `message`) when a live run holds its lock; NQ_EINVAL for a header
+ * that cannot be written; NQ_ENOMEM.
  * On failure *out_journal is NULL and the file is untouched. */
 int nq__journal_open(nq__journal_t **out_journal, nq__journal_state_t *state,
                      char message[static NQ__JOURNAL_MESSAGE_SIZE], const char *path,

@@ -2,8 +2,12 @@
 #include <stdio.h>
 
 #include "app.h"
+#include "stop_signals.h"
 
 int main(int argc, char **argv) {
+  /* Before anything that takes time: a stop signal in the first moments
+   * waits for the run to decide how to take it (stop_signals.h). */
+  nq__stop_signals_block();
   nq__app_tune_singleton();
   /* Search threads (-t) live beside the one thread that calls MPI; an MPI
    * that cannot allow that is caught by nq_count_run (MPI_Query_thread). */
@@ -15,6 +19,10 @@ int main(int argc, char **argv) {
   int status = nq__app_main(argc, argv, MPI_COMM_WORLD, stdout, stderr);
   if (status == NQ_EXIT_ABORT)
     MPI_Abort(MPI_COMM_WORLD, NQ_EXIT_FAILURE);
+  if (status > 0 && (status & NQ_EXIT_WITHOUT_SILENT_RANKS)) {
+    fflush(stdout);
+    MPI_Abort(MPI_COMM_WORLD, status & ~NQ_EXIT_WITHOUT_SILENT_RANKS);
+  }
   if (MPI_Finalize() != MPI_SUCCESS && status == NQ_EXIT_OK) {
     fprintf(stderr, "nqueens-mpi: MPI_Finalize failed\n");
     status = NQ_EXIT_FAILURE;

@@ -20,6 +20,7 @@ typedef struct peer {
   unsigned batches_sent, batches_answered; /* answers come in the order sent */
   int batch_units; /* what this peer takes per batch (GPU ranks: many) */
   int discarded;   /* told to drop the copies it holds: the run is done */
+  int silent;      /* held a batch past the patience at the end: stopped or hung */
 } peer_t;
 
 typedef struct master {
@@ -55,13 +56,16 @@ typedef struct master {
   int ring_size, ring_head;
   int inbox_words; /* 2 + (the largest batch) * NQ_RESULT_WORDS */
   double started, last_progress;
+  double waiting_since; /* when the run began waiting only for answers it does not
+                           need (only_waiting); 0 when it is not */
+  int silent_count, first_silent;
   /* The checkpoint journal (run->journal, or NULL): units it holds are
-   * skipped; finished ones are recorded in runs of consecutive ids. */
+   * skipped; finished ones are recorded as they come in, in runs of
+   * consecutive ids (a worker's batch, the units a local step finished). */
   nq__journal_done_cursor_t done;
   nq__totals_t record;   /* the run of consecutive results being gathered */
   uint64_t record_first; /* its first id */
   int record_rank;
-  double record_started; /* when its first unit came in */
   nq_unit_t *local_units; /* a GPU master's batch: local_batch units */
   nq_unit_result_t *local_results;
   size_t local_batch;
@@ -95,15 +99,29 @@ static int check_stop(master_t *m) {
   return !m->stopping && nq__run_stop_asked(m->run) ? begin_stop(m) : NQ_OK;
 }
 
-/* The next unit no journal holds yet. */
+/* Whether this unit is done already, or another slice's. */
+static int skipped(master_t *m, const nq_unit_t *unit) {
+  return !nq_slice_holds(&m->run->slice, unit->id) ||
+         (m->run->journal != NULL && nq__journal_done_cursor_next(&m->done, unit->id));
+}
+
+/* Units skipped between two looks at the stop flag: a resume of a large
+ * board or a thin slice passes billions of them. */
+enum { SKIPS_BETWEEN_LOOKS = 1 << 16 };
+
+/* The next unit no journal holds yet (none once a stop is asked while
+ * skipping: the run is stopping). */
 static int next_unit(master_t *m, nq_unit_t *unit) {
   if (m->exhausted)
     return 0;
   int rc;
-  do
-    rc = nq_unit_gen_next(m->gen, unit);
-  while (rc > 0 && (!nq_slice_holds(&m->run->slice, unit->id) ||
-                    (m->run->journal != NULL && nq__journal_done_cursor_next(&m->done, unit->id))));
+  uint64_t skips = 0;
+  while ((rc = nq_unit_gen_next(m->gen, unit)) > 0 && skipped(m, unit))
+    if (++skips % SKIPS_BETWEEN_LOOKS == 0 && nq__run_stop_asked(m->run)) {
+      if (begin_stop(m) != NQ_OK)
+        m->hook_failed = 1;
+      return 0;
+    }
   if (rc <= 0)
     m->exhausted = 1;
   else if (m->units_left > 0)
@@ -137,7 +155,6 @@ static void finish_unit(master_t *m, const nq_unit_result_t *result, int rank) {
   if (m->record.units == 0) {
     m->record_first = result->id;
     m->record_rank = rank;
-    m->record_started = MPI_Wtime();
   }
   nq__totals_add(&m->record, result);
 }
@@ -302,6 +319,47 @@ static int take_result(master_t *m, const uint64_t *message, const MPI_Status *s
   return rc == NQ_OK ? discard_copies(m) : rc;
 }
 
+/* How long the end of a run waits for answers it does not need before it
+ * goes on without their holders: a CPU rank answers a discard or a stop
+ * within milliseconds, a GPU rank once its launch is over. */
+#define PATIENCE_SECONDS 10.0
+#define PATIENCE_SECONDS_WITH_GPUS 120.0
+
+/* Whether the run waits only for answers it does not need to count: every
+ * unit is in (or the run is stopping or failed) and no local work is
+ * left, but batches are still out. */
+static size_t local_batches(master_t *m);
+
+static int only_waiting(master_t *m) {
+  return m->exhausted && local_batches(m) == 0 && m->batches_out > 0 &&
+         (m->backups.unanswered == 0 || m->stopping || m->failure != NQ_OK);
+}
+
+/* 1 once the run has waited only for such answers for the patience: the
+ * peers still holding batches are silent (a stopped or hung process),
+ * and the run ends without them. */
+static int patience_over(master_t *m) {
+  if (!only_waiting(m)) {
+    m->waiting_since = 0;
+    return 0;
+  }
+  double now = MPI_Wtime();
+  if (m->waiting_since == 0)
+    m->waiting_since = now;
+  double patience = m->run->gpu_ranks > 0 ? PATIENCE_SECONDS_WITH_GPUS : PATIENCE_SECONDS;
+  if (now - m->waiting_since < patience)
+    return 0;
+  for (int rank = 1; rank <= m->peer_count; rank++) {
+    peer_t *peer = &m->peers[rank - 1];
+    if (peer->batches_sent == peer->batches_answered || peer->silent)
+      continue;
+    peer->silent = 1;
+    if (m->silent_count++ == 0)
+      m->first_silent = rank;
+  }
+  return 1;
+}
+
 /* The oldest arrival, if it is here: taken, answered, its receive posted
  * again at the ring's tail.  *arrived says whether there was one. */
 static int receive_result(master_t *m, int *arrived) {
@@ -327,7 +385,7 @@ static int serve_workers(master_t *m, int wait) {
     if (rc != NQ_OK)
       return rc;
     if (!arrived && wait) {
-      if ((rc = check_stop(m)) != NQ_OK)
+      if ((rc = check_stop(m)) != NQ_OK || patience_over(m))
         return rc;
       continue;
     }
@@ -339,7 +397,9 @@ static int serve_workers(master_t *m, int wait) {
 
 /* ---- this rank's own threads ---- */
 
-/* Finished local units join the totals (and the journal) as rank 0's. */
+/* Finished local units join the totals, and the journal as rank 0's at
+ * once (consecutive ones in one record): a lone process killed at any
+ * moment loses only the units in flight. */
 static void collect_local(master_t *m) {
   nq__pool_batch_t batch;
   while (m->pool != NULL && nq__pool_collect(m->pool, &batch)) {
@@ -349,6 +409,7 @@ static void collect_local(master_t *m) {
       note_failure(m, batch.status, 0);
     nq__pool_release(m->pool);
   }
+  flush_record(m);
 }
 
 /* Keeps a unit waiting for each local thread, one unit a batch, so the
@@ -395,6 +456,7 @@ static void solve_gpu_batch(master_t *m) {
   int rc = nq__run_solve_batch(results, m->run, units, count);
   for (size_t i = 0; rc == NQ_OK && i < count; i++)
     finish_unit(m, &results[i], 0);
+  flush_record(m);
   if (rc != NQ_OK)
     note_failure(m, rc, 0);
 }
@@ -423,10 +485,12 @@ static int solve_locally(master_t *m) {
   return NQ_OK;
 }
 
+/* A silent peer may never take what was sent to it: nothing waits on it. */
 static int stop_workers(master_t *m) {
   for (int rank = 1; rank <= m->peer_count; rank++) {
     peer_t *peer = &m->peers[rank - 1];
-    NQ_MPI_CHECK(m->comm, MPI_Waitall(BATCHES_IN_FLIGHT, peer->sends, MPI_STATUSES_IGNORE));
+    if (!peer->silent)
+      NQ_MPI_CHECK(m->comm, MPI_Waitall(BATCHES_IN_FLIGHT, peer->sends, MPI_STATUSES_IGNORE));
     NQ_MPI_CHECK(m->comm, MPI_Send(NULL, 0, MPI_UINT64_T, rank, NQ_TAG_STOP, m->comm));
   }
   return NQ_OK;
@@ -460,7 +524,8 @@ static int distribute(master_t *m) {
   for (int round = 0; rc == NQ_OK && round < BATCHES_IN_FLIGHT; round++)
     for (int rank = 1; rc == NQ_OK && rank <= m->peer_count; rank++)
       rc = send_batch(m, rank);
-  while (rc == NQ_OK && (!m->exhausted || m->batches_out > 0 || local_batches(m) > 0)) {
+  while (rc == NQ_OK && (!m->exhausted || m->batches_out > 0 || local_batches(m) > 0) &&
+         m->silent_count == 0) {
     rc = serve_workers(m, 0);
     if (rc == NQ_OK)
       rc = check_stop(m);
@@ -468,8 +533,6 @@ static int distribute(master_t *m) {
       rc = solve_locally(m);
     if (rc == NQ_OK && m->hook_failed)
       rc = NQ_EMPI;
-    if (m->record.units > 0 && MPI_Wtime() - m->record_started >= NQ__JOURNAL_SYNC_SECONDS)
-      flush_record(m);
     sync_journal_if_due(m);
     report_progress(m, 0);
   }
@@ -577,9 +640,15 @@ int nq__master_run(nq__totals_t *totals, nq_count_result_t *result, const nq__ru
   rc = distribute(m);
   if (rc == NQ_OK)
     rc = m->failure != NQ_OK ? m->failure : m->stopping ? NQ_ESTOPPED : NQ_OK;
+  /* A complete run has every unit of its slice: anything else is a bug
+   * that must not pass for a total. */
+  if (rc == NQ_OK && totals->units != run->slice_units)
+    rc = NQ_ECHECK;
   result->failed_rank = m->failure != NQ_OK ? m->failed_rank : -1;
   result->copies_sent = m->backups.copies_sent;
   result->copies_confirmed = m->backups.copies_confirmed;
+  result->silent_ranks = m->silent_count;
+  result->first_silent_rank = m->silent_count > 0 ? m->first_silent : -1;
   nq__pool_destroy(m->pool);
   nq_unit_gen_destroy(m->gen);
   nq_kernel_destroy(m->search);

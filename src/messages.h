@@ -11,14 +11,31 @@
  *                 the batch in hand, answer every batch with NQ_ESTOPPED.
  *   NQ_TAG_DISCARD master -> worker: empty, every batch has its answer:
  *                 drop the copies held, answering them with NQ_ESTOPPED;
- *                 only a stop follows. */
+ *                 only a stop follows.
+ * --verify (verify.c), after the count:
+ *   NQ_TAG_VERIFY_ANSWER  rank -> 0: [sample index, its 3 sums, 2 words each
+ *                         (low first)], one batch solved again
+ *   NQ_TAG_VERIFY_DONE    rank -> 0: [status], the rank's last word
+ *   NQ_TAG_VERIFY_CANCEL  0 -> rank: empty, stop checking
+ *   NQ_TAG_VERIFY_VERDICT 0 -> rank: [the run's status], once every rank
+ *                         gave its last word */
 
 #include <stdint.h>
 
 #include "nqueens/kernel.h"
 #include "nqueens/units.h"
 
-enum { NQ_TAG_WORK = 1, NQ_TAG_RESULT = 2, NQ_TAG_STOP = 3, NQ_TAG_CANCEL = 4, NQ_TAG_DISCARD = 5 };
+enum {
+  NQ_TAG_WORK = 1,
+  NQ_TAG_RESULT = 2,
+  NQ_TAG_STOP = 3,
+  NQ_TAG_CANCEL = 4,
+  NQ_TAG_DISCARD = 5,
+  NQ_TAG_VERIFY_ANSWER = 6,
+  NQ_TAG_VERIFY_DONE = 7,
+  NQ_TAG_VERIFY_CANCEL = 8,
+  NQ_TAG_VERIFY_VERDICT = 9
+};
 
 #define NQ_UNIT_WORDS 3
 #define NQ_RESULT_WORDS 5

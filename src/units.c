@@ -212,15 +212,47 @@ int nq_unit_gen_create(nq_unit_gen_t **out_gen, int n, int depth) {
 
 void nq_unit_gen_destroy(nq_unit_gen_t *gen) { free(gen); }
 
-int nq_units_total(uint64_t *total, int n, int depth) {
+/* The prefixes the current frame yields, counted without listing them:
+ * the last prefix row's free squares are counted, not placed. */
+static uint64_t count_prefixes(nq_unit_gen_t *gen) {
+  if (gen->prefix_start_row == gen->depth)
+    return 1;
+  uint64_t count = 0;
+  int row = gen->prefix_start_row;
+  load_row(gen, row);
+  while (row >= gen->prefix_start_row) {
+    if (row + 1 == gen->depth) {
+      count += (uint64_t)bit_count(gen->free_squares[row]);
+      row--;
+      continue;
+    }
+    if (!gen->free_squares[row]) {
+      row--;
+      continue;
+    }
+    uint64_t bit = lowest_bit(gen->free_squares[row]);
+    gen->free_squares[row] = drop_lowest_bit(gen->free_squares[row]);
+    place_in_row(gen, row, bit);
+    load_row(gen, ++row);
+  }
+  return count;
+}
+
+int nq_units_total_until(uint64_t *total, int n, int depth, volatile sig_atomic_t *stop) {
   nq_unit_gen_t *gen = NULL;
-  nq_unit_t unit;
   int rc = nq_unit_gen_create(&gen, n, depth);
   if (rc != NQ_OK)
     return rc;
   *total = 0;
-  while (nq_unit_gen_next(gen, &unit) > 0)
-    (*total)++;
+  while (rc == NQ_OK && start_frame(gen)) {
+    *total += count_prefixes(gen);
+    if (stop != NULL && *stop)
+      rc = NQ_ESTOPPED;
+  }
   nq_unit_gen_destroy(gen);
-  return NQ_OK;
+  return rc;
+}
+
+int nq_units_total(uint64_t *total, int n, int depth) {
+  return nq_units_total_until(total, n, depth, NULL);
 }

@@ -2,22 +2,34 @@
  * journal's batches is solved again, each on another rank than the one
  * that solved it, and compared with the record.  Every rank takes part:
  * rank 0 draws the sample from the journal and deals it out, each rank
- * solves its part with the CPU kernel, and rank 0 writes the verdicts
- * into the journal as check lines (docs/design.md), so that a later
- * resume or merge sees them. */
+ * solves its part with the CPU kernel and sends each batch's sums as soon
+ * as it has them, and rank 0 writes each verdict into the journal as a
+ * check line (docs/design.md) as it comes in, so that a later resume
+ * (which checks only the batches without a check line) or merge sees it.
+ * A stop on any rank reaches all: rank 0 cancels, every rank abandons its
+ * batch in hand, and the run ends with NQ_ESTOPPED. */
+
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 
 #include "verify.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "grow.h"
+#include "messages.h"
 #include "mpi_check.h"
+#include "search.h"
 #include "nqueens/error.h"
 #include "nqueens/units.h"
 #include "random.h"
 
 enum { SAMPLE_WORDS = 3, ANSWER_WORDS = 7 }; /* first, count, rank; index, 3 sums x 2 words */
+
+/* How long a stopping verification waits for a rank's last word before it
+ * ends without it (a stopped or hung process, as the count's end). */
+#define PATIENCE_SECONDS 10.0
 
 /* A journaled batch drawn for checking, and its record's sums. */
 typedef struct sample {
@@ -26,19 +38,33 @@ typedef struct sample {
   unsigned __int128 sums[3];
 } sample_t;
 
+/* A check line an earlier run wrote. */
+typedef struct checked {
+  uint64_t first, count;
+} checked_t;
+
 typedef struct drawing {
   sample_t *items;
   size_t count, capacity;
+  checked_t *checked;
+  size_t checked_count, checked_capacity;
   uint64_t state; /* splitmix64 */
   double share;
 } drawing_t;
 
 
-
-/* Each record is drawn with probability `share`, independently. */
+/* Check lines are kept; each record is drawn with probability `share`,
+ * independently. */
 static int draw_record(const nq__journal_line_t *line, void *context) {
   drawing_t *d = context;
-  if (line->is_check || (double)(nq__random_next(&d->state) >> 11) * 0x1p-53 >= d->share)
+  if (line->is_check) {
+    if (nq__grow((void **)&d->checked, &d->checked_capacity, d->checked_count + 1,
+                 sizeof *d->checked) != NQ_OK)
+      return NQ_ENOMEM;
+    d->checked[d->checked_count++] = (checked_t){line->first, line->count};
+    return NQ_OK;
+  }
+  if ((double)(nq__random_next(&d->state) >> 11) * 0x1p-53 >= d->share)
     return NQ_OK;
   if (nq__grow((void **)&d->items, &d->capacity, d->count + 1, sizeof *d->items) != NQ_OK)
     return NQ_ENOMEM;
@@ -52,14 +78,14 @@ static int draw_record(const nq__journal_line_t *line, void *context) {
   return NQ_OK;
 }
 
-/* The first record alone. */
+/* The first record alone (and the check lines). */
 static int draw_first(const nq__journal_line_t *line, void *context) {
   drawing_t *d = context;
-  return d->count == 0 && !line->is_check ? draw_record(line, context) : NQ_OK;
+  if (line->is_check)
+    return draw_record(line, context);
+  return d->count == 0 ? draw_record(line, context) : NQ_OK;
 }
 
-/* Rank 0: the sample, each batch dealt to a rank other than its own
- * (the next ones round the communicator in turn). */
 /* The rank to check a batch `own` solved: the k-th batch tries the ranks
  * after `own` from the k-th on, round the communicator, and takes the
  * first on another node; with every rank on one node, the first other
@@ -76,15 +102,51 @@ static int checker(int own, size_t k, int size, const int *node_of) {
   return (own + 1 + start) % size;
 }
 
-static int draw_sample(drawing_t *d, const nq__run_t *run, int size, const int *node_of,
-                       char *message) {
+static int by_first(const void *a, const void *b) {
+  const sample_t *x = a, *y = b;
+  return (x->first > y->first) - (x->first < y->first);
+}
+
+static int checked_by_first(const void *a, const void *b) {
+  const checked_t *x = a, *y = b;
+  if (x->first != y->first)
+    return (x->first > y->first) - (x->first < y->first);
+  return (x->count > y->count) - (x->count < y->count);
+}
+
+/* The sample less the batches an earlier run checked (their verdicts are
+ * the journal's: a "differ" one fails the run all the same), which count
+ * as verified. */
+static void drop_checked(drawing_t *d, nq_count_result_t *result) {
+  qsort(d->items, d->count, sizeof *d->items, by_first);
+  qsort(d->checked, d->checked_count, sizeof *d->checked, checked_by_first);
+  size_t kept = 0;
+  for (size_t i = 0; i < d->count; i++) {
+    checked_t key = {d->items[i].first, d->items[i].count};
+    if (d->checked_count > 0 && bsearch(&key, d->checked, d->checked_count, sizeof key,
+                                        checked_by_first) != NULL) {
+      result->verified_batches++;
+      result->verified_units += d->items[i].count;
+      continue;
+    }
+    d->items[kept++] = d->items[i];
+  }
+  d->count = kept;
+}
+
+/* Rank 0: the sample, each batch dealt to a rank other than its own, in
+ * file order (so that a rerun deals it alike), then sorted by first id. */
+static int draw_sample(drawing_t *d, nq_count_result_t *result, const nq__run_t *run, int size,
+                       const int *node_of) {
   nq__journal_state_t state;
   nq__journal_state_init(&state);
   d->state = run->options->verify_seed;
   d->share = run->options->verify;
+  char *message = result->message;
   int rc = nq__journal_visit(&state, message, run->options->checkpoint, draw_record, d);
   if (rc == NQ_OK && d->count == 0 && state.records > 0) {
     d->share = 1; /* a share that drew nothing still checks one batch: the first */
+    d->checked_count = 0;
     nq__journal_state_clear(&state);
     nq__journal_state_init(&state);
     d->state = ~run->options->verify_seed;
@@ -95,6 +157,8 @@ static int draw_sample(drawing_t *d, const nq__run_t *run, int size, const int *
     int own = d->items[k].recorded_by;
     d->items[k].checked_by = checker(own < size ? own : 0, k, size, node_of);
   }
+  if (rc == NQ_OK)
+    drop_checked(d, result);
   return rc;
 }
 
@@ -114,141 +178,27 @@ static int gather_nodes(int **node_of, int rank, int size, MPI_Comm comm) {
   return NQ_OK;
 }
 
-/* This rank's share: the batches dealt to it, solved unit by unit in one
- * pass of the generator, their sums packed for rank 0. */
-static int solve_mine(uint64_t *answers, size_t *answered, const uint64_t *dealt, size_t count,
-                      const nq__run_t *run) {
-  const nq_count_options_t *options = run->options;
-  nq_unit_gen_t *gen = NULL;
-  nq_search_t *search = NULL;
-  int rc = nq_unit_gen_create(&gen, options->n, options->depth);
-  if (rc == NQ_OK)
-    rc = nq_kernel_create(&search, options->n, options->walk);
-  *answered = 0;
-  for (size_t k = 0; rc == NQ_OK && k < count; k++) {
-    const uint64_t *batch = dealt + k * SAMPLE_WORDS;
-    if ((int)batch[2] != run->rank)
-      continue;
-    const uint64_t first = batch[0], end = batch[0] + batch[1];
-    unsigned __int128 sums[3] = {0, 0, 0};
-    nq_unit_t unit;
-    /* Batches come sorted by first id: the generator only moves forward. */
-    for (;;) {
-      int got = nq_unit_gen_next(gen, &unit);
-      if (got <= 0) {
-        rc = got < 0 ? got : NQ_EUNIT; /* the journal named a unit past the last */
-        break;
-      }
-      if (unit.id < first)
-        continue;
-      nq_unit_result_t result;
-      if ((rc = nq__run_solve(&result, search, run, &unit)) != NQ_OK)
-        break;
-      sums[0] += (unsigned __int128)result.weight * result.solutions;
-      sums[1] += (unsigned __int128)result.weight * result.stabilizer_sum;
-      sums[2] += result.nodes;
-      if (unit.id + 1 >= end)
-        break;
-    }
-    uint64_t *answer = answers + (*answered)++ * ANSWER_WORDS;
-    answer[0] = k;
-    for (int i = 0; i < 3; i++) {
-      answer[1 + 2 * i] = (uint64_t)sums[i];
-      answer[2 + 2 * i] = (uint64_t)(sums[i] >> 64);
-    }
-  }
-  nq_kernel_destroy(search);
-  if (gen != NULL)
-    nq_unit_gen_destroy(gen);
-  return rc;
-}
-
-static int by_first(const void *a, const void *b) {
-  const sample_t *x = a, *y = b;
-  return (x->first > y->first) - (x->first < y->first);
-}
-
 /* Every rank learns the sample: its batches, sorted, and who checks each. */
-static int deal(uint64_t **dealt, uint64_t *count, drawing_t *d, int rank, MPI_Comm comm) {
-  if (rank == 0) {
-    qsort(d->items, d->count, sizeof *d->items, by_first);
-    *count = d->count;
-  }
-  NQ_MPI_CHECK(comm, MPI_Bcast(count, 1, MPI_UINT64_T, 0, comm));
-  *dealt = malloc((*count ? *count : 1) * SAMPLE_WORDS * sizeof **dealt);
-  int failed = *dealt == NULL, any_failed = 0; /* every rank goes on, or none */
+static int deal(nq__verify_t *v, const drawing_t *d, int rank, MPI_Comm comm) {
+  if (rank == 0)
+    v->count = d->count;
+  NQ_MPI_CHECK(comm, MPI_Bcast(&v->count, 1, MPI_UINT64_T, 0, comm));
+  v->dealt = malloc((v->count ? v->count : 1) * SAMPLE_WORDS * sizeof *v->dealt);
+  int failed = v->dealt == NULL, any_failed = 0; /* every rank goes on, or none */
   NQ_MPI_CHECK(comm, MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, comm));
   if (any_failed)
     return NQ_ENOMEM;
-  for (uint64_t k = 0; rank == 0 && k < *count; k++) {
-    (*dealt)[k * SAMPLE_WORDS] = d->items[k].first;
-    (*dealt)[k * SAMPLE_WORDS + 1] = d->items[k].count;
-    (*dealt)[k * SAMPLE_WORDS + 2] = (uint64_t)d->items[k].checked_by;
+  for (uint64_t k = 0; rank == 0 && k < v->count; k++) {
+    v->dealt[k * SAMPLE_WORDS] = d->items[k].first;
+    v->dealt[k * SAMPLE_WORDS + 1] = d->items[k].count;
+    v->dealt[k * SAMPLE_WORDS + 2] = (uint64_t)d->items[k].checked_by;
   }
-  NQ_MPI_CHECK(comm, MPI_Bcast(*dealt, (int)(*count * SAMPLE_WORDS), MPI_UINT64_T, 0, comm));
+  NQ_MPI_CHECK(comm, MPI_Bcast(v->dealt, (int)(v->count * SAMPLE_WORDS), MPI_UINT64_T, 0, comm));
   return NQ_OK;
 }
 
-/* Rank 0: the verdicts, into the result and the journal. */
-static int judge(nq_count_result_t *result, nq__journal_t *journal, const drawing_t *d,
-                 const uint64_t *answers, size_t count) {
-  nq__totals_t sums;
-  nq__totals_init(&sums);
-  int rc = NQ_OK;
-  for (size_t a = 0; rc == NQ_OK && a < count; a++) {
-    const uint64_t *answer = answers + a * ANSWER_WORDS;
-    const sample_t *s = &d->items[answer[0]];
-    unsigned __int128 found[3];
-    for (int i = 0; i < 3; i++)
-      found[i] = (unsigned __int128)answer[2 + 2 * i] << 64 | answer[1 + 2 * i];
-    int agrees = found[0] == s->sums[0] && found[1] == s->sums[1] && found[2] == s->sums[2];
-    result->verified_batches++;
-    result->verified_units += s->count;
-    if (!agrees && result->verify_differing++ == 0) {
-      result->verify_first = s->first;
-      result->verify_end = s->first + s->count;
-    }
-    mpz_ptr fields[3] = {sums.solutions, sums.unique_times_8, sums.nodes};
-    for (int i = 0; i < 3; i++)
-      nq__totals_from_u128(fields[i], found[i]);
-    sums.units = s->count;
-    rc = nq__journal_append_check(journal, s->first, &sums, s->checked_by,
-                                  nq__journal_now_ms(), agrees);
-  }
-  nq__totals_clear(&sums);
-  return rc != NQ_OK ? NQ_EIO : result->verify_differing > 0 ? NQ_ECHECK : NQ_OK;
-}
-
-static int gather_answers(uint64_t **all, size_t *all_count, const uint64_t *mine,
-                          size_t mine_count, int rank, int size, MPI_Comm comm) {
-  int words = (int)(mine_count * ANSWER_WORDS), *counts = NULL, *offsets = NULL;
-  if (rank == 0) {
-    counts = malloc((size_t)size * sizeof *counts);
-    offsets = malloc((size_t)size * sizeof *offsets);
-  }
-  int ready = rank != 0 || (counts != NULL && offsets != NULL);
-  NQ_MPI_CHECK(comm, MPI_Bcast(&ready, 1, MPI_INT, 0, comm));
-  int total = 0;
-  if (ready)
-    NQ_MPI_CHECK(comm, MPI_Gather(&words, 1, MPI_INT, counts, 1, MPI_INT, 0, comm));
-  for (int r = 0; ready && rank == 0 && r < size; r++) {
-    offsets[r] = total;
-    total += counts[r];
-  }
-  *all = rank == 0 && ready ? malloc(((size_t)total + 1) * sizeof **all) : NULL;
-  ready = ready && (rank != 0 || *all != NULL);
-  NQ_MPI_CHECK(comm, MPI_Bcast(&ready, 1, MPI_INT, 0, comm));
-  if (ready)
-    NQ_MPI_CHECK(comm, MPI_Gatherv(mine, words, MPI_UINT64_T, *all, counts, offsets,
-                                   MPI_UINT64_T, 0, comm));
-  *all_count = (size_t)total / ANSWER_WORDS;
-  free(counts);
-  free(offsets);
-  return ready ? NQ_OK : NQ_ENOMEM; /* on every rank */
-}
-
-int nq__verify_solve(nq__verify_t *v, nq_count_result_t *result, const nq__run_t *run,
-                     MPI_Comm comm) {
+int nq__verify_draw(nq__verify_t *v, nq_count_result_t *result, const nq__run_t *run,
+                    MPI_Comm comm) {
   int rank = 0, size = 1, rc = NQ_OK;
   NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
@@ -257,43 +207,278 @@ int nq__verify_solve(nq__verify_t *v, nq_count_result_t *result, const nq__run_t
   v->drawing = d;
   int *node_of = NULL;
   rc = gather_nodes(&node_of, rank, size, comm);
-  if (d == NULL)
+  if (rank == 0)
+    v->done = calloc((size_t)size, sizeof *v->done);
+  if (d == NULL || (rank == 0 && v->done == NULL))
     rc = NQ_ENOMEM;
   else if (rank == 0 && rc == NQ_OK)
-    rc = draw_sample(d, run, size, node_of, result->message);
+    rc = draw_sample(d, result, run, size, node_of);
   free(node_of);
   NQ_MPI_CHECK(comm, MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, comm));
-  uint64_t *dealt = NULL, count = 0, *answers = NULL;
-  size_t answered = 0;
-  if (rc == NQ_OK)
-    rc = deal(&dealt, &count, d, rank, comm);
-  if (rc == NQ_OK) {
-    size_t mine = 0; /* room for this rank's batches alone */
-    for (uint64_t k = 0; k < count; k++)
-      mine += (int)dealt[k * SAMPLE_WORDS + 2] == run->rank;
-    answers = malloc((mine ? mine : 1) * ANSWER_WORDS * sizeof *answers);
-    rc = answers != NULL ? solve_mine(answers, &answered, dealt, count, run) : NQ_ENOMEM;
+  return rc == NQ_OK ? deal(v, d, rank, comm) : rc;
+}
+
+/* ---- solving and judging, answer by answer ---- */
+
+typedef struct verifier {
+  const nq__run_t *run;
+  MPI_Comm comm;
+  int rank, size;
+  const nq__verify_t *v;
+  nq_count_result_t *result; /* rank 0 */
+  int status;   /* rank 0: the first failure (a unit's, the journal's), a stop, or OK */
+  int stopping; /* rank 0: cancel sent; a worker: cancel received or its own stop */
+  int *done;    /* rank 0: the workers whose last word came in */
+  int done_count;
+  int mpi_failed;
+  double last_poll, stopping_since;
+} verifier_t;
+
+static int stop_asked(const verifier_t *w) { return nq__run_stop_asked(w->run); }
+
+/* Rank 0: no more checking anywhere; the workers abandon theirs. */
+static void begin_cancel(verifier_t *w, int why) {
+  if (w->status == NQ_OK)
+    w->status = why;
+  if (w->stopping)
+    return;
+  w->stopping = 1;
+  w->stopping_since = MPI_Wtime();
+  for (int rank = 1; rank < w->size; rank++)
+    if (!w->done[rank] &&
+        MPI_Send(NULL, 0, MPI_UINT64_T, rank, NQ_TAG_VERIFY_CANCEL, w->comm) != MPI_SUCCESS)
+      w->mpi_failed = 1;
+}
+
+/* Rank 0: an answer's verdict, into the result and a check line. */
+static void judge(verifier_t *w, const uint64_t *answer) {
+  const drawing_t *d = w->v->drawing;
+  nq_count_result_t *result = w->result;
+  const sample_t *s = &d->items[answer[0]];
+  unsigned __int128 found[3];
+  for (int i = 0; i < 3; i++)
+    found[i] = (unsigned __int128)answer[2 + 2 * i] << 64 | answer[1 + 2 * i];
+  int agrees = found[0] == s->sums[0] && found[1] == s->sums[1] && found[2] == s->sums[2];
+  result->verified_batches++;
+  result->verified_units += s->count;
+  if (!agrees && result->verify_differing++ == 0) {
+    result->verify_first = s->first;
+    result->verify_end = s->first + s->count;
   }
-  int failed = rc != NQ_OK, any_failed = 0;
-  NQ_MPI_CHECK(comm, MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, comm));
-  if (!any_failed)
-    rc = gather_answers(&v->answers, &v->answer_count, answers, answered, rank, size, comm);
-  else if (rc == NQ_OK)
-    rc = NQ_EUNIT;
-  free(dealt);
-  free(answers);
+  nq__totals_t sums;
+  nq__totals_init(&sums);
+  mpz_ptr fields[3] = {sums.solutions, sums.unique_times_8, sums.nodes};
+  for (int i = 0; i < 3; i++)
+    nq__totals_from_u128(fields[i], found[i]);
+  sums.units = s->count;
+  if (nq__journal_append_check(w->run->journal, s->first, &sums, s->checked_by,
+                               nq__journal_now_ms(), agrees) != NQ_OK)
+    begin_cancel(w, NQ_EIO);
+  nq__totals_clear(&sums);
+}
+
+/* Rank 0: every answer and last word that has come in. */
+static void take_answers(verifier_t *w) {
+  for (;;) {
+    int answer = 0, last = 0;
+    MPI_Status status;
+    if (MPI_Iprobe(MPI_ANY_SOURCE, NQ_TAG_VERIFY_ANSWER, w->comm, &answer, &status) !=
+            MPI_SUCCESS ||
+        (!answer &&
+         MPI_Iprobe(MPI_ANY_SOURCE, NQ_TAG_VERIFY_DONE, w->comm, &last, &status) != MPI_SUCCESS)) {
+      w->mpi_failed = 1;
+      return;
+    }
+    if (!answer && !last)
+      return;
+    uint64_t words[ANSWER_WORDS] = {0};
+    int tag = status.MPI_TAG, source = status.MPI_SOURCE;
+    if (MPI_Recv(words, ANSWER_WORDS, MPI_UINT64_T, source, tag, w->comm, MPI_STATUS_IGNORE) !=
+        MPI_SUCCESS) {
+      w->mpi_failed = 1;
+      return;
+    }
+    if (tag == NQ_TAG_VERIFY_ANSWER && words[0] < w->v->count) {
+      judge(w, words);
+      continue;
+    }
+    int said = (int)(int64_t)words[0];
+    w->done[source] = 1;
+    w->done_count++;
+    if (said != NQ_OK)
+      begin_cancel(w, said);
+  }
+}
+
+/* Asked at coarse points of rank 0's own units: the stop, the answers. */
+static int judge_cancelled(void *context) {
+  verifier_t *w = context;
+  if (stop_asked(w))
+    begin_cancel(w, NQ_ESTOPPED);
+  if (nq__run_poll_due(&w->last_poll))
+    take_answers(w);
+  return w->stopping || w->mpi_failed;
+}
+
+/* Asked at coarse points of a worker's units: its stop, rank 0's cancel. */
+static int worker_cancelled(void *context) {
+  verifier_t *w = context;
+  if (!w->stopping && stop_asked(w))
+    w->stopping = 1;
+  if (!w->stopping && nq__run_poll_due(&w->last_poll)) {
+    int arrived = 0;
+    if (MPI_Iprobe(0, NQ_TAG_VERIFY_CANCEL, w->comm, &arrived, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+      w->mpi_failed = 1;
+    w->stopping = arrived;
+  }
+  return w->stopping || w->mpi_failed;
+}
+
+/* Solves batch k (units first..first+count-1, the generator moving only
+ * forward) into answer's sums. */
+static int solve_batch(uint64_t answer[ANSWER_WORDS], nq_unit_gen_t *gen, nq_search_t *search,
+                       const verifier_t *w, uint64_t k) {
+  const uint64_t *batch = w->v->dealt + k * SAMPLE_WORDS;
+  const uint64_t first = batch[0], end = batch[0] + batch[1];
+  unsigned __int128 sums[3] = {0, 0, 0};
+  nq_unit_t unit;
+  int rc = NQ_OK;
+  for (;;) {
+    int got = nq_unit_gen_next(gen, &unit);
+    if (got <= 0) {
+      rc = got < 0 ? got : NQ_EUNIT; /* the journal named a unit past the last */
+      break;
+    }
+    if (unit.id < first)
+      continue;
+    nq_unit_result_t result;
+    if ((rc = nq__run_solve(&result, search, w->run, &unit)) != NQ_OK)
+      break;
+    sums[0] += (unsigned __int128)result.weight * result.solutions;
+    sums[1] += (unsigned __int128)result.weight * result.stabilizer_sum;
+    sums[2] += result.nodes;
+    if (unit.id + 1 >= end)
+      break;
+  }
+  answer[0] = k;
+  for (int i = 0; i < 3; i++) {
+    answer[1 + 2 * i] = (uint64_t)sums[i];
+    answer[2 + 2 * i] = (uint64_t)(sums[i] >> 64);
+  }
   return rc;
 }
 
-int nq__verify_judge(nq_count_result_t *result, nq__journal_t *journal, const nq__verify_t *v) {
-  return judge(result, journal, v->drawing, v->answers, v->answer_count);
+/* This rank's share, batch by batch: rank 0 judges its own answers, a
+ * worker sends each to rank 0.  Stops at the first failure or stop. */
+static int solve_share(verifier_t *w) {
+  const nq_count_options_t *options = w->run->options;
+  nq_unit_gen_t *gen = NULL;
+  nq_search_t *search = NULL;
+  int rc = nq_unit_gen_create(&gen, options->n, options->depth);
+  if (rc == NQ_OK)
+    rc = nq_kernel_create(&search, options->n, options->walk);
+  if (rc == NQ_OK)
+    nq__kernel_set_cancel(search, w->rank == 0 ? judge_cancelled : worker_cancelled, w);
+  for (uint64_t k = 0; rc == NQ_OK && k < w->v->count; k++) {
+    if ((int)w->v->dealt[k * SAMPLE_WORDS + 2] != w->rank)
+      continue;
+    uint64_t answer[ANSWER_WORDS];
+    if (w->rank == 0 ? judge_cancelled(w) : worker_cancelled(w))
+      rc = NQ_ESTOPPED;
+    if (rc == NQ_OK)
+      rc = solve_batch(answer, gen, search, w, k);
+    if (rc == NQ_OK && w->rank == 0)
+      judge(w, answer);
+    else if (rc == NQ_OK && MPI_Send(answer, ANSWER_WORDS, MPI_UINT64_T, 0,
+                                     NQ_TAG_VERIFY_ANSWER, w->comm) != MPI_SUCCESS)
+      rc = NQ_EMPI;
+  }
+  if (w->mpi_failed)
+    rc = NQ_EMPI;
+  nq_kernel_destroy(search);
+  if (gen != NULL)
+    nq_unit_gen_destroy(gen);
+  return rc;
+}
+
+/* Rank 0, its own share done: the workers' answers and last words, until
+ * every worker has spoken, or a stopping run's patience runs out. */
+static void wait_for_workers(verifier_t *w) {
+  const struct timespec pause = {0, 1000000L};
+  while (!w->mpi_failed && w->done_count < w->size - 1) {
+    if (stop_asked(w))
+      begin_cancel(w, NQ_ESTOPPED);
+    take_answers(w);
+    if (w->stopping && MPI_Wtime() - w->stopping_since >= PATIENCE_SECONDS)
+      break;
+    nanosleep(&pause, NULL);
+  }
+  for (int rank = 1; rank < w->size; rank++)
+    if (!w->done[rank] && w->result->silent_ranks++ == 0)
+      w->result->first_silent_rank = rank;
+}
+
+/* The run's verdict on rank 0: a failure, a difference, a stop, or OK. */
+static int verdict(const verifier_t *w) {
+  if (w->status != NQ_OK && w->status != NQ_ESTOPPED)
+    return w->status;
+  if (w->result->verify_differing > 0)
+    return NQ_ECHECK;
+  return w->status;
+}
+
+/* Rank 0: the final word to each worker that gave its last (a cancel sent
+ * meanwhile reaches it first: messages between two ranks keep their
+ * order). */
+static int tell_workers(verifier_t *w, int rc) {
+  int64_t word = rc;
+  for (int rank = 1; rank < w->size; rank++)
+    if (w->done[rank])
+      NQ_MPI_CHECK(w->comm, MPI_Send(&word, 1, MPI_INT64_T, rank, NQ_TAG_VERIFY_VERDICT, w->comm));
+  return rc;
+}
+
+/* A worker: its last word, then rank 0's verdict (a cancel may come
+ * first). */
+static int hear_verdict(verifier_t *w, int rc) {
+  uint64_t said[ANSWER_WORDS] = {(uint64_t)(int64_t)rc};
+  NQ_MPI_CHECK(w->comm, MPI_Send(said, 1, MPI_UINT64_T, 0, NQ_TAG_VERIFY_DONE, w->comm));
+  for (;;) {
+    int64_t word = 0;
+    MPI_Status status;
+    NQ_MPI_CHECK(w->comm, MPI_Recv(&word, 1, MPI_INT64_T, 0, MPI_ANY_TAG, w->comm, &status));
+    if (status.MPI_TAG == NQ_TAG_VERIFY_VERDICT)
+      return (int)word;
+  }
+}
+
+int nq__verify_solve(nq__verify_t *v, nq_count_result_t *result, const nq__run_t *run,
+                     MPI_Comm comm) {
+  verifier_t w = {.run = run, .comm = comm, .v = v, .result = result};
+  NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &w.rank));
+  NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &w.size));
+  w.last_poll = MPI_Wtime();
+  if (w.rank != 0) {
+    int rc = solve_share(&w);
+    return rc == NQ_EMPI ? rc : hear_verdict(&w, rc);
+  }
+  w.done = v->done;
+  int rc = solve_share(&w);
+  if (rc != NQ_OK && rc != NQ_EMPI)
+    begin_cancel(&w, rc);
+  if (rc != NQ_EMPI)
+    wait_for_workers(&w);
+  return rc == NQ_EMPI || w.mpi_failed ? NQ_EMPI : tell_workers(&w, verdict(&w));
 }
 
 void nq__verify_clear(nq__verify_t *v) {
   drawing_t *d = v->drawing;
-  if (d != NULL)
+  if (d != NULL) {
     free(d->items);
+    free(d->checked);
+  }
   free(d);
-  free(v->answers);
+  free(v->dealt);
+  free(v->done);
   memset(v, 0, sizeof *v);
 }

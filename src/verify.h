@@ -2,32 +2,41 @@
 #define NQ_SRC_VERIFY_H
 
 /* --verify (verify.c): a share of the journal's batches solved again on
- * other ranks and compared, the verdicts written as check lines. */
+ * other ranks and compared, each verdict written as a check line the
+ * moment it is known, so that a stop or a kill loses only the batches in
+ * hand and a rerun of the same command checks only what is left. */
 
 #include <mpi.h>
 
 #include "nqueens/count.h"
 #include "run.h"
 
-/* The sample and, on rank 0, what the ranks found. */
+/* The sample and this rank's share of it. */
 typedef struct nq__verify {
-  void *drawing;
-  uint64_t *answers;
-  size_t answer_count;
+  void *drawing;    /* rank 0: the drawn batches and their records' sums */
+  uint64_t *dealt;  /* every rank: [first, count, checking rank] a batch still to check */
+  uint64_t count;   /* batches in `dealt` */
+  int *done;        /* rank 0: by rank, whether its last word came in */
 } nq__verify_t;
 
 /* Collective, after a complete count, with the journal closed (rank 0
  * reads it: reading a journal this process holds open would drop its
- * lock): draws the sample, deals it, solves it.  NQ_EJOURNAL when the
+ * lock): draws the sample (the same for the same seed and journal),
+ * takes out the batches an earlier run checked already (counted in
+ * result's verified_* fields), and deals the rest.  NQ_EJOURNAL when the
  * journal cannot be read back (the reason in result->message), NQ_ENOMEM,
- * or a unit's failure, on every rank. */
+ * on every rank. */
+int nq__verify_draw(nq__verify_t *v, nq_count_result_t *result, const nq__run_t *run,
+                    MPI_Comm comm);
+
+/* Collective, with the journal open again on rank 0 (run->journal): each
+ * rank solves its share, rank 0 judging every answer as it comes into
+ * result's verified_* fields and a check line.  Stops soon after a stop
+ * is asked on any rank (options.stop).  On every rank: NQ_ECHECK when a
+ * batch differs from its record, NQ_ESTOPPED after a stop, NQ_EIO when
+ * the journal cannot be written, or a unit's failure. */
 int nq__verify_solve(nq__verify_t *v, nq_count_result_t *result, const nq__run_t *run,
                      MPI_Comm comm);
-
-/* Rank 0, with the journal open again: the verdicts, into result's
- * verified_* fields and the journal's check lines.  NQ_ECHECK when a batch
- * differs from its record, NQ_EIO when the journal cannot be written. */
-int nq__verify_judge(nq_count_result_t *result, nq__journal_t *journal, const nq__verify_t *v);
 
 void nq__verify_clear(nq__verify_t *v);
 

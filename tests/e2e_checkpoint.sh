@@ -170,7 +170,8 @@ run -n 12 --list --checkpoint "$journal"
 usage_error_ok "--checkpoint with --list" "-n 12 --list --checkpoint"
 
 # A second live run on the same journal is refused while the first holds
-# it; the first then finishes exactly.
+# it, with its own status (4: in use, retry later), one line, nothing
+# changed; the first then finishes exactly.
 rm -f "$journal"
 "$mpiexec" "$numproc_flag" 2 -q --oversubscribe "$binary" -n 17 --checkpoint "$journal" \
   --format json -q >"$work/first_out" 2>"$work/first_err" &
@@ -178,7 +179,8 @@ first=$!
 wait_records "$journal" 1 "$first"
 if kill -0 "$first" 2>/dev/null; then
   run -n 17 --checkpoint "$journal"
-  usage_error_ok "second live run" "-n 17 --checkpoint (held)"
+  check "second live run: status 4, one line naming the holder, nothing on stdout: status $status, $(head -c 200 "$err")" \
+    bash -c "[ $status -eq 4 ] && [ ! -s '$out' ] && [ \$(wc -l <'$err') -eq 1 ] && grep -q 'in use by another run (process [0-9]* holds its lock)' '$err'"
 else
   skip_line="the first run ended before the second could start"
   echo "note: $skip_line; the lock is tested in check_journal"

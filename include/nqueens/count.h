@@ -86,6 +86,15 @@ typedef struct nq_count_result {
    * of the run, and those whose answer came back and agreed exactly with
    * the first (one that differs fails the run with NQ_ECHECK). */
   uint64_t copies_sent, copies_confirmed;
+  /* Ranks that held a batch past the end's patience (10 s; 120 s with GPU
+   * ranks) once every unit was done, or the run was stopping: stopped or
+   * hung processes.  The run ended without their answers (the result
+   * holds everything without them); they may never reach MPI_Finalize,
+   * so the caller must end the job with MPI_Abort. */
+  int silent_ranks, first_silent_rank;
+  int verify_pending; /* NQ_ESTOPPED with the count complete but options.verify not:
+                         stopped during it, or a silent rank kept it from running; a
+                         rerun verifies what is left */
   /* --verify: batches and units solved again, and those that differed (the
    * first such batch's units in verify_first..verify_end - 1) */
   uint64_t verified_batches, verified_units, verify_differing;
@@ -109,7 +118,9 @@ void nq_count_result_clear(nq_count_result_t *result);
  * no rank can run; NQ_ENOTSUP on every rank when options.walk is explicit
  * and some rank's CPU cannot run it; NQ_ENOGPU on every rank when
  * options.gpu finds no GPU on any rank; NQ_EJOURNAL on every rank when the
- * checkpoint journal cannot serve this run (result->message says why); a unit's failure on rank 0 (with result->failed_rank)
+ * checkpoint journal cannot serve this run, NQ_EBUSY on every rank when
+ * another live run holds it (result->message says why); a unit's failure
+ * on rank 0 (with result->failed_rank)
  * and on the rank that ran it, after every rank has stopped cleanly;
  * NQ_ESTOPPED on every rank, after every rank has left the run cleanly,
  * when options.stop asked for a stop before the count was complete (the

@@ -16,7 +16,8 @@ enum {
   NQ_EGPU = -10,     /* a GPU call failed (details went to stderr) */
   NQ_ENOGPU = -11,   /* GPUs were asked for and no rank has one */
   NQ_EJOURNAL = -12, /* the checkpoint journal cannot be used (refused, left untouched) */
-  NQ_ESTOPPED = -13  /* asked to stop (a signal): the work was left unfinished */
+  NQ_ESTOPPED = -13, /* asked to stop (a signal): the work was left unfinished */
+  NQ_EBUSY = -14     /* the checkpoint journal is held by another live run (left untouched) */
 };
 
 /* A static, human-readable message for an NQ_E* code. */

@@ -8,6 +8,7 @@
  * count", gives the method and why it is unbiased. */
 
 #include <mpi.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "nqueens/kernel.h"
@@ -30,6 +31,10 @@ typedef struct nq_estimate_options {
   int threads;     /* probing threads on each rank; 0 or 1: one.  More than
                       one needs MPI_THREAD_FUNNELED at least */
   nq_walk_t walk;  /* the walk the exact counts (and so the rate) use */
+  /* When set, each rank's threads start no more probes once *stop is not
+   * 0 (a signal handler sets it), and the run returns NQ_ESTOPPED on every
+   * rank without a result.  NULL: only the budget ends it. */
+  volatile sig_atomic_t *stop;
 } nq_estimate_options_t;
 
 /* An estimate and its standard error (the square root of the estimated
@@ -72,7 +77,8 @@ int nq_estimate_exact_rows(int n);
  * NQ_EINVAL for options no rank can run (n outside 0..NQ_MAX_N, probes 1,
  * seconds <= 0 without probes, exact_rows 1 or below 0) and NQ_ENOTSUP
  * when an explicit walk cannot run on some rank; NQ_EOVERFLOW if an exact
- * count wrapped; NQ_ENOMEM; NQ_EMPI on the rank whose MPI call failed. */
+ * count wrapped; NQ_ENOMEM; NQ_ESTOPPED when options.stop was raised on
+ * any rank; NQ_EMPI on the rank whose MPI call failed. */
 int nq_estimate_run(nq_estimate_result_t *result, const nq_estimate_options_t *options,
                     MPI_Comm comm);
 

@@ -1,6 +1,7 @@
 #ifndef NQUEENS_UNITS_H
 #define NQUEENS_UNITS_H
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "nqueens/frame.h"
@@ -34,9 +35,14 @@ int nq_units_depth(int n);
  * n in 0..NQ_MAX_N, and a depth that leaves the last searched row free. */
 int nq_units_check(int n, int depth);
 
-/* How many units the enumeration of (n, depth) has, by one pass of a
- * generator (n = 27: about 1.4 s).  NQ_EINVAL as nq_unit_gen_create. */
+/* How many units the enumeration of (n, depth) has, by one pass over the
+ * frames that counts each frame's prefixes (the last prefix row is
+ * counted, not listed).  NQ_EINVAL as nq_unit_gen_create. */
 int nq_units_total(uint64_t *total, int n, int depth);
+
+/* nq_units_total that gives up with NQ_ESTOPPED soon after *stop becomes
+ * non-zero (it looks once a frame; NULL: never). */
+int nq_units_total_until(uint64_t *total, int n, int depth, volatile sig_atomic_t *stop);
 
 /* `depth` 0 means nq_units_depth(n).  Returns NQ_EINVAL for n outside
  * 0..NQ_MAX_N or a depth the board cannot take, NQ_ENOMEM. */
