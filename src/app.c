@@ -302,6 +302,11 @@ static int run_count(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm 
   if (cli->json_file != NULL && rc != NQ_EMPI &&
       gather_provenance(&provenance, rc, &result, comm) != NQ_OK)
     rc = NQ_EMPI;
+  /* The journal's warning (a torn last line dropped), whatever came after:
+   * result.message holds the refusal or write failure instead for those. */
+  if (rank == 0 && result.message[0] != '\0' && rc != NQ_EJOURNAL && rc != NQ_EBUSY &&
+      rc != NQ_EIO)
+    fprintf(err, "nqueens-mpi: warning: --checkpoint %s: %s\n", cli->checkpoint, result.message);
   if (rc == NQ_ESTOPPED) {
     if (rank == 0)
       report_stop(err, cli, &result);
@@ -337,9 +342,6 @@ static int run_count(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm 
   } else if (rc != NQ_OK) {
     status = count_failure(err, rank, rc, &result);
   } else if (rank == 0) {
-    if (result.message[0] != '\0')
-      fprintf(err, "nqueens-mpi: warning: --checkpoint %s: %s\n", cli->checkpoint,
-              result.message);
     status = write_count(cli, &result, out, err);
     if (status == NQ_EXIT_OK && cli->json_file != NULL)
       status = record_count(json_target, cli, &result, &provenance, err);

@@ -85,10 +85,13 @@ static const char *option_name(int option) {
   return "?";
 }
 
-/* Digits only, optional leading '-'; ERANGE and junk are told apart. */
+/* Digits only, optional leading '-', no leading zero (012 is refused, not
+ * read as 12: one spelling for each number, as the journal's); ERANGE and
+ * junk are told apart. */
 static int parse_integer(long long *value, const char *text) {
   const char *digits = text[0] == '-' ? text + 1 : text;
-  if (digits[0] == '\0' || strspn(digits, "0123456789") != strlen(digits))
+  if (digits[0] == '\0' || strspn(digits, "0123456789") != strlen(digits) ||
+      (digits[0] == '0' && digits[1] != '\0'))
     return NQ_EINVAL;
   errno = 0;
   *value = strtoll(text, NULL, 10);
@@ -98,6 +101,9 @@ static int parse_integer(long long *value, const char *text) {
 static int parse_size(parser_t *p, const char *text) {
   long long value;
   int rc = parse_integer(&value, text);
+  if (rc == NQ_EINVAL && text[0] == '0' && strspn(text, "0123456789") == strlen(text))
+    return fail(p, "board size '%s' has a leading zero (a typo? it is not read as octal or as "
+                   "%lld)", text, strtoll(text, NULL, 10));
   if (rc == NQ_EINVAL)
     return fail(p, "board size '%s' is not a whole number", text);
   if (rc == NQ_EOVERFLOW || value < 0 || value > NQ_MAX_N)

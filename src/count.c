@@ -129,7 +129,8 @@ static int note_run(nq_count_result_t *result, const nq__run_t *run, MPI_Comm co
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
   if (run->journal != NULL) {
     result->restarts = run->resumed.runs;
-    rc = nq__journal_append_run(run->journal, nq__journal_now_ms(), size);
+    if (!nq__journal_read_only(run->journal)) /* complete: this run only reads it */
+      rc = nq__journal_append_run(run->journal, nq__journal_now_ms(), size);
   }
   NQ_MPI_CHECK(comm, MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
   return rc == NQ_OK ? NQ_OK : NQ_EIO;

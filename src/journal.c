@@ -49,6 +49,7 @@ enum {
 
 struct nq__journal {
   int fd;
+  int read_only_errno; /* opened for reading alone (why it could not be written), or 0 */
   off_t size;             /* bytes of whole lines in the file */
   int unsynced;           /* something was written since the last fdatasync */
   struct timespec synced; /* when it last was (CLOCK_MONOTONIC) */
@@ -447,7 +448,29 @@ typedef struct loader {
   /* Set at the end of the file: what a resume keeps, and what it drops. */
   off_t good_end, file_end;
   uint64_t torn_line;
+  int torn_kind; /* what the torn line began as (line_kind) */
+  int bad_kind;  /* the same, for the line that failed its checksum */
 } loader_t;
+
+/* What a line is, from its first bytes (a torn line's rest may be
+ * garbage), what it is called, and what dropping it torn means. */
+enum { LINE_RECORD, LINE_CHECK, LINE_RUN };
+static const char *const line_names[] = {"record", "check line", "run line"};
+static const char *const torn_drop_means[] = {"its units are counted again",
+                                              "that batch is checked again by --verify",
+                                              "nothing is lost"};
+static const char *const torn_leave_means[] = {"a run may be writing it",
+                                               "a --verify may be writing it",
+                                               "a run may be writing it"};
+
+static int line_kind(const char *text, size_t length) {
+  size_t check = strlen(CHECK_WORD " "), run = strlen(RUN_WORD " ");
+  if (length >= check && memcmp(text, CHECK_WORD " ", check) == 0)
+    return LINE_CHECK;
+  if (length >= run && memcmp(text, RUN_WORD " ", run) == 0)
+    return LINE_RUN;
+  return LINE_RECORD;
+}
 
 static int add_range(loader_t *l, uint64_t first, uint64_t end) {
   if (l->range_count > 0 && l->ranges[l->range_count - 1].end == first) {
@@ -591,20 +614,20 @@ static int take_line(loader_t *l, const char *line, size_t length) {
   if (line == NULL || !crc_matches(line, length, &body)) {
     l->bad_line = l->line_number;
     l->bad_start = start;
+    l->bad_kind = line != NULL ? line_kind(line, length) : LINE_RECORD;
     return NQ_OK;
   }
-  size_t word = strlen(CHECK_WORD " ");
-  if (body > word && memcmp(line, CHECK_WORD " ", word) == 0)
-    return take_check(l, line, body);
-  if (body > strlen(RUN_WORD " ") && memcmp(line, RUN_WORD " ", strlen(RUN_WORD " ")) == 0)
-    return take_run(l, line, body);
-  return take_record(l, line, body);
+  switch (line_kind(line, body)) {
+  case LINE_CHECK: return take_check(l, line, body);
+  case LINE_RUN: return take_run(l, line, body);
+  default: return take_record(l, line, body);
+  }
 }
 
 /* `fragment` bytes follow the last newline.  What was torn by a crash, if
  * anything, is that fragment or else a last line that failed its checksum;
  * both at once mean a damaged line before the last. */
-static int take_end(loader_t *l, off_t fragment) {
+static int take_end(loader_t *l, off_t fragment, int fragment_kind) {
   if (l->line_number == 0)
     return refuse(l->message, l->path,
                   fragment == 0 ? "empty file, not a checkpoint journal"
@@ -615,6 +638,7 @@ static int take_end(loader_t *l, off_t fragment) {
   l->file_end = l->line_start + fragment;
   l->good_end = fragment > 0 ? l->line_start : l->bad_line != 0 ? l->bad_start : l->line_start;
   l->torn_line = fragment > 0 ? l->line_number + 1 : l->bad_line;
+  l->torn_kind = fragment > 0 ? fragment_kind : l->bad_kind;
   return NQ_OK;
 }
 
@@ -654,8 +678,9 @@ static int read_lines(loader_t *l, int fd) {
       kept = rest;
     }
   }
+  int fragment_kind = dropped > 0 ? LINE_RECORD : line_kind(buffer, kept);
   free(buffer);
-  return rc == NQ_OK ? take_end(l, (off_t)kept + dropped) : rc;
+  return rc == NQ_OK ? take_end(l, (off_t)kept + dropped, fragment_kind) : rc;
 }
 
 static int compare_firsts(const void *a, const void *b) {
@@ -744,6 +769,25 @@ void nq__journal_state_clear(nq__journal_state_t *state) {
   state->done_count = 0;
 }
 
+int nq__journal_check_units(const nq__journal_header_t *header,
+                            char message[static NQ__JOURNAL_MESSAGE_SIZE], const char *path) {
+  uint64_t units = 0;
+  if (header->scheme != NQ_UNIT_SCHEME)
+    return NQ_OK; /* another program's enumeration: nothing to count it by */
+  if (nq_units_check(header->n, header->depth) != NQ_OK)
+    return refuse(message, path, "journal header names n = %d at depth %d, which has no units",
+                  header->n, header->depth);
+  int rc = nq_units_total(&units, header->n, header->depth);
+  if (rc != NQ_OK)
+    return rc;
+  if (units != header->total_units)
+    return refuse(message, path,
+                  "journal header says %" PRIu64 " units, but n = %d at depth %d has %" PRIu64
+                  ": a damaged or altered header",
+                  header->total_units, header->n, header->depth, units);
+  return NQ_OK;
+}
+
 uint64_t nq__journal_units(const nq__journal_state_t *state) {
   const nq__journal_header_t *h = &state->header;
   nq_slice_t slice;
@@ -777,16 +821,18 @@ int nq__journal_visit(nq__journal_state_t *state, char message[static NQ__JOURNA
     rc = load(&l, fd);
   close(fd);
   if (rc == NQ_OK && l.good_end < l.file_end)
-    refuse(message, path,
-           "torn last record at line %" PRIu64 " (%lld bytes) left out: a run may be writing it",
-           l.torn_line, (long long)(l.file_end - l.good_end));
+    refuse(message, path, "torn last %s at line %" PRIu64 " (%lld bytes) left out: %s",
+           line_names[l.torn_kind], l.torn_line, (long long)(l.file_end - l.good_end),
+           torn_leave_means[l.torn_kind]);
   return rc;
 }
 
 /* ---- opening: lock, create, resume ---- */
 
-static int lock_whole_file(int fd, char *message, const char *path) {
-  struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+/* A write lock, or for a journal that can only be read a read lock, which
+ * a live run's write lock refuses all the same. */
+static int lock_whole_file(int fd, short type, char *message, const char *path) {
+  struct flock lock = {.l_type = type, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
   if (fcntl(fd, F_SETLK, &lock) == 0)
     return NQ_OK;
   if (errno != EACCES && errno != EAGAIN)
@@ -873,7 +919,7 @@ static int create(nq__journal_t *journal, int *created, nq__journal_state_t *sta
   }
   line_t line;
   format_header(&line, header);
-  int rc = lock_whole_file(fd, message, temporary);
+  int rc = lock_whole_file(fd, F_WRLCK, message, temporary);
   if (rc == NQ_OK && (write_all(fd, line.text, line.length, 0) != 0 || fsync(fd) != 0))
     rc = refuse(message, path, "cannot write %s: %s", temporary, strerror(errno));
   if (rc == NQ_OK)
@@ -900,7 +946,7 @@ static int resume(nq__journal_t *journal, nq__journal_state_t *state, char *mess
   journal->fd = fd;
   int rc = check_regular(state, fd, message, path);
   if (rc == NQ_OK)
-    rc = lock_whole_file(fd, message, path);
+    rc = lock_whole_file(fd, F_WRLCK, message, path);
   loader_t l = {.state = state, .message = message, .path = path, .expected = expected};
   if (rc == NQ_OK)
     rc = load(&l, fd);
@@ -909,10 +955,44 @@ static int resume(nq__journal_t *journal, nq__journal_state_t *state, char *mess
   if (l.good_end < l.file_end) {
     if (ftruncate(fd, l.good_end) != 0 || fsync(fd) != 0)
       return refuse(message, path, "cannot cut its torn last record: %s", strerror(errno));
-    refuse(message, path,
-           "torn last record at line %" PRIu64 " (%lld bytes) dropped: its units are counted again",
-           l.torn_line, (long long)(l.file_end - l.good_end));
+    refuse(message, path, "torn last %s at line %" PRIu64 " (%lld bytes) dropped: %s",
+           line_names[l.torn_kind], l.torn_line, (long long)(l.file_end - l.good_end),
+           torn_drop_means[l.torn_kind]);
   }
+  journal->size = l.good_end;
+  return NQ_OK;
+}
+
+/* A journal that cannot be written (a read-only filesystem, a file
+ * without write permission) serves a run only when it is complete: the
+ * result comes from it and nothing is written. */
+static int resume_read_only(nq__journal_t *journal, nq__journal_state_t *state, char *message,
+                            const char *path, const nq__journal_header_t *expected,
+                            int write_errno) {
+  journal->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (journal->fd < 0)
+    return refuse(message, path, "cannot open: %s", strerror(write_errno));
+  journal->read_only_errno = write_errno;
+  int rc = check_regular(state, journal->fd, message, path);
+  if (rc == NQ_OK)
+    rc = lock_whole_file(journal->fd, F_RDLCK, message, path);
+  loader_t l = {.state = state, .message = message, .path = path, .expected = expected};
+  if (rc == NQ_OK)
+    rc = load(&l, journal->fd);
+  if (rc != NQ_OK)
+    return rc;
+  if (!nq__journal_complete(state)) {
+    rc = refuse(message, path,
+                "cannot be written (%s), and it holds %" PRIu64 " of its %" PRIu64
+                " units: a run could not record the rest",
+                strerror(write_errno), state->sums.units, nq__journal_units(state));
+    state_reset(state);
+    return rc;
+  }
+  if (l.good_end < l.file_end)
+    refuse(message, path, "torn last %s at line %" PRIu64 " (%lld bytes) left in place: %s",
+           line_names[l.torn_kind], l.torn_line, (long long)(l.file_end - l.good_end),
+           "the journal cannot be written");
   journal->size = l.good_end;
   return NQ_OK;
 }
@@ -925,6 +1005,8 @@ static int open_or_create(nq__journal_t *journal, nq__journal_state_t *state, ch
     int fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK); /* as in visit */
     if (fd >= 0)
       return resume(journal, state, message, path, expected, fd);
+    if (errno == EROFS || errno == EACCES || errno == EPERM)
+      return resume_read_only(journal, state, message, path, expected, errno);
     if (errno != ENOENT)
       return refuse(message, path, "cannot open: %s", strerror(errno));
     int created = 0;
@@ -1004,6 +1086,8 @@ static int batch_is_valid(const nq__journal_t *journal, uint64_t first_id,
 /* A failed write may leave part of the line: a torn last line, which the
  * next open drops.  Nothing is appended after it. */
 static int append_line(nq__journal_t *journal, const line_t *line) {
+  if (journal->read_only_errno != 0)
+    return fail(journal, journal->read_only_errno);
   if (write_all(journal->fd, line->text, line->length, journal->size) != 0)
     return fail(journal, errno);
   journal->size += (off_t)line->length;
@@ -1048,6 +1132,8 @@ int nq__journal_append_check(nq__journal_t *journal, uint64_t first_id, const nq
 }
 
 int nq__journal_errno(const nq__journal_t *journal) { return journal->failed_errno; }
+
+int nq__journal_read_only(const nq__journal_t *journal) { return journal->read_only_errno != 0; }
 
 int nq__journal_close(nq__journal_t *journal) {
   if (journal == NULL)

@@ -94,7 +94,10 @@ void nq__journal_state_clear(nq__journal_state_t *state);
  * fsync, link into place, fsync of the directory); an existing one is
  * loaded into `state` (which must be initialised and empty) and validated.
  * A torn last record is dropped and cut off the file; `message` then holds
- * a one-line warning, else it is empty.  NQ_EJOURNAL (with `message`) when
+ * a one-line warning, else it is empty.  A journal that cannot be written
+ * (EROFS, EACCES) is opened for reading alone when it is complete (see
+ * nq__journal_read_only), and refused otherwise.  NQ_EJOURNAL (with
+ * `message`) when
  * the file cannot serve: another header, damage anywhere but the last
  * record, not a journal, empty, or an I/O failure while opening; NQ_EBUSY
  * (with `message`) when a live run holds its lock; NQ_EINVAL for a header
@@ -146,6 +149,11 @@ int nq__journal_sync(nq__journal_t *journal);
  * for a caller's loop that may go a while without appending. */
 int nq__journal_sync_if_due(nq__journal_t *journal);
 
+/* Whether the journal was opened for reading alone: it could not be
+ * written, and nq__journal_open took it only because it is complete.
+ * Every append fails (NQ_EIO, with the reason it could not be written). */
+int nq__journal_read_only(const nq__journal_t *journal);
+
 /* errno of the write or sync that failed, 0 if none did. */
 int nq__journal_errno(const nq__journal_t *journal);
 
@@ -154,6 +162,14 @@ int nq__journal_close(nq__journal_t *journal);
 
 /* Wall-clock milliseconds since the Unix epoch. */
 int64_t nq__journal_now_ms(void);
+
+/* For a reader that trusts nothing but the checksums (--status, --merge):
+ * NQ_EJOURNAL (with `message`) unless the header's unit total is the one
+ * its n and depth have under this program's unit scheme (a header is
+ * counted again: n = 27 in 0.06 s, n = 64 in 19 s).  A header of
+ * another scheme passes: it is refused wherever units are compared. */
+int nq__journal_check_units(const nq__journal_header_t *header,
+                            char message[static NQ__JOURNAL_MESSAGE_SIZE], const char *path);
 
 /* 1 when every unit of the enumeration is recorded: the result is final. */
 int nq__journal_complete(const nq__journal_state_t *state);

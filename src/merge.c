@@ -125,6 +125,8 @@ static int read_one(nq__merge_result_t *result, reader_t *reader, nq__journal_st
   if (rc == NQ_OK)
     rc = named_before(message, paths, states, i);
   if (rc == NQ_OK && i == 0)
+    rc = nq__journal_check_units(&state->header, message, paths[i]);
+  if (rc == NQ_OK && i == 0)
     result->header = state->header;
   else if (rc == NQ_OK)
     rc = same_count(message, paths[i], &state->header, &result->header, paths[0]);

@@ -38,8 +38,17 @@ static void print_text(FILE *out, const char *path, const status_t *s) {
   gmp_fprintf(out, "%s: n = %d%s%s, %llu/%llu units (%.1f%%), %Zd solutions so far\n", path,
               h->n, h->unique ? ", --unique" : "", slice, (unsigned long long)done,
               (unsigned long long)units, share, s->state->sums.solutions);
-  if (s->complete) {
-    fputs("complete: rerun the same command to print the result\n", out);
+  if (s->state->checks_differing > 0) {
+    fprintf(out,
+            "%llu check%s found a difference (the first units %llu..%llu): the total is not "
+            "trusted, and a rerun fails\n",
+            (unsigned long long)s->state->checks_differing,
+            s->state->checks_differing == 1 ? "" : "s",
+            (unsigned long long)s->state->differing_first,
+            (unsigned long long)s->state->differing_end - 1);
+  } else if (s->complete) {
+    fprintf(out, "complete%s: rerun the same command to print the result\n",
+            s->state->checks > 0 ? ", and every check agrees" : "");
   } else if (s->rate > 0) {
     fprintf(out, "%.3g units/s over the records' span, ETA %.0f s at that rate\n", s->rate,
             s->eta_seconds);
@@ -65,6 +74,9 @@ static void print_json(FILE *out, const char *path, const status_t *s) {
               (unsigned long long)st->sums.units, (unsigned long long)nq__journal_units(st),
               st->sums.solutions, st->sums.nodes, (unsigned long long)st->records,
               s->complete ? "true" : "false");
+  fprintf(out, ",\"checks\":%llu,\"checks_differing\":%llu,\"trusted\":%s",
+          (unsigned long long)st->checks, (unsigned long long)st->checks_differing,
+          st->checks_differing == 0 ? "true" : "false");
   if (s->rate > 0)
     fprintf(out, ",\"units_per_second\":%.6g,\"eta_seconds\":%.0f", s->rate, s->eta_seconds);
   fputs("}\n", out);
@@ -75,6 +87,11 @@ int nq__status_print(FILE *out, FILE *err, const char *path, nq_format_t format)
   nq__journal_state_t state;
   nq__journal_state_init(&state);
   int rc = nq__journal_read(&state, message, path);
+  char header_message[NQ__JOURNAL_MESSAGE_SIZE];
+  if (rc == NQ_OK && nq__journal_check_units(&state.header, header_message, path) != NQ_OK) {
+    rc = NQ_EJOURNAL;
+    memcpy(message, header_message, sizeof message);
+  }
   if (rc != NQ_OK) {
     fprintf(err, "nqueens-mpi: --status %s: %s\n", path,
             rc == NQ_EJOURNAL ? message : nq_strerror(rc));
@@ -84,6 +101,7 @@ int nq__status_print(FILE *out, FILE *err, const char *path, nq_format_t format)
   if (message[0] != '\0') /* a record being written as we read */
     fprintf(err, "nqueens-mpi: warning: --status %s: %s\n", path, message);
   const status_t s = measure(&state);
+  const int untrusted = state.checks_differing > 0;
   errno = 0;
   if (format == NQ_FORMAT_JSON)
     print_json(out, path, &s);
@@ -95,5 +113,6 @@ int nq__status_print(FILE *out, FILE *err, const char *path, nq_format_t format)
             strerror(errno ? errno : EIO));
     return NQ_EXIT_FAILURE;
   }
-  return NQ_EXIT_OK;
+  /* As a rerun would: a journal with a failed check gives no total. */
+  return untrusted ? NQ_EXIT_FAILURE : NQ_EXIT_OK;
 }

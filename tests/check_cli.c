@@ -100,6 +100,8 @@ static const bad_case_t bad_cases[] = {
     {{NULL}, "-n"},                                  /* missing -n */
     {{"--list", NULL}, "-n"},                        /* still missing */
     {{"-n", "abc", NULL}, "abc"},
+    {{"-n", "012", NULL}, "leading zero"}, /* not 12, not octal 10 */
+    {{"-n", "10", "-t", "02", NULL}, "02"},
     {{"-n", "-1", NULL}, "-1"},
     {{"-n", "65", NULL}, "65"},
     {{"-n", "99999999999999999999999", NULL}, "99999999999999999999999"},

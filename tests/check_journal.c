@@ -145,9 +145,8 @@ static void write_journal(const uint64_t (*batches)[2], size_t count) {
   nq__journal_state_clear(&state);
 }
 
-/* Opening the file at `path` for `header` is refused with a message that
- * contains `why`, and leaves every byte as it was. */
-/* The open fails with `code`, one line saying `why`, the file unchanged. */
+/* Opening the file at `path` for `header` fails with `code` and a message
+ * of one line that contains `why`, and leaves every byte as it was. */
 static void expect_refused_with(int code, const nq__journal_header_t *header, const char *why) {
   bytes_t before = read_bytes(path);
   nq__journal_state_t state;
@@ -418,6 +417,50 @@ START_TEST(test_journal_torn_tail_every_offset) {
   for (size_t cut = last_start; cut <= whole.size; cut++)
     open_cut(&whole, cut, cut == whole.size ? 3 : 2, cut != last_start && cut != whole.size);
   free(whole.data);
+}
+END_TEST
+
+/* A torn check line is named as one, with what dropping it means: the
+ * batch is checked again, not counted again; a torn run line loses
+ * nothing.  Cut inside (a crash mid-write) or whole with a bad checksum. */
+START_TEST(test_journal_torn_check_and_run_lines_named) {
+  static const char *const kinds[] = {"check", "run"};
+  static const char *const says[] = {"torn last check line at line 5",
+                                     "torn last run line at line 5"};
+  static const char *const means[] = {"checked again by --verify", "nothing is lost"};
+  for (int kind = 0; kind < 2; kind++)
+    for (int whole_line = 0; whole_line < 2; whole_line++) {
+      unlink(path);
+      write_journal(three_batches, 3);
+      nq__journal_header_t header = test_header();
+      nq__journal_state_t state;
+      nq__journal_state_init(&state);
+      char message[NQ__JOURNAL_MESSAGE_SIZE];
+      nq__journal_t *journal = open_ok(&state, &header, message);
+      nq__totals_t batch;
+      nq__totals_init(&batch);
+      set_batch(&batch, 20, "200", "0", "7");
+      if (kind == 0)
+        ck_assert_int_eq(nq__journal_append_check(journal, 0, &batch, 1, 1700000000000, 0),
+                         NQ_OK);
+      else
+        ck_assert_int_eq(nq__journal_append_run(journal, 1700000000000, 2), NQ_OK);
+      nq__totals_clear(&batch);
+      ck_assert_int_eq(nq__journal_close(journal), NQ_OK);
+      nq__journal_state_clear(&state);
+      bytes_t bytes = read_bytes(path);
+      if (whole_line)
+        bytes.data[bytes.size - 3] ^= 1; /* the CRC no longer matches */
+      write_bytes(path, bytes.data, whole_line ? bytes.size : bytes.size - 4);
+      free(bytes.data);
+      nq__journal_state_init(&state);
+      journal = open_ok(&state, &header, message);
+      ck_assert_msg(strstr(message, says[kind]) != NULL && strstr(message, means[kind]) != NULL,
+                    "%s: \"%s\"", kinds[kind], message);
+      ck_assert_uint_eq(state.checks, 0);
+      ck_assert_int_eq(nq__journal_close(journal), NQ_OK);
+      nq__journal_state_clear(&state);
+    }
 }
 END_TEST
 
@@ -802,6 +845,7 @@ static Suite *journal_suite(int argc, char **argv) {
   tcase_add_checked_fixture(damage, make_directory, remove_directory);
   tcase_add_test(damage, test_journal_torn_tail_every_offset);
   tcase_add_test(damage, test_journal_bad_last_line_dropped);
+  tcase_add_test(damage, test_journal_torn_check_and_run_lines_named);
   tcase_add_test(damage, test_journal_failed_write_stops_appends);
   tcase_add_test(damage, test_journal_damaged_middle_refused);
   tcase_add_loop_test(damage, test_journal_wrong_header_refused, 0,

@@ -19,7 +19,7 @@
 #include "nqueens/error.h"
 #include "support.h"
 
-enum { UNITS = 100 };
+enum { UNITS = 100 }; /* n = 10 at depth 1 has 100 units: the headers are real */
 
 enum { JOURNALS = 5 };
 static char directory[64];
@@ -64,7 +64,7 @@ static const layout_t whole_run = {0, 1, UINT64_MAX};
 static void write_laid_out(int which, int n, const uint64_t (*ranges)[2], size_t count,
                            uint64_t skew, layout_t layout) {
   nq__journal_header_t header;
-  nq__journal_header_init(&header, n, 0, 2, UNITS);
+  nq__journal_header_init(&header, n, 0, 1, UNITS);
   unlink(paths[which]); /* written anew */
   header.slice_index = layout.slice_index;
   header.slice_count = layout.slice_count;
@@ -253,7 +253,7 @@ START_TEST(test_merge_compares_checks_over_records) {
   const uint64_t a[][2] = {{0, 30}, {30, 60}, {60, 100}};
   write_journal(0, 10, a, 3, 0);
   nq__journal_header_t header;
-  nq__journal_header_init(&header, 10, 0, 2, UNITS);
+  nq__journal_header_init(&header, 10, 0, 1, UNITS);
   nq__journal_state_t state;
   nq__journal_state_init(&state);
   nq__journal_t *journal = NULL;
@@ -341,6 +341,22 @@ START_TEST(test_merge_refuses_a_journal_twice) {
 }
 END_TEST
 
+/* A header whose unit total is not its n's (an n changed under a valid
+ * checksum) is refused: its sums would be summed as another board's. */
+START_TEST(test_merge_refuses_an_altered_header) {
+  make_directory();
+  const uint64_t whole[][2] = {{0, 100}};
+  write_journal(0, 11, whole, 1, 0); /* n = 11 at depth 1 has 136 units, not 100 */
+  nq__merge_result_t r;
+  char message[NQ__JOURNAL_MESSAGE_SIZE], *list[1] = {paths[0]};
+  nq__merge_result_init(&r);
+  ck_assert_int_eq(nq__merge_journals(&r, message, list, 1), NQ_EJOURNAL);
+  ck_assert_ptr_nonnull(strstr(message, "n = 11 at depth 1 has 136"));
+  nq__merge_result_clear(&r);
+  remove_directory();
+}
+END_TEST
+
 /* A FIFO is refused at once, not waited on for a writer. */
 START_TEST(test_merge_refuses_a_fifo) {
   make_directory();
@@ -382,6 +398,7 @@ static Suite *merge_suite(int argc, char **argv) {
   tcase_add_test(tc, test_merge_refuses_another_count);
   tcase_add_test(tc, test_merge_refuses_a_journal_twice);
   tcase_add_test(tc, test_merge_refuses_a_fifo);
+  tcase_add_test(tc, test_merge_refuses_an_altered_header);
   suite_add_tcase(suite, tc);
   return suite;
 }

@@ -193,6 +193,7 @@ check "-n 12 -t 2: the text does not say 2 threads: $(tail -n 1 "$out")" \
 # ---- bad command lines ------------------------------------------------------
 
 bad_lines=(
+  "-n 012"
   ""
   "-n abc"
   "-n -1"

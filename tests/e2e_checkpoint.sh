@@ -129,7 +129,7 @@ check "--status: first line is not the summary: $(head -n 1 "$out")" \
   line_matches "$out" 1 ".*: n = 17, 6112/6112 units \(100\.0%\), ${known_all[17]} solutions so far"
 run --status "$journal" --format json
 check "--status --format json: $(head -c 300 "$out")" line_matches "$out" 1 \
-  "\{\"journal\":\"[^\"]*\",\"n\":17,\"unique\":false,\"depth\":2,\"units_done\":6112,\"units_total\":6112,\"solutions\":\"${known_all[17]}\",\"nodes\":\"$reference_nodes\",\"records\":[0-9]+,\"complete\":true(,\"units_per_second\":[0-9.e+]+,\"eta_seconds\":[0-9]+)?\}"
+  "\{\"journal\":\"[^\"]*\",\"n\":17,\"unique\":false,\"depth\":2,\"units_done\":6112,\"units_total\":6112,\"solutions\":\"${known_all[17]}\",\"nodes\":\"$reference_nodes\",\"records\":[0-9]+,\"complete\":true,\"checks\":0,\"checks_differing\":0,\"trusted\":true(,\"units_per_second\":[0-9.e+]+,\"eta_seconds\":[0-9]+)?\}"
 { head -n 1 "$journal"; sed -n '2,3p' "$journal"; } >"$work/partial"
 run --status "$work/partial" --format json
 check "--status of a partial journal: $(head -c 300 "$out")" grep -q '"units_total":6112,.*"complete":false' "$out"

@@ -232,18 +232,27 @@ lanes_probe() {
     [ "$lanes_listed" = "$expected" ]
 }
 
-# forge_record FILE [K]: the K-th record (default 1) of journal FILE with
-# one solution more and its CRC-32 recomputed, so that no checksum can
-# tell: what --verify and --merge must catch.  (gzip's trailer holds the
-# CRC-32 of its input, low byte first: the journal's CRC, from zlib, is
-# the same.)
-forge_record() {
-  local file=$1 line text fields crc
-  line=$(grep -n '^[0-9]' "$file" | sed -n "${2:-1}s/:.*//p")
+# crc_line FILE LINE: line LINE of journal FILE, edited, gets the CRC-32
+# of its new text in place of its old one, so that no checksum can tell.
+# (gzip's trailer holds the CRC-32 of its input, low byte first: the
+# journal's CRC, from zlib, is the same.)
+crc_line() {
+  local file=$1 line=$2 text body crc
   text=$(sed -n "${line}p" "$file")
-  read -r -a fields <<<"${text% *}"
-  fields[2]=$((fields[2] + 1))
-  crc=$(printf '%s' "${fields[*]}" | gzip -c | tail -c 8 | head -c 4 | od -An -tx1 |
+  body=${text% *}
+  crc=$(printf '%s' "$body" | gzip -c | tail -c 8 | head -c 4 | od -An -tx1 |
     awk '{ print $4 $3 $2 $1 }')
-  sed -i "${line}s/.*/${fields[*]} $crc/" "$file"
+  sed -i "${line}s/.*/$body $crc/" "$file"
+}
+
+# forge_record FILE [K]: the K-th record (default 1) of journal FILE with
+# one solution more under a valid CRC: what --verify and --merge must
+# catch.
+forge_record() {
+  local file=$1 line fields
+  line=$(grep -n '^[0-9]' "$file" | sed -n "${2:-1}s/:.*//p")
+  read -r -a fields <<<"$(sed -n "${line}p" "$file")"
+  fields[2]=$((fields[2] + 1))
+  sed -i "${line}s/.*/${fields[*]}/" "$file"
+  crc_line "$file" "$line"
 }

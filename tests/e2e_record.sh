@@ -63,6 +63,19 @@ check "wrong count: a rerun without --verify still refuses the total" \
   bash -c "[ $status -eq 1 ] && [ ! -s '$out' ] && grep -q 'the total is not trusted' '$err'"
 run --merge "$(j 1)" "$(j 2)" "$(j 3)" "$work/wrong.journal"
 check "wrong count: merge finds conflicts" bash -c "[ $status -eq 1 ] && grep -q '^conflict: units' '$out'"
+run --status "$work/wrong.journal"
+check "wrong count: --status says the total is not trusted, status 1" \
+  bash -c "[ $status -eq 1 ] && grep -q 'found a difference (the first units [0-9]*\.\.[0-9]*): the total is not trusted' '$out' && ! grep -q '^complete' '$out'"
+run --status "$work/wrong.journal" --format json
+check "wrong count: --status in JSON counts the checks" \
+  bash -c "[ $status -eq 1 ] && grep -q '\"checks\":[1-9][0-9]*,\"checks_differing\":[1-9][0-9]*,\"trusted\":false' '$out'"
+# A torn check line (a kill while --verify wrote it) is named as one: the
+# batch is checked again, not counted again.
+last_check=$(grep -n '^check ' "$work/wrong.journal" | tail -n 1 | cut -d: -f1)
+head -n "$last_check" "$work/wrong.journal" | head -c -5 >"$work/torn.journal"
+run -n $n --checkpoint "$work/torn.journal" -q
+check "a torn check line: named, the batch to be checked again" \
+  grep -q 'torn last check line at line [0-9]* ([0-9]* bytes) dropped: that batch is checked again by --verify' "$err"
 
 # A whole run's journal with one record forged (a wrong count under a
 # valid CRC) against three clean slices: whatever the records' batches,
@@ -102,6 +115,16 @@ check "--json on a resume: a restart" grep -q '"restarts":1' "$work/count.json"
 run --json "$work/merge.json" --merge "$(j 1)" "$(j 2)" "$(j 3)"
 check "--json merge: the record" grep -q "^{\"record\":\"merge\",\"n\":$n,\"complete\":true,\"solutions\":\"${known_all[$n]}\"" "$work/merge.json"
 check "--json merge: each journal's SHA-256" grep -q "\"sha256\":\"$(sha256sum "$(j 3)" | cut -d' ' -f1)\"" "$work/merge.json"
+# A header whose n was changed under a valid checksum: its unit total is
+# not that n's, and --status and --merge refuse it.
+sed '1s/ n=12 / n=13 /' "$work/p.journal" >"$work/altered.journal"
+crc_line "$work/altered.journal" 1
+run --status "$work/altered.journal"
+usage_error_ok "--status of a header with another n" "--status (n altered)"
+check "--status of a header with another n: says so" grep -q 'n = 13 at depth 1 has 245: a damaged or altered header' "$err"
+run --merge "$work/altered.journal"
+check "--merge of a header with another n: status 2" bash -c "[ $status -eq 2 ] && grep -q 'altered header' '$err'"
+
 # --json never destroys what is at its path: the journal (under any name),
 # a FIFO, a device, a dangling link are refused before any work, files
 # untouched; a link to a file is written through, the link kept; the

@@ -201,6 +201,87 @@ stop_and_resume "alone, --checkpoint, SIGUSR1" 0 USR1 self
 stop_and_resume "3 ranks, --checkpoint, SIGUSR1 to mpiexec" 3 USR1 self
 stop_and_resume "3 ranks, --checkpoint, SIGTERM to rank 2 alone" 3 TERM "rank 2"
 
+# ---- --verify: stopped, its verdicts kept, then finished --------------------
+# The verification obeys a stop as the count does (status 3, the line says
+# where it stands); the check lines written before stay, and the same
+# command then checks only the batches without one.
+
+rm -f "$journal"
+run_ranks 3 -n 17 --method backtrack --checkpoint "$journal" -t 1 -q
+checks_at_least() { [ "$(grep -c '^check ' "$journal" 2>/dev/null || echo 0)" -ge "$1" ]; }
+"${with_default_signals[@]}" "$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" -n 17 \
+  --method backtrack --checkpoint "$journal" --verify 1 -t 1 -q >"$out" 2>"$err" &
+pid=$!
+within "$patience" checks_at_least 20
+kill -s USR1 "$pid"
+signalled=$(date +%s%N)
+within "$patience" ended
+took=$((($(date +%s%N) - signalled) / 1000000))
+wait "$pid"
+status=$?
+kept=$(grep -c '^check ' "$journal")
+check "--verify, SIGUSR1 to mpiexec: status 3 within 2 s ($took ms), a stop line, $kept checks kept: $(head -c 200 "$err")" \
+  bash -c "[ $status -eq 3 ] && [ $took -le 2000 ] && [ ! -s '$out' ] && grep -q 'stopped cleanly during --verify: the count is complete' '$err' && [ $kept -ge 20 ]"
+run_ranks 3 -n 17 --method backtrack --checkpoint "$journal" --verify 1 -t 1 -q --format json
+batches=$(sed -n 's/.*"verified_batches":\([0-9]*\).*/\1/p' "$out")
+records=$(grep -c '^[0-9]' "$journal")
+distinct=$(grep '^check ' "$journal" | cut -d' ' -f2,3 | sort -u | wc -l)
+check "--verify resumed: status 0, every one of the $records batches checked once ($batches, $distinct)" \
+  bash -c "[ $status -eq 0 ] && [ '$batches' = $records ] && [ $distinct -eq $records ] && [ \$(grep -c '^check ' '$journal') -eq $records ]"
+
+# ---- every phase and the first moments ---------------------------------------
+# Before a large board's run its units are counted (n = 64: seconds), and
+# --estimate probes for as long as it is told: a signal stops either within
+# a second (status 3).  A signal in the first moments, while MPI starts,
+# waits for the run to take it; one just after the result changes nothing:
+# a short count signalled at any moment ends with 0 and its whole result,
+# or 3, never killed by the signal.
+
+# stopped_within LABEL SECONDS ARGS...: the binary alone, SIGINT once it
+# has run SECONDS, ends with status 3 within a second more.
+stopped_within() {
+  local label=$1 delay=$2
+  shift 2
+  "${with_default_signals[@]}" "$binary" "$@" >"$out" 2>"$err" &
+  pid=$!
+  sleep "$delay"
+  kill -s INT "$pid"
+  local signalled took
+  signalled=$(date +%s%N)
+  if within 5 ended; then wait "$pid"; status=$?; else end_hung_run; status=124; fi
+  took=$((($(date +%s%N) - signalled) / 1000000))
+  check "$label: SIGINT after $delay s: status $status (expected 3) in $took ms" \
+    bash -c "[ $status -eq 3 ] && [ $took -le 1000 ]"
+}
+stopped_within "-n 64 while its units are counted" 0.5 -n 64 -t 1 -q
+stopped_within "--estimate 60" 1 -n 20 --estimate 60 -t 1
+stopped_within "-n 16 in its first moments" 0.01 -n 16 --method backtrack -t 1 -q
+
+"${with_default_signals[@]}" "$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" -n 18 \
+  --method backtrack -q >"$out" 2>"$err" &
+pid=$!
+sleep 0.15
+kill -s USR1 "$pid"
+if within "$patience" ended; then wait "$pid"; status=$?; else end_hung_run; status=124; fi
+check "3 ranks, SIGUSR1 to mpiexec 0.15 s after the start: status 3: $status, $(head -c 200 "$err")" \
+  bash -c "[ $status -eq 3 ] && [ ! -s '$out' ]"
+
+outcomes=""
+for delay in 0.005 0.01 0.015 0.02 0.025 0.03 0.035 0.04 0.05 0.06 0.08 0.1; do
+  "${with_default_signals[@]}" "$binary" -n 13 --method backtrack -t 1 >"$out" 2>"$err" &
+  pid=$!
+  sleep "$delay"
+  kill -s USR1 "$pid" 2>/dev/null
+  wait "$pid"
+  status=$?
+  if [ "$status" -eq 0 ] && ! grep -qx "Q(13) = ${known_all[13]} solutions on the 13x13 board" "$out"; then
+    status=0-without-the-result
+  fi
+  outcomes+=" $status"
+done
+check "a short count signalled at 12 moments ends with 0 or 3 each time:$outcomes" \
+  bash -c "! grep -qvE '^( (0|3))+\$' <<<'$outcomes'"
+
 # ---- the join (--method auto's choice for a plain Q(18)) ---------------------
 # Its threads take no more column sets once a signal came; it keeps nothing,
 # and says so.

@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# End-to-end: what the program does when the machine fails under it.
+#  - Crash consistency: a fault shim (tests/fault_shim.c, LD_PRELOAD) kills
+#    the process at each call that changes the journal of a short count and
+#    its verification in turn, a write left half done; each time the same
+#    command, run again, ends with the exact count, every batch verified.
+#    Alone at every such call, and under mpiexec with 3 ranks at every
+#    fifteenth (where rank 0 makes fewer calls, some of those come after
+#    its last one: no crash, and the rerun answers from the journal).
+#  - A lone process killed every 0.3 s still finishes: it journals each
+#    unit as it finishes.
+#  - A complete journal that cannot be written still gives its result; an
+#    incomplete one is refused, untouched.  A full disk under --json is
+#    named.
+#  - mpiexec killed (SIGKILL): its orphaned ranks let the journal go within
+#    a second; a rerun that finds it still held exits 4 and is retried.
+#  - A rank stopped (SIGSTOP) for good: the count ends with the exact
+#    result, a warning, and status 0, within the end's patience.  Rank 0
+#    stopped, then the job killed: nothing journaled is lost.
+#   e2e_faults.sh NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]
+# shellcheck source=tests/e2e_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
+
+shim=${NQ_E2E_FAULT_SHIM:-}
+if [ -z "$shim" ] || [ ! -f "$shim" ]; then
+  skip "no fault shim (NQ_E2E_FAULT_SHIM names the library CMake builds)"
+fi
+# with_shim [VAR=VALUE...] COMMAND...: COMMAND with the shim watching $work.
+# (In the sanitizer build the shim must come before ASan's runtime.)
+with_shim() {
+  env LD_PRELOAD="$shim" NQ_SHIM_PATH="$work/" \
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$@"
+}
+q() { echo "${known_all[$1]}"; }
+
+# ---- crash consistency ------------------------------------------------------
+n=10
+journal=$work/crash.journal
+count_args=(-n $n -t 1 --checkpoint "$journal" --verify 0.5 --seed 3 --format json -q)
+verified() { sed -n 's/.*"verified_batches":\([0-9]*\).*/\1/p' "$out"; }
+
+rm -f "$journal"
+with_shim NQ_SHIM_COUNT="$work/.calls" "$binary" "${count_args[@]}" >"$out" 2>"$err"
+points=$(wc -l <"$work/.calls" 2>/dev/null || echo 0)
+batches=$(verified)
+check "a whole run under the shim: status 0, Q($n), verified, 50 or more file calls ($points)" \
+  bash -c "[ $status -eq 0 ] && [ '$(json_solutions)' = $(q $n) ] && [ -n '$batches' ] && [ $points -ge 50 ]"
+
+# crash_at K [LAUNCH...]: the count killed at the K-th file call, then run
+# again without the shim: the exact count, the same batches verified.
+crash_at() {
+  local k=$1 crashed
+  shift
+  rm -f "$journal" "$journal".tmp.*
+  with_shim NQ_SHIM_CRASH_AT="$k" "$@" "$binary" "${count_args[@]}" >"$out" 2>"$err"
+  crashed=$?
+  "$@" "$binary" "${count_args[@]}" >"$out" 2>"$err"
+  status=$?
+  [ "$crashed" -ne 0 ] && [ "$status" -eq 0 ] && [ "$(json_solutions)" = "$(q $n)" ] &&
+    [ "$(verified)" = "$batches" ]
+}
+failures=""
+for k in $(seq 1 "$points"); do
+  crash_at "$k" || failures+=" $k(status $status: $(head -c 120 "$err" | tr '\n' '|'))"
+done
+check "killed at each of $points file calls alone, then rerun: exact and verified;$failures" \
+  [ -z "$failures" ]
+
+mpi_shim=("$mpiexec" "$numproc_flag" 3 -q --oversubscribe -x LD_PRELOAD -x NQ_SHIM_PATH
+  -x NQ_SHIM_CRASH_AT -x ASAN_OPTIONS)
+# crash_at under mpiexec (the shim's variables reach the ranks with -x): a
+# crash or not, the rerun's count is exact.
+crash_at_ranks() {
+  rm -f "$journal" "$journal".tmp.*
+  with_shim NQ_SHIM_CRASH_AT="$1" "${mpi_shim[@]}" "$binary" "${count_args[@]}" >"$out" 2>"$err"
+  [ "$?" -ne 0 ] && crashes=$((crashes + 1))
+  "$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" "${count_args[@]}" >"$out" 2>"$err"
+  status=$?
+  [ "$status" -eq 0 ] && [ "$(json_solutions)" = "$(q $n)" ]
+}
+failures=""
+crashes=0
+for k in $(seq 1 15 "$points"); do
+  crash_at_ranks "$k" || failures+=" $k(status $status: $(head -c 120 "$err" | tr '\n' '|'))"
+done
+check "3 ranks killed at every 15th file call ($crashes crashed), then rerun: exact;$failures" \
+  bash -c "[ -z '$failures' ] && [ $crashes -ge 3 ]"
+
+# ---- a lone process killed over and over ------------------------------------
+rm -f "$journal"
+tries=0
+while [ "$tries" -lt 40 ]; do
+  tries=$((tries + 1))
+  timeout -s KILL 0.3 "$binary" -n 16 --method backtrack -t 1 -q --checkpoint "$journal" \
+    --format json >"$out" 2>"$err"
+  status=$?
+  [ "$status" -ne 137 ] && break
+done
+check "killed every 0.3 s, a lone process still finishes ($tries runs): status $status" \
+  bash -c "[ $status -eq 0 ] && [ '$(json_solutions)' = $(q 16) ] && [ $tries -ge 2 ]"
+
+# ---- a journal that cannot be written ---------------------------------------
+rm -f "$journal"
+run -n 12 -t 1 --checkpoint "$journal" -q
+cp "$journal" "$work/before"
+with_shim NQ_SHIM_READ_ONLY=1 "$binary" -n 12 -t 1 --checkpoint "$journal" >"$out" 2>"$err"
+status=$?
+check "a complete journal that cannot be written: its result, status 0, untouched" \
+  bash -c "[ $status -eq 0 ] && grep -qx 'Q(12) = $(q 12) solutions on the 12x12 board' '$out' && cmp -s '$journal' '$work/before'"
+head -n 4 "$work/before" >"$journal"
+cp "$journal" "$work/before"
+with_shim NQ_SHIM_READ_ONLY=1 "$binary" -n 12 -t 1 --checkpoint "$journal" >"$out" 2>"$err"
+status=$?
+usage_error_ok "an incomplete journal that cannot be written" "-n 12 --checkpoint (read-only)"
+check "an incomplete journal that cannot be written: says why, untouched" \
+  bash -c "grep -q 'cannot be written (Read-only file system), and it holds' '$err' && cmp -s '$journal' '$work/before'"
+
+with_shim NQ_SHIM_FULL=1 "$binary" -n 8 --json "$work/full.json" -q >"$out" 2>"$err"
+status=$?
+check "--json on a full disk: status 1, the system's reason, no file: $(head -c 200 "$err")" \
+  bash -c "[ $status -eq 1 ] && grep -q 'No space left on device' '$err' && [ ! -e '$work/full.json' ] && ! ls '$work'/full.json.* >/dev/null 2>&1"
+
+# ---- mpiexec killed: the journal let go -------------------------------------
+# launched COUNT_ARGS...: a 2-rank count in the background; `pid` is
+# mpiexec's.
+launched() {
+  "$mpiexec" "$numproc_flag" 2 -q --oversubscribe "$binary" "$@" >"$out" 2>"$err" &
+  pid=$!
+}
+records_at_least() { [ "$(grep -c '^[0-9]' "$journal" 2>/dev/null || echo 0)" -ge "$1" ]; }
+rm -f "$journal"
+launched -n 17 --method backtrack -t 1 -q --checkpoint "$journal"
+within 60 records_at_least 2
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+orphans_gone() { ! pgrep -f -- "--checkpoint $journal" >/dev/null; }
+check "mpiexec killed: its ranks are gone within 2 s" within 2 orphans_gone
+retries=0
+while :; do
+  run -n 17 --method backtrack -q --checkpoint "$journal" --format json
+  [ "$status" -ne 4 ] || [ "$retries" -ge 20 ] && break
+  retries=$((retries + 1))
+  sleep 0.2
+done
+check "a rerun after mpiexec was killed: exact Q(17) ($retries retries on status 4)" \
+  bash -c "[ $status -eq 0 ] && [ '$(json_solutions)' = $(q 17) ]"
+pkill -KILL -f -- "--checkpoint $journal" 2>/dev/null
+
+# ---- a rank stopped for good ------------------------------------------------
+# rank_pid RANK: that rank's process among mpiexec's children.
+rank_pid() {
+  local child
+  for child in $(pgrep -P "$pid"); do
+    if tr '\0' '\n' <"/proc/$child/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1"; then
+      echo "$child"
+      return
+    fi
+  done
+}
+ended() { ! kill -0 "$pid" 2>/dev/null; }
+rm -f "$journal"
+"$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" -n 17 --method backtrack -t 1 -q \
+  --checkpoint "$journal" --format json >"$out" 2>"$err" &
+pid=$!
+within 60 records_at_least 2
+stopped=$(rank_pid 1)
+[ -n "$stopped" ] && kill -STOP "$stopped"
+started=$SECONDS
+within 120 ended
+ended_in=$((SECONDS - started))
+wait "$pid"
+status=$?
+check "rank 1 stopped for good: status 0, exact Q(17), a warning naming it, in ${ended_in} s" \
+  bash -c "[ -n '$stopped' ] && [ $status -eq 0 ] && [ '$(json_solutions)' = $(q 17) ] && grep -q 'warning: rank 1 ' '$err'"
+[ -n "$stopped" ] && kill -KILL "$stopped" 2>/dev/null
+run --status "$journal"
+check "rank 1 stopped for good: the journal is complete" grep -q '^complete' "$out"
+
+rm -f "$journal"
+"$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" -n 17 --method backtrack -t 1 -q \
+  --checkpoint "$journal" >"$out" 2>"$err" &
+pid=$!
+within 60 records_at_least 3
+leader=$(rank_pid 0)
+kept=$(grep -c '^[0-9]' "$journal")
+[ -n "$leader" ] && kill -STOP "$leader"
+sleep 1
+for child in $(pgrep -P "$pid"); do kill -KILL "$child" 2>/dev/null; done
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+run --status "$journal" --format json
+done_units=$(sed -n 's/.*"units_done":\([0-9]*\).*/\1/p' "$out")
+check "rank 0 stopped, then the job killed: the $kept records journaled before are kept" \
+  bash -c "[ -n '$leader' ] && [ \$(grep -c '^[0-9]' '$journal') -ge $kept ] && [ -n '$done_units' ]"
+run -n 17 --method backtrack -q --checkpoint "$journal" --format json
+check "rank 0 stopped, then the job killed: the rerun gives exact Q(17)" \
+  bash -c "[ $status -eq 0 ] && [ '$(json_solutions)' = $(q 17) ]"
+finish
