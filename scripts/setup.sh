@@ -15,10 +15,11 @@
 NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NQ_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libgmp-dev zlib1g-dev nettle-dev
   check)
-# For tests/e2e_slurm.sh alone, which runs a Slurm of its own: test.sh
+# For the tests alone: tests/e2e_slurm.sh runs a Slurm of its own, and
+# tests/fuzz.sh builds its fuzz target with clang's libFuzzer.  test.sh
 # installs them, run.sh and bench.sh do not.
 # shellcheck disable=SC2034 # used by test.sh
-NQ_TEST_PACKAGES=(slurm-wlm munge)
+NQ_TEST_PACKAGES=(slurm-wlm munge clang libclang-rt-dev)
 
 nq_as_root() {
   if [ "$(id -u)" -eq 0 ]; then

@@ -609,7 +609,8 @@ int nq__merge_is_total(const nq__merge_result_t *result) {
 
 static int combine(nq__merge_result_t *result, reader_t *reader,
                    const nq__journal_state_t *states) {
-  qsort(reader->records.items, reader->records.count, sizeof *reader->records.items, by_first);
+  if (reader->records.count > 0) /* qsort takes no NULL, even for nothing */
+    qsort(reader->records.items, reader->records.count, sizeof *reader->records.items, by_first);
   graph_t g;
   int rc = graph_build(&g, &reader->records);
   if (rc == NQ_OK)

@@ -118,8 +118,11 @@ static int checked_by_first(const void *a, const void *b) {
  * the journal's: a "differ" one fails the run all the same), which count
  * as verified. */
 static void drop_checked(drawing_t *d, nq_count_result_t *result) {
+  if (d->count == 0) /* qsort takes no NULL, even for nothing */
+    return;
   qsort(d->items, d->count, sizeof *d->items, by_first);
-  qsort(d->checked, d->checked_count, sizeof *d->checked, checked_by_first);
+  if (d->checked_count > 0)
+    qsort(d->checked, d->checked_count, sizeof *d->checked, checked_by_first);
   size_t kept = 0;
   for (size_t i = 0; i < d->count; i++) {
     checked_t key = {d->items[i].first, d->items[i].count};
