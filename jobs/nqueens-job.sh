@@ -5,8 +5,9 @@
 #   nq_job_setup               the binary, the launcher, the signal traps
 #   nq_job_key ARGS...         prints the name of a count's run directory
 #   nq_job_count OUT ARGS...   one run of the binary on every task, its stdout
-#                              to OUT, the journal nq_job_journal; sets
-#                              nq_job_status
+#                              to OUT, the journal nq_job_journal, retried
+#                              while another run holds the journal (status
+#                              4); sets nq_job_status
 #   nq_job_finish              ends the job: exit status, or a requeue on 3
 #
 # Slurm runs a copy of the batch script, not the file in jobs/: NQ_ROOT (the
@@ -125,11 +126,30 @@ nq_job_key() {
   echo "$key"
 }
 
-# nq_job_count OUT ARGS...: `nqueens-mpi ARGS` on every task, stdout to OUT;
+# nq_job_count OUT ARGS...: nq_job_run, again while the journal is held
+# by another live run (status 4: a run of the same count still ending, as
+# the ranks of a killed job do for a moment), every NQ_BUSY_WAIT seconds
+# (default 10) up to NQ_BUSY_RETRIES times (default 30).
+nq_job_count() {
+  local retries=0
+  nq_job_run "$@"
+  while [ "$nq_job_status" -eq 4 ] && [ "$retries" -lt "${NQ_BUSY_RETRIES:-30}" ] &&
+    [ -z "$nq_job_signal" ]; do
+    retries=$((retries + 1))
+    nq_job_say "the journal is in use by another run: retry $retries of" \
+      "${NQ_BUSY_RETRIES:-30} in ${NQ_BUSY_WAIT:-10} s"
+    sleep "${NQ_BUSY_WAIT:-10}" &
+    wait $!
+    [ -n "$nq_job_signal" ] && break
+    nq_job_run "$@"
+  done
+}
+
+# nq_job_run OUT ARGS...: `nqueens-mpi ARGS` on every task, stdout to OUT;
 # nq_job_journal names the journal ARGS give, if any.  Waits for the
 # launcher through any number of signals: a trap cuts `wait` short, the
 # launcher goes on until the ranks have stopped.
-nq_job_count() {
+nq_job_run() {
   local out=$1
   shift
   nq_job_say "job ${SLURM_JOB_ID:-(not in Slurm)}, run $((${SLURM_RESTART_COUNT:-0} + 1))," \
