@@ -229,6 +229,24 @@ distinct=$(grep '^check ' "$journal" | cut -d' ' -f2,3 | sort -u | wc -l)
 check "--verify resumed: status 0, every one of the $records batches checked once ($batches, $distinct)" \
   bash -c "[ $status -eq 0 ] && [ '$batches' = $records ] && [ $distinct -eq $records ] && [ \$(grep -c '^check ' '$journal') -eq $records ]"
 
+# Alone, the same.
+rm -f "$journal"
+run -n 17 --method backtrack --checkpoint "$journal" -t 1 -q
+"${with_default_signals[@]}" "$binary" -n 17 --method backtrack --checkpoint "$journal" \
+  --verify 1 -t 1 -q >"$out" 2>"$err" &
+pid=$!
+within "$patience" checks_at_least 20
+kill -s INT "$pid"
+within "$patience" ended
+wait "$pid"
+status=$?
+kept=$(grep -c '^check ' "$journal")
+check "--verify alone, SIGINT: status 3, $kept checks kept" \
+  bash -c "[ $status -eq 3 ] && [ $kept -ge 20 ] && grep -q 'during --verify' '$err'"
+run -n 17 --method backtrack --checkpoint "$journal" --verify 1 -t 1 -q --format json
+check "--verify alone, resumed: status 0, each batch checked once" \
+  bash -c "[ $status -eq 0 ] && [ \$(grep '^check ' '$journal' | cut -d' ' -f2,3 | sort -u | wc -l) -eq \$(grep -c '^check ' '$journal') ]"
+
 # ---- every phase and the first moments ---------------------------------------
 # Before a large board's run its units are counted (n = 64: seconds), and
 # --estimate probes for as long as it is told: a signal stops either within
@@ -254,6 +272,16 @@ stopped_within() {
     bash -c "[ $status -eq 3 ] && [ $took -le 1000 ]"
 }
 stopped_within "-n 64 while its units are counted" 0.5 -n 64 -t 1 -q
+"${with_default_signals[@]}" "$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" -n 64 -q \
+  >"$out" 2>"$err" &
+pid=$!
+sleep 1
+kill -s USR1 "$pid"
+signalled=$(date +%s%N)
+if within "$patience" ended; then wait "$pid"; status=$?; else end_hung_run; status=124; fi
+took=$((($(date +%s%N) - signalled) / 1000000))
+check "3 ranks, -n 64 while rank 0 counts the units: SIGUSR1 to mpiexec, status $status (expected 3) in $took ms" \
+  bash -c "[ $status -eq 3 ] && [ $took -le 2000 ]"
 stopped_within "--estimate 60" 1 -n 20 --estimate 60 -t 1
 stopped_within "-n 16 in its first moments" 0.01 -n 16 --method backtrack -t 1 -q
 
