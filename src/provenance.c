@@ -135,9 +135,13 @@ static void canonical_path(char out[PATH_MAX], const char *path) {
   }
   directory_of(directory, path);
   snprintf(copy, sizeof copy, "%s", path);
-  if (realpath(directory, resolved) != NULL &&
-      strlen(resolved) + strlen(basename(copy)) + 2 <= PATH_MAX)
-    snprintf(out, PATH_MAX, "%s/%s", resolved, basename(copy));
+  const char *name = basename(copy);
+  size_t length = realpath(directory, resolved) != NULL ? strlen(resolved) : 0;
+  if (length == 0 || length + 1 + strlen(name) >= PATH_MAX)
+    return;
+  memcpy(out, resolved, length);
+  out[length] = '/';
+  memcpy(out + length + 1, name, strlen(name) + 1);
 }
 
 /* Whether `path` names `kept` (by resolved path, or as one file). */
