@@ -2,8 +2,12 @@
 # What the batch scripts nqueens.sbatch and nqueens-array.sbatch share;
 # they source it, it is not submitted.  jobs/README.md explains the whole.
 #
-#   nq_job_setup               the binary, the launcher, the signal traps
+#   nq_job_setup               the binary, the launcher, the signal traps and
+#                              their lead against the time limit
+#   nq_job_id                  prints the job's name as Slurm gives it (19_0)
 #   nq_job_key ARGS...         prints the name of a count's run directory
+#   nq_job_part FILE           prints this job's own temporary name for FILE
+#   nq_job_publish PART FILE   renames PART to FILE, atomically
 #   nq_job_count OUT ARGS...   one run of the binary on every task, its stdout
 #                              to OUT, the journal nq_job_journal, retried
 #                              while another run holds the journal (status
@@ -15,6 +19,27 @@
 # repository root) is how the scripts find this file and build/nqueens-mpi.
 
 nq_job_say() { echo "nqueens job: $*" >&2; }
+
+# nq_job_id: "19_0" for task 0 of array job 19, else the job id;
+# local-<pid> outside Slurm.
+nq_job_id() {
+  if [ -n "${SLURM_ARRAY_JOB_ID:-}" ] && [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
+    echo "${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}"
+  elif [ -n "${SLURM_JOB_ID:-}" ]; then
+    echo "$SLURM_JOB_ID"
+  else
+    echo "local-$$"
+  fi
+}
+
+# nq_job_part FILE: where this job writes FILE before it is whole: a name
+# of its own beside it, so that no other job (the same count submitted
+# twice, a refused one) can write or remove it.
+nq_job_part() { echo "$1.$(nq_job_id).part"; }
+
+# nq_job_publish PART FILE: PART becomes FILE at once, whole (rename(2) in
+# one directory), replacing what was there.
+nq_job_publish() { mv -f -- "$1" "$2"; }
 
 # nq_job_setup: NQ_BINARY (default $NQ_ROOT/build/nqueens-mpi) must run;
 # chooses how to start the ranks (nq_job_launch) and catches SIGUSR1 and
@@ -28,6 +53,7 @@ nq_job_setup() {
     return 2
   fi
   nq_job_choose_launcher || return
+  nq_job_plan_lead
   nq_job_pid=""
   nq_job_signal=""
   nq_job_journal=""
@@ -58,7 +84,15 @@ nq_job_choose_launcher() {
   case $launcher in
     srun) nq_job_launch=(srun --mpi=pmix --cpus-per-task="$threads") ;;
     # -q: the program's own message on a non-zero exit, not Open MPI's too.
+    # It also hides why mpirun refuses root, which is said here instead.
     mpirun)
+      if [ "$(id -u)" -eq 0 ] && { [ "${OMPI_ALLOW_RUN_AS_ROOT:-}" != 1 ] ||
+        [ "${OMPI_ALLOW_RUN_AS_ROOT_CONFIRM:-}" != 1 ]; }; then
+        nq_job_say "the job runs as root, and Open MPI's mpirun refuses root unless" \
+          "OMPI_ALLOW_RUN_AS_ROOT=1 and OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 are set: set both" \
+          "on sbatch's command line, submit as another user, or use NQ_LAUNCHER=srun"
+        return 2
+      fi
       nq_job_launch=(mpirun -q -np "$ranks")
       if [ "$threads" -gt 1 ]; then nq_job_launch+=(--map-by "slot:PE=$threads"); fi
       ;;
@@ -71,6 +105,56 @@ nq_job_choose_launcher() {
     nq_job_say "NQ_LAUNCHER=$launcher, but there is no $launcher here: load your site's" \
       "MPI module in the script, or choose the other launcher"
     return 2
+  fi
+}
+
+# nq_job_needs OPTION: the program's --help must list it (a build older
+# than slices has no --slice).  Returns 2, having said so, when it does not.
+nq_job_needs() {
+  # The help whole first: grep -q would close the pipe early, and the
+  # program's SIGPIPE would fail the pipeline (pipefail) at random.
+  local help
+  help=$("$nq_job_binary" --help 2>/dev/null)
+  if ! grep -qF -e "$1" <<<"$help"; then
+    nq_job_say "$nq_job_binary has no $1 option (a build older than slices?):" \
+      "this job cannot run; count with jobs/nqueens.sbatch instead"
+    return 2
+  fi
+}
+
+# nq_seconds LIMIT: Slurm's time limit ("30", "1:00", "2:00:00",
+# "1-12:00:00") in seconds; nothing for UNLIMITED or what it cannot read.
+nq_seconds() {
+  local days=0 rest=$1 h=0 m=0 sec=0 parts
+  case $rest in *-*) days=${rest%%-*} rest=${rest#*-} ;; esac
+  IFS=: read -r -a parts <<<"$rest"
+  case ${#parts[@]} in
+    1) m=${parts[0]} ;;
+    2) m=${parts[0]} sec=${parts[1]} ;;
+    3) h=${parts[0]} m=${parts[1]} sec=${parts[2]} ;;
+    *) return ;;
+  esac
+  [[ "$days$h$m$sec" =~ ^[0-9]+$ ]] || return
+  echo $((((10#$days * 24 + 10#$h) * 60 + 10#$m) * 60 + 10#$sec))
+}
+
+# The signal lead against the time limit.  Slurm signals NQ_SIGNAL_LEAD
+# seconds (default 300, the #SBATCH --signal line's) ahead of the limit,
+# and at its first check (every 30 s) when the limit is shorter than the
+# lead: every run would stop at once, and be requeued, over and over.  So
+# with a limit under twice the lead, the script holds the signal until
+# half the limit has passed (nq_job_hold_until, in SECONDS), and says so.
+nq_job_plan_lead() {
+  local limit lead=${NQ_SIGNAL_LEAD:-300}
+  nq_job_hold_until=0
+  [ -n "${SLURM_JOB_ID:-}" ] || return 0
+  limit=$(nq_seconds "$(squeue -h -j "$SLURM_JOB_ID" -o %l 2>/dev/null | head -n 1)")
+  if [ -n "$limit" ] && [ "$limit" -gt 0 ] && [ "$limit" -lt $((2 * lead)) ]; then
+    nq_job_hold_until=$((SECONDS + limit / 2))
+    nq_job_say "warning: the time limit ($limit s) is under twice the signal lead ($lead s):" \
+      "Slurm would signal each run at once; the signal is held until half the limit has" \
+      "passed. Give --time well above the lead, or a shorter --signal=B:USR1@<s> with" \
+      "NQ_SIGNAL_LEAD=<s>"
   fi
 }
 
@@ -88,11 +172,15 @@ nq_job_forward() {
     what+=", no requeue"
   fi
   nq_job_say "SIG$1 received at $(date '+%F %T'): $what"
-  if [ -n "$nq_job_pid" ] && nq_job_started; then
+  if [ -n "$nq_job_pid" ] && nq_job_started && nq_job_due; then
     kill -s "$1" "$nq_job_pid" 2>/dev/null
     nq_job_signal=""
   fi
 }
+
+# A SIGUSR1 is held while the limit's lead says so (nq_job_plan_lead); a
+# SIGUSR2, a stop for good, never.
+nq_job_due() { [ "$nq_job_signal" = USR2 ] || [ "$SECONDS" -ge "$nq_job_hold_until" ]; }
 
 # The ranks set their handlers before rank 0 opens the journal, which it
 # creates, or else (a resume) cuts or appends to within seconds: they are
@@ -152,7 +240,7 @@ nq_job_count() {
 nq_job_run() {
   local out=$1
   shift
-  nq_job_say "job ${SLURM_JOB_ID:-(not in Slurm)}, run $((${SLURM_RESTART_COUNT:-0} + 1))," \
+  nq_job_say "job $(nq_job_id), run $((${SLURM_RESTART_COUNT:-0} + 1))," \
     "on ${SLURM_JOB_NODELIST:-$(hostname -s)}, $(date '+%F %T'):" \
     "${nq_job_launch[*]} $nq_job_binary $*"
   nq_job_counting=0
@@ -163,7 +251,7 @@ nq_job_run() {
   while kill -0 "$nq_job_pid" 2>/dev/null; do
     if [ -z "$nq_job_signal" ]; then
       wait "$nq_job_pid"
-    elif nq_job_started; then
+    elif nq_job_started && nq_job_due; then
       nq_job_say "SIG$nq_job_signal passed on at $(date '+%F %T'), the ranks counting"
       kill -s "$nq_job_signal" "$nq_job_pid" 2>/dev/null
       nq_job_signal=""

@@ -390,6 +390,28 @@ static int record_merge(const char *target, const nq_cli_t *cli,
   return status;
 }
 
+/* Why a merge gave no total, in one line: the conflicts, or what is
+ * missing, by slice where the journals are slices. */
+static int say_no_total(FILE *err, const nq__merge_result_t *result) {
+  if (result->conflict_count > 0) {
+    fprintf(err, "nqueens-mpi: --merge: no total: the journals disagree or cannot be compared "
+                 "(see the conflicts)\n");
+    return NQ_EXIT_FAILURE;
+  }
+  if (result->slices_missing_count == 0) {
+    fprintf(err, "nqueens-mpi: --merge: no total: %" PRIu64 " units are missing (see the "
+                 "ranges)\n", result->units_missing);
+    return NQ_EXIT_FAILURE;
+  }
+  fprintf(err, "nqueens-mpi: --merge: no total: %" PRIu64 " units are missing; run again slice%s",
+          result->units_missing, result->slices_missing_count == 1 ? "" : "s");
+  for (int i = 0; i < result->slices_missing_count; i++)
+    fprintf(err, "%s %d/%d", i == 0 ? "" : ",", result->slices_missing[i] + 1,
+            result->slice_count);
+  fputc('\n', err);
+  return NQ_EXIT_FAILURE;
+}
+
 static int run_merge(const nq_cli_t *cli, FILE *out, FILE *err) {
   static const char what[] = "writing the merge failed";
   char message[NQ__JOURNAL_MESSAGE_SIZE], json_target[PATH_MAX] = "";
@@ -418,12 +440,8 @@ static int run_merge(const nq_cli_t *cli, FILE *out, FILE *err) {
     }
     if (status == NQ_EXIT_OK && cli->json_file != NULL)
       status = record_merge(json_target, cli, &result, &provenance, err);
-    if (status == NQ_EXIT_OK && !nq__merge_is_total(&result)) {
-      fprintf(err, "nqueens-mpi: --merge: no total: %s\n",
-              result.conflict_count > 0 ? "the journals disagree (see the conflicts)"
-                                        : "units are missing (rerun the slices that hold them)");
-      status = NQ_EXIT_FAILURE;
-    }
+    if (status == NQ_EXIT_OK && !nq__merge_is_total(&result))
+      status = say_no_total(err, &result);
   }
   nq__merge_result_clear(&result);
   nq__provenance_clear(&provenance);

@@ -56,8 +56,9 @@ static const struct option long_options[] = {
     {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
 
-/* '+': stop at the first operand instead of reordering argv; ':': report a
- * missing value apart from an unknown option. */
+/* '+': stop at the first operand instead of reordering argv (the parser
+ * moves operands itself: take_operands); ':': report a missing value apart
+ * from an unknown option. */
 static const char short_options[] = "+:n:t:lfuqhV";
 
 typedef struct parser {
@@ -68,6 +69,7 @@ typedef struct parser {
   size_t message_size;
   int seen[OPT_STATUS + 1];
   int have_n;
+  int operands; /* argv[operands..argc-1]: the words that are not options */
 } parser_t;
 
 static int fail(parser_t *p, const char *format, ...) {
@@ -154,7 +156,7 @@ static int parse_progress(parser_t *p, const char *text) {
  * well as --estimate=20: a next word that is a number, or no option,
  * is taken as the value, so that "--estimate -1" is refused as a time. */
 static const char *optional_value(parser_t *p, const char *value) {
-  if (value != NULL || optind >= p->argc)
+  if (value != NULL || optind >= p->operands)
     return value;
   const char *next = p->argv[optind];
   char *end = NULL;
@@ -332,10 +334,6 @@ static int check_merge(parser_t *p) {
       return fail(p, "--%s cannot be combined with --merge", option_name(option));
   if (p->cli->merge_count == 0)
     return fail(p, "--merge needs the journals to merge: --merge FILE...");
-  for (int i = 0; i < p->cli->merge_count; i++)
-    if (p->cli->merge_files[i][0] == '-')
-      return fail(p, "--merge: options go before the journals, not '%s' after them",
-                  p->cli->merge_files[i]);
   return NQ_OK;
 }
 
@@ -400,8 +398,8 @@ static int check_combination(parser_t *p) {
   if (cli->mode == NQ_MODE_STATUS)
     return check_status(p);
   if (cli->mode == NQ_MODE_MERGE) {
-    cli->merge_files = p->argv + optind;
-    cli->merge_count = p->argc - optind;
+    cli->merge_files = p->argv + p->operands;
+    cli->merge_count = p->argc - p->operands;
     return check_merge(p);
   }
   if (!p->have_n)
@@ -456,6 +454,33 @@ static int reject_bad_option(parser_t *p, int option, char **argv) {
   return fail(p, "unknown option '-%c'", optopt);
 }
 
+/* Moves argv[first..end-1] after argv[end..last-1], keeping the order of
+ * each. */
+static void move_back(char **argv, int first, int end, int last) {
+  for (int moved = 0; moved < end - first; moved++) {
+    char *word = argv[first];
+    memmove(&argv[first], &argv[first + 1], (size_t)(last - first - 1) * sizeof *argv);
+    argv[last - 1] = word;
+  }
+}
+
+/* getopt stopped at an operand (or after "--"): the operands up to the next
+ * option go to the back of argv, behind those taken before, so that options
+ * may come after them too (GNU style: --merge a.j b.j --format json).
+ * *scanned is where the moved operands begin.  Returns 1 when options
+ * follow, 0 when the words are all read. */
+static int take_operands(char **argv, int argc, int *scanned) {
+  int last = *scanned, end = optind;
+  if (optind >= last)
+    return 0;
+  const int after_dashes = optind > 1 && strcmp(argv[optind - 1], "--") == 0;
+  while (end < last && (after_dashes || argv[end][0] != '-' || argv[end][1] == '\0'))
+    end++;
+  move_back(argv, optind, end, argc);
+  *scanned -= end - optind;
+  return optind < *scanned;
+}
+
 int nq__cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, char **argv) {
   parser_t p = {.cli = cli, .argc = argc, .argv = argv, .message = message,
                 .message_size = message_size};
@@ -466,8 +491,11 @@ int nq__cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, c
   message[0] = '\0';
   optind = 0; /* glibc: start afresh, so the parser can run more than once */
   opterr = 0;
+  p.operands = argc; /* argv[operands..argc-1]: the operands, moved there */
   for (;;) {
-    int option = getopt_long(argc, argv, short_options, long_options, NULL);
+    int option = getopt_long(p.operands, argv, short_options, long_options, NULL);
+    if (option == -1 && take_operands(argv, argc, &p.operands))
+      continue;
     if (option == -1)
       break;
     if (option == '?' || option == ':')
@@ -479,8 +507,8 @@ int nq__cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, c
     if (rc != NQ_OK)
       return rc;
   }
-  if (cli->mode != NQ_MODE_MERGE && optind < argc)
-    return fail(&p, "unexpected argument '%s'", argv[optind]);
+  if (cli->mode != NQ_MODE_MERGE && p.operands < argc)
+    return fail(&p, "unexpected argument '%s'", argv[p.operands]);
   return check_combination(&p);
 }
 
@@ -494,7 +522,7 @@ void nq__cli_print_help(FILE *out) {
       "       nqueens-mpi -n N --estimate [SECS] [--estimate-samples K] [--estimate-ranks P]\n"
       "                        [--seed S] [--format text|json] [--walk W] [-t T]\n"
       "       nqueens-mpi --status FILE [--format text|json]\n"
-      "       nqueens-mpi [--format text|json] [--json FILE] --merge FILE...\n"
+      "       nqueens-mpi --merge FILE... [--format text|json] [--json FILE]\n"
       "       mpirun -np P nqueens-mpi -n N ...\n"
       "\n"
       "Counts the solutions of the N-Queens problem exactly, spread over MPI ranks:\n"

@@ -43,6 +43,8 @@ void nq_count_result_init(nq_count_result_t *result) {
   result->verify_first = result->verify_end = 0;
   result->message[0] = '\0';
   result->seconds = 0.0;
+  result->count_seconds = 0.0;
+  result->count_runs = 0;
 }
 
 void nq_count_result_clear(nq_count_result_t *result) {
@@ -90,6 +92,10 @@ static int run_on(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm
   result->gpu_ranks = run->gpu_ranks;
   result->resumed_units = run->resumed.sums.units;
   result->seconds = MPI_Wtime() - started;
+  const int solved_here = result->units > result->resumed_units;
+  result->count_seconds = (double)run->resumed.counting_ms / 1000.0 +
+                          (solved_here ? result->seconds : 0.0);
+  result->count_runs = run->resumed.counting_runs + (uint64_t)solved_here;
   return rc;
 }
 

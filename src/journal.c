@@ -450,6 +450,9 @@ typedef struct loader {
   uint64_t torn_line;
   int torn_kind; /* what the torn line began as (line_kind) */
   int bad_kind;  /* the same, for the line that failed its checksum */
+  /* The run being read (its run line, then its records): when it started
+   * and its last record's time; -1 before any. */
+  int64_t run_started_ms, run_last_ms;
 } loader_t;
 
 /* What a line is, from its first bytes (a torn line's rest may be
@@ -546,6 +549,10 @@ static int take_record(loader_t *l, const char *text, size_t body) {
     state->last_time_ms = line.time_ms;
   state->sums.units += line.count;
   state->records++;
+  if (l->run_started_ms < 0) /* records before any run line (an older writer) */
+    l->run_started_ms = line.time_ms;
+  if (line.time_ms > l->run_last_ms)
+    l->run_last_ms = line.time_ms;
   return visit_line(l, &line);
 }
 
@@ -578,6 +585,16 @@ static int take_check(loader_t *l, const char *text, size_t body) {
   return visit_line(l, &line);
 }
 
+/* The run being read is over: the time from its start to its last record
+ * is counting time (a run that recorded nothing adds none). */
+static void end_run(loader_t *l) {
+  if (l->run_started_ms >= 0 && l->run_last_ms > l->run_started_ms) {
+    l->state->counting_ms += l->run_last_ms - l->run_started_ms;
+    l->state->counting_runs++;
+  }
+  l->run_started_ms = l->run_last_ms = -1;
+}
+
 /* "run <time_ms> <ranks>": one more count opened the journal. */
 static int take_run(loader_t *l, const char *text, size_t body) {
   fields_t fields = {text + strlen(RUN_WORD " "), text + body};
@@ -587,6 +604,8 @@ static int take_run(loader_t *l, const char *text, size_t body) {
     return refuse(l->message, l->path, "damaged run line at line %" PRIu64 " (fields)",
                   l->line_number);
   l->state->runs++;
+  end_run(l);
+  l->run_started_ms = (int64_t)time_ms;
   return NQ_OK;
 }
 
@@ -721,7 +740,9 @@ static void state_reset(nq__journal_state_t *state) {
 /* Reads and validates the whole file into `state`, changing nothing. */
 static int load(loader_t *l, int fd) {
   nq__totals_init(&l->line_sums);
+  l->run_started_ms = l->run_last_ms = -1;
   int rc = read_lines(l, fd);
+  end_run(l);
   nq__totals_clear(&l->line_sums);
   if (rc == NQ_OK)
     rc = merge_ranges(l);
@@ -760,6 +781,8 @@ void nq__journal_state_init(nq__journal_state_t *state) {
   state->runs = 0;
   state->differing_first = state->differing_end = 0;
   state->device = state->inode = 0;
+  state->counting_ms = 0;
+  state->counting_runs = 0;
 }
 
 void nq__journal_state_clear(nq__journal_state_t *state) {

@@ -56,6 +56,11 @@ typedef struct nq__journal_state {
   uint64_t runs; /* run lines: counts that opened the journal */
   uint64_t differing_first, differing_end; /* the first such check's units */
   uint64_t device, inode; /* the file read (st_dev, st_ino): one file under two names */
+  /* The time the count spent counting, summed over its runs (from each run
+   * line to the run's last record), and the runs that recorded anything:
+   * the hours a job waited between requeues are not in it. */
+  int64_t counting_ms;
+  uint64_t counting_runs;
 } nq__journal_state_t;
 
 /* One line of a journal as nq__journal_visit hands it over: a record, or a

@@ -507,6 +507,7 @@ static void report_progress(master_t *m, int final) {
     return;
   m->last_progress = now;
   const nq_count_progress_t progress = {m->totals->units, m->run->slice_units,
+                                        m->run->resumed.sums.units,
                                         (const mpz_t *)&m->totals->solutions, now - m->started,
                                         final};
   options->progress(&progress, options->progress_context);

@@ -154,6 +154,12 @@ static double per_second(const mpz_t count, double seconds) {
   return seconds > 0 ? mpz_get_d(count) / seconds : 0.0;
 }
 
+/* The time the whole count took: this run's, or with units resumed from a
+ * journal the runs' that counted them. */
+static double count_seconds(const nq_count_result_t *r) {
+  return r->resumed_units > 0 ? r->count_seconds : r->seconds;
+}
+
 /* A slice's counts are shares, not Q(n): said so, with how to get Q(n). */
 static void slice_as_text(nq_output_t *output, int n, int unique, const nq_count_result_t *r) {
   append_format(output, "slice %d/%d of Q(%d): %Zd solution%s (merge every slice's journal "
@@ -173,11 +179,17 @@ static void count_as_text(nq_output_t *output, int n, int unique, const nq_count
     if (unique)
       append_format(output, "U(%d) = %Zd up to rotation and reflection\n", n, r->unique);
   }
-  append_format(output, "%.3f s on %d rank%s, %d thread%s, %llu work unit%s, %.3g nodes/s, %s walk",
-                r->seconds, r->ranks, r->ranks == 1 ? "" : "s", r->threads,
-                r->threads == 1 ? "" : "s", (unsigned long long)r->units,
-                r->units == 1 ? "" : "s", per_second(r->nodes, r->seconds),
-                nq_walk_name(r->walk));
+  /* Resumed, the figures are the count's own, over the runs that counted
+   * (a finished count answered from its journal solved nothing now). */
+  if (r->resumed_units > 0)
+    append_format(output, "%.3f s of counting in %llu run%s (this one %.3f s) on ", r->count_seconds,
+                  (unsigned long long)r->count_runs, r->count_runs == 1 ? "" : "s", r->seconds);
+  else
+    append_format(output, "%.3f s on ", r->seconds);
+  append_format(output, "%d rank%s, %d thread%s, %llu work unit%s, %.3g nodes/s, %s walk",
+                r->ranks, r->ranks == 1 ? "" : "s", r->threads, r->threads == 1 ? "" : "s",
+                (unsigned long long)r->units, r->units == 1 ? "" : "s",
+                per_second(r->nodes, count_seconds(r)), nq_walk_name(r->walk));
   if (r->gpu_ranks > 0)
     append_format(output, ", %d GPU rank%s", r->gpu_ranks, r->gpu_ranks == 1 ? "" : "s");
   if (r->resumed_units > 0)
@@ -206,13 +218,18 @@ static void count_as_json(nq_output_t *output, int n, int unique, const nq_count
   append_format(output,
                 ",\"seconds\":%.6f,\"ranks\":%d,\"threads\":%d,\"units\":%llu,\"depth\":%d,"
                 "\"nodes\":\"%Zd\"",
-                r->seconds, r->ranks, r->threads, (unsigned long long)r->units, r->depth, r->nodes);
+                count_seconds(r), r->ranks, r->threads, (unsigned long long)r->units, r->depth,
+                r->nodes);
   append_format(output, ",\"nodes_per_second\":%.0f,\"walk\":\"%s\"",
-                per_second(r->nodes, r->seconds), nq_walk_name(r->walk));
+                per_second(r->nodes, count_seconds(r)), nq_walk_name(r->walk));
   if (r->gpu_ranks > 0)
     append_format(output, ",\"gpu_ranks\":%d", r->gpu_ranks);
   if (r->resumed_units > 0)
-    append_format(output, ",\"resumed_units\":%llu", (unsigned long long)r->resumed_units);
+    append_format(output,
+                  ",\"resumed_units\":%llu,\"counting_runs\":%llu,\"run_seconds\":%.6f,"
+                  "\"from_journal\":%s",
+                  (unsigned long long)r->resumed_units, (unsigned long long)r->count_runs,
+                  r->seconds, r->resumed_units == r->units ? "true" : "false");
   if (r->verified_batches > 0)
     append_format(output, ",\"verified_batches\":%llu,\"verified_units\":%llu",
                   (unsigned long long)r->verified_batches, (unsigned long long)r->verified_units);

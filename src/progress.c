@@ -29,16 +29,15 @@ static int finish_line(const nq__progress_printer_t *printer, int final) {
   return 0;
 }
 
-/* "..., 12 s elapsed, ETA 3.5 min" and the line's end, from the pace of
- * `done` of `total` so far. */
-static void print_times(const nq__progress_printer_t *printer, uint64_t done, uint64_t total,
+/* "..., 12 s elapsed, ETA 3.5 min" and the line's end, at `rate` (work a
+ * second, 0 unknown) for the `left` still to do. */
+static void print_times(const nq__progress_printer_t *printer, double rate, uint64_t left,
                         double seconds) {
   FILE *err = printer->err;
-  double rate = seconds > 0 ? (double)done / seconds : 0;
   print_duration(err, seconds);
   fputs(" elapsed, ETA ", err);
-  if (rate > 0 && done > 0)
-    print_duration(err, (double)(total - done) / rate);
+  if (rate > 0)
+    print_duration(err, (double)left / rate);
   else
     fputs("unknown", err);
   fputs(printer->terminal ? "" : "\n", err);
@@ -53,12 +52,14 @@ static void print_progress(const nq_count_progress_t *p, void *context) {
   const nq__progress_printer_t *printer = context;
   if (finish_line(printer, p->final))
     return;
-  double rate = p->seconds > 0 ? (double)p->units_done / p->seconds : 0;
+  /* The pace of this run's own units: those resumed took no time now. */
+  uint64_t solved = p->units_done - p->units_resumed;
+  double rate = p->seconds > 0 ? (double)solved / p->seconds : 0;
   gmp_fprintf(printer->err,
               "nqueens-mpi: %llu/%llu units (%.1f%%), %Zd solutions so far, %.3g units/s, ",
               (unsigned long long)p->units_done, (unsigned long long)p->units_total,
               percent(p->units_done, p->units_total), *p->solutions, rate);
-  print_times(printer, p->units_done, p->units_total, p->seconds);
+  print_times(printer, rate, p->units_total - p->units_done, p->seconds);
 }
 
 /* Rank 0's share of the column sets: the ranks are dealt alike, so its
@@ -70,7 +71,7 @@ static void print_join_progress(uint64_t done, uint64_t total, double seconds, i
     return;
   fprintf(printer->err, "nqueens-mpi: join: %llu/%llu of rank 0's column sets (%.1f%%), ",
           (unsigned long long)done, (unsigned long long)total, percent(done, total));
-  print_times(printer, done, total, seconds);
+  print_times(printer, seconds > 0 ? (double)done / seconds : 0, total - done, seconds);
 }
 
 /* The printer's stream, and how often it prints: every second on a

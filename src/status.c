@@ -10,18 +10,19 @@
 
 typedef struct status {
   const nq__journal_state_t *state;
-  double rate;        /* units a second over the records' time span; 0 unknown */
+  double rate;        /* units a second over the runs' counting time; 0 unknown */
   double eta_seconds; /* at that rate; negative unknown */
   int complete;
 } status_t;
 
-/* The rate over the span of the records' own timestamps: the run's pace as
- * the journal saw it, whoever reads it and from where. */
+/* The rate over the time the runs spent counting, from the records' own
+ * timestamps: the run's pace as the journal saw it, whoever reads it and
+ * from where, without the hours a job waited between requeues. */
 static status_t measure(const nq__journal_state_t *state) {
   status_t s = {state, 0, -1, nq__journal_complete(state)};
-  double span = (double)(state->last_time_ms - state->first_time_ms) / 1000.0;
-  if (span > 0 && state->sums.units > 0) {
-    s.rate = (double)state->sums.units / span;
+  double counting = (double)state->counting_ms / 1000.0;
+  if (counting > 0 && state->sums.units > 0) {
+    s.rate = (double)state->sums.units / counting;
     s.eta_seconds = (double)(nq__journal_units(state) - state->sums.units) / s.rate;
   }
   return s;
@@ -50,7 +51,11 @@ static void print_text(FILE *out, const char *path, const status_t *s) {
     fprintf(out, "complete%s: rerun the same command to print the result\n",
             s->state->checks > 0 ? ", and every check agrees" : "");
   } else if (s->rate > 0) {
-    fprintf(out, "%.3g units/s over the records' span, ETA %.0f s at that rate\n", s->rate,
+    fprintf(out,
+            "%.3g units/s over %.0f s of counting in %llu run%s, ETA %.0f s of counting at that "
+            "rate\n",
+            s->rate, (double)s->state->counting_ms / 1000.0,
+            (unsigned long long)s->state->counting_runs, s->state->counting_runs == 1 ? "" : "s",
             s->eta_seconds);
   } else {
     fputs("rate unknown: too few records yet\n", out);
@@ -77,6 +82,8 @@ static void print_json(FILE *out, const char *path, const status_t *s) {
   fprintf(out, ",\"checks\":%llu,\"checks_differing\":%llu,\"trusted\":%s",
           (unsigned long long)st->checks, (unsigned long long)st->checks_differing,
           st->checks_differing == 0 ? "true" : "false");
+  fprintf(out, ",\"counting_seconds\":%.3f,\"counting_runs\":%llu",
+          (double)st->counting_ms / 1000.0, (unsigned long long)st->counting_runs);
   if (s->rate > 0)
     fprintf(out, ",\"units_per_second\":%.6g,\"eta_seconds\":%.0f", s->rate, s->eta_seconds);
   fputs("}\n", out);

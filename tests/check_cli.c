@@ -189,7 +189,7 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--estimate", "--method", "backtrack", NULL}, "--method"},
     {{"--merge", NULL}, "--merge"},
     {{"--merge", "-n", "8", "a", NULL}, "-n"},
-    {{"--merge", "a", "--format", "json", NULL}, "--format"},
+    {{"--merge", "a", "--unique", "b", NULL}, "--unique"}, /* after the files too */
     {{"--unique", "--merge", "a", NULL}, "--unique"},
     {{"-n", "8", "--json", "", NULL}, "--json"},
     {{"-n", "8", "--list", "--json", "r.json", NULL}, "--json"},
@@ -219,6 +219,18 @@ START_TEST(test_parse_record_options) {
   ck_assert_str_eq(cli.merge_files[0], "a");
   ck_assert_str_eq(cli.merge_files[1], "b");
   ck_assert_str_eq(cli.json_file, "m.json");
+  /* Options after the files, and between them, as GNU tools take them;
+   * after "--", words that look like options are files. */
+  const char *after[] = {"--merge", "a", "--format", "json", "b", "--json", "m.json", "--",
+                         "-c", NULL};
+  make_command_line(&line, after);
+  ck_assert_int_eq(nq__cli_parse(&cli, message, MESSAGE_SIZE, line.argc, line.argv), NQ_OK);
+  ck_assert_int_eq(cli.format, NQ_FORMAT_JSON);
+  ck_assert_str_eq(cli.json_file, "m.json");
+  ck_assert_int_eq(cli.merge_count, 3);
+  ck_assert_str_eq(cli.merge_files[0], "a");
+  ck_assert_str_eq(cli.merge_files[1], "b");
+  ck_assert_str_eq(cli.merge_files[2], "-c");
 }
 END_TEST
 

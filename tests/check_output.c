@@ -16,6 +16,7 @@
 #include "known_counts.h"
 #include "nqueens/error.h"
 #include "output.h"
+#include "progress.h"
 #include "support.h"
 
 /* ---- Streams ------------------------------------------------------------ */
@@ -747,6 +748,32 @@ START_TEST(test_commands_name_the_full_disk) {
 }
 END_TEST
 
+/* A progress line of a resumed run: its rate and ETA from the units it
+ * solved itself (400 in 2 s: 200 units/s, 500 left: 2.5 s), not from the
+ * 600 it took from the journal. */
+START_TEST(test_progress_leaves_resumed_units_out) {
+  char *text = NULL;
+  size_t size = 0;
+  FILE *err = open_memstream(&text, &size);
+  ck_assert_ptr_nonnull(err);
+  nq_count_options_t options = {.n = 8};
+  nq__progress_printer_t printer;
+  nq__progress_attach(&options, &printer, err, 60);
+  mpz_t solutions;
+  mpz_init_set_ui(solutions, 1234);
+  const nq_count_progress_t progress = {.units_done = 1000, .units_total = 1500,
+                                        .units_resumed = 600,
+                                        .solutions = (const mpz_t *)&solutions,
+                                        .seconds = 2.0};
+  options.progress(&progress, options.progress_context);
+  ck_assert_int_eq(fclose(err), 0);
+  ck_assert_str_eq(text, "nqueens-mpi: 1000/1500 units (66.7%), 1234 solutions so far, 200 "
+                         "units/s, 2 s elapsed, ETA 2 s\n");
+  mpz_clear(solutions);
+  free(text);
+}
+END_TEST
+
 static Suite *output_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -770,6 +797,7 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_test(count, test_count_text_singular_is_exact);
   tcase_add_test(count, test_estimate_text_is_exact);
   tcase_add_test(count, test_estimate_json_is_exact);
+  tcase_add_test(count, test_progress_leaves_resumed_units_out);
   suite_add_tcase(suite, count);
   TCase *first = tcase_create("first");
   tcase_add_test(first, test_first_json_is_exact);

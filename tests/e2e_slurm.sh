@@ -5,15 +5,22 @@
 # after, whatever happened.  Then it submits:
 #   - counts that finish (srun --mpi=pmix or mpirun, chosen by NQ_LAUNCHER):
 #     COMPLETED, exit code 0, the exact total in runs/q<N>.../result.json;
-#     the same count again answers from its finished journal;
-#   - a bad board size: FAILED, exit code 2;
-#   - the job array: a task a slice (--slice), COMPLETED, then a merge
-#     job (--merge) after them: COMPLETED, the exact total;
+#     the same count again answers from its finished journal, with the
+#     count's own figures, marked as from the journal;
+#   - a bad board size: FAILED, exit code 2, no run directory left;
+#     mpirun as root without Open MPI's variables: FAILED 2, saying why;
+#   - the job array with a slice that fails: the merge, submitted afterany,
+#     runs anyway, exits 1, leaves merge-report.json (no result.json) and
+#     names the slice's task and the command to run it again; that slice
+#     alone again (NQ_SLICES, --array=1), then the merge: the exact total;
+#     a merge with the wrong NQ_SLICES: FAILED 2, saying which there are;
 #   - a count stopped by SIGUSR2 to the batch shell: FAILED, exit code 3,
 #     not requeued;
-#   - a count with a time limit of one minute and --signal=B:USR1@30: the
-#     signal stops it (exit 3), the job requeues itself, the next run
-#     resumes from the journal and the total is exact.
+#   - a count with a time limit of one minute and the default signal lead
+#     of 300 s: the script warns and holds the signal until half the limit,
+#     which then stops it (exit 3), the job requeues itself, the next run
+#     resumes from the journal and the total is exact; a second job of the
+#     same count meanwhile ends with status 4 and spoils nothing.
 # Needs root (the daemons run as root) and Debian's slurm-wlm and munge,
 # which scripts/test.sh installs; skipped (77) where either is missing or
 # Slurm does not start.
@@ -159,8 +166,8 @@ echo "e2e_slurm: Slurm $(sinfo -V | cut -d' ' -f2) up on $node, ports $ctld_port
 # ---- jobs ----------------------------------------------------------------------
 
 # submit VAR_ASSIGNMENTS... -- SBATCH_ARGS...: sbatch from $work/submit with
-# those variables set (NQ_ROOT and NQ_BINARY point at this tree and build);
-# sets `job` to the job id.
+# those variables set (env's -u NAME unsets one; NQ_ROOT and NQ_BINARY
+# point at this tree and build); sets `job` to the job id.
 submit() {
   local variables=()
   while [ "$1" != -- ]; do
@@ -169,7 +176,7 @@ submit() {
   done
   shift
   submitted=$SECONDS
-  job=$(cd "$work/submit" && env NQ_ROOT="$repo" NQ_BINARY="$binary" "${variables[@]}" \
+  job=$(cd "$work/submit" && env "${variables[@]}" NQ_ROOT="$repo" NQ_BINARY="$binary" \
     sbatch --parsable "$@" 2>"$err")
   if [ -z "$job" ]; then
     fail "sbatch $*: $(head -c 300 "$err")"
@@ -256,34 +263,61 @@ if submit NQ_N=14 NQ_LAUNCHER=mpirun -- --ntasks=2 --time=5 "$repo/jobs/nqueens.
   result_ok "Q(14) --unique, mpirun" q14-unique 14 unique
   log_says "Q(14) --unique, mpirun" "mpirun -q -np 2 $binary -n 14 --format json"
 fi
-# The first count again: its journal is complete, the answer comes from it.
+# The first count again: its journal is complete, the answer comes from it,
+# with the count's own figures, not this run's instant.
 if submit NQ_N=14 -- --ntasks=2 --time=5 "$repo/jobs/nqueens.sbatch"; then
   ended_as "Q(14) again" COMPLETED 0:0
   result_ok "Q(14) again" q14 14
   check "Q(14) again: not every unit came from the journal: $(head -c 300 "$out")" \
-    grep -qE '"units":([0-9]+),.*"resumed_units":\1[,}]' "$out"
+    grep -qE '"units":([0-9]+),.*"resumed_units":\1,"counting_runs":1,"run_seconds":[0-9.]+,"from_journal":true' "$out"
 fi
 
 if submit NQ_N=abc -- --ntasks=1 --time=5 "$repo/jobs/nqueens.sbatch"; then
   ended_as "NQ_N=abc" FAILED 2:0
   log_says "NQ_N=abc" "nqueens-mpi: board size 'abc' is not a whole number"
+  check "NQ_N=abc: no run directory left" [ ! -e "$work/submit/runs/qabc" ]
+fi
+# mpirun as root without Open MPI's two variables: said, not "status 1".
+if submit -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM NQ_N=12 NQ_LAUNCHER=mpirun -- \
+  --ntasks=1 --time=5 "$repo/jobs/nqueens.sbatch"; then
+  ended_as "mpirun as root" FAILED 2:0
+  log_says "mpirun as root" "Open MPI's mpirun refuses root unless OMPI_ALLOW_RUN_AS_ROOT=1"
 fi
 
-# The job array: three tasks count a slice each, then a merge job that
-# waits for them adds the slices' journals up to the exact Q(14).
+# The job array with a slice that fails (a directory where its journal
+# would go: refused before any work, no journal made): the
+# merge, submitted to run once the array ends however it ends, has no
+# total, says which task to run again and how, and leaves no result.json.
+# That task alone again, then the merge: the exact Q(14).
+mkdir -p "$work/submit/runs/q14/slices-3/slice-1.journal"
 if submit NQ_N=14 -- --array=0-2 --ntasks=1 --time=5 "$repo/jobs/nqueens-array.sbatch"; then
   array_job=$job
-  for task in 0 1 2; do
-    ended_as "array task $task" COMPLETED 0:0 "$task"
-    check "array task $task: its slice's journal: $(log_of "$task" | tail -n 3 | tr '\n' '|')" \
-      grep -q "slice=$((task + 1))/3" "$work/submit/runs/q14/slices-3/slice-$task.journal"
-  done
-  if submit NQ_N=14 NQ_SLICES=3 -- --dependency=afterok:"$array_job" --ntasks=1 --time=5 \
-    "$repo/jobs/nqueens-array.sbatch"; then
-    ended_as "array merge" COMPLETED 0:0
-    result_ok "array merge" q14/slices-3 14
-    check "array merge: complete: $(head -c 300 "$out")" grep -q '"complete":true' "$out"
+  ended_as "array task 0" COMPLETED 0:0 0
+  ended_as "array task 1, no journal" FAILED 2:0 1
+  ended_as "array task 2" COMPLETED 0:0 2
+  check "array task 0: its log names the task and the slice's count: $(log_of 0 | tail -n 3 | tr '\n' '|')" \
+    bash -c "grep -q 'nqueens job: job ${array_job}_0, run 1' '$work/submit/nqueens-${array_job}_0.out' && grep -q 'slice 1/3 done' '$work/submit/nqueens-${array_job}_0.out' && grep -q '\"slice\":\"1/3\"' '$work/submit/nqueens-${array_job}_0.out'"
+  if submit NQ_N=14 NQ_SLICES=3 -- --dependency=afterany:"$array_job" "$repo/jobs/nqueens-merge.sbatch"; then
+    ended_as "merge, a slice failed" FAILED 1:0
+    log_says "merge, a slice failed" "slices to run again (array tasks) 1:"
+    log_says "merge, a slice failed" "NQ_N=14 NQ_SLICES=3 sbatch --array=1 jobs/nqueens-array.sbatch"
+    check "merge, a slice failed: merge-report.json, no result.json" \
+      bash -c "grep -q '\"complete\":false' '$work/submit/runs/q14/slices-3/merge-report.json' && [ ! -e '$work/submit/runs/q14/slices-3/result.json' ]"
   fi
+  rmdir "$work/submit/runs/q14/slices-3/slice-1.journal"
+  if submit NQ_N=14 NQ_SLICES=3 -- --array=1 --ntasks=1 --time=5 "$repo/jobs/nqueens-array.sbatch"; then
+    ended_as "slice 2/3 again (NQ_SLICES, --array=1)" COMPLETED 0:0 1
+    if submit NQ_N=14 NQ_SLICES=3 -- --dependency=afterany:"$job" "$repo/jobs/nqueens-merge.sbatch"; then
+      ended_as "merge" COMPLETED 0:0
+      result_ok "merge" q14/slices-3 14
+      check "merge: complete, its report gone: $(head -c 300 "$out")" \
+        bash -c "grep -q '\"complete\":true' '$out' && [ ! -e '$work/submit/runs/q14/slices-3/merge-report.json' ]"
+    fi
+  fi
+fi
+if submit NQ_N=14 NQ_SLICES=4 -- "$repo/jobs/nqueens-merge.sbatch"; then
+  ended_as "merge with the wrong NQ_SLICES" FAILED 2:0
+  log_says "merge with the wrong NQ_SLICES" "holds no slices-4 directory (the slice counts there: 3 )"
 fi
 
 # SIGUSR2 to the batch shell: the count stops cleanly, the job is not
@@ -303,14 +337,26 @@ if submit NQ_N=18 NQ_LAUNCHER=mpirun -- --ntasks=2 --time=10 "$repo/jobs/nqueens
   fi
 fi
 
-# The time limit: one minute, SIGUSR1 30 s ahead.  Slurm checks limits
-# every 30 s, so the signal comes within the first 30 s of the run; Q(18)
-# takes about 50 s on one core of the CI machine with the scalar walk (more
-# when it is loaded), so it is still counting.  Once the job has been requeued, its
-# limit is raised so that the next run finishes: one stop and requeue is
-# what is checked, and more would only take longer.
-if submit NQ_N=18 -- --ntasks=1 --time=1 --signal=B:USR1@30 "$repo/jobs/nqueens.sbatch" \
-  --walk scalar; then
+# The time limit: one minute, and the script's default signal lead of
+# 300 s, longer than the limit: Slurm signals at its first check (every
+# 30 s), and the script warns and holds the signal until half the limit
+# has passed.  Q(18) takes about 50 s on one core of the CI machine with
+# the scalar walk (more when it is loaded), so it is still counting.  Once
+# the job has been requeued, its limit is raised so that the next run
+# finishes: one stop and requeue is what is checked, and more would only
+# take longer.  Meanwhile the same count submitted again finds the journal
+# held (status 4, no retries here): it ends at once, and the first job's
+# result is whole.
+if submit NQ_N=18 -- --ntasks=1 --time=1 "$repo/jobs/nqueens.sbatch" --walk scalar; then
+  journal_made() { [ -s "$work/submit/runs/q18-walk-scalar/journal" ]; }
+  first=$job
+  if within "$patience" journal_made &&
+    submit NQ_N=18 NQ_BUSY_RETRIES=0 -- --ntasks=1 --time=5 "$repo/jobs/nqueens.sbatch" \
+      --walk scalar; then
+    ended_as "Q(18) submitted twice: the second" FAILED 4:0
+    log_says "Q(18) submitted twice: the second" "in use by another run"
+  fi
+  job=$first
   restarted() { [ "$(job_field Restarts)" -ge 1 ] 2>/dev/null; }
   restarted_or_ended() { restarted || job_ended; }
   within "$patience" restarted_or_ended
@@ -322,10 +368,19 @@ if submit NQ_N=18 -- --ntasks=1 --time=1 --signal=B:USR1@30 "$repo/jobs/nqueens.
     ended_as "Q(18), time limit" COMPLETED 0:0
     check "Q(18), time limit: $(job_field Restarts) restarts" [ "$(job_field Restarts)" -ge 1 ]
     result_ok "Q(18), time limit" q18-walk-scalar 18
+    check "Q(18), time limit: no part file left: $(ls "$work/submit/runs/q18-walk-scalar")" \
+      bash -c "! ls '$work/submit/runs/q18-walk-scalar/'*.part >/dev/null 2>&1"
+    log_says "Q(18), time limit" "warning: the time limit (60 s) is under twice the signal lead (300 s)"
     log_says "Q(18), time limit" "SIGUSR1 received"
     log_says "Q(18), time limit" "nqueens-mpi exited with status 3"
     log_says "Q(18), time limit" "stopped: requeueing job $job to resume (requeue 1)"
     log_says "Q(18), time limit" "nqueens job: job $job, run 2,"
+    # The signal was held until half the limit: the first run counted for
+    # 30 s or more.
+    started_at=$(log_of | sed -nE 's/.*job [0-9]+, run 1, on [^,]*, ([0-9: -]+):.*/\1/p')
+    passed_at=$(log_of | sed -n 's/.*SIGUSR1 passed on at \(.*\), the ranks counting$/\1/p' | head -n 1)
+    held=$(($(date -d "$passed_at" +%s) - $(date -d "$started_at" +%s)))
+    check "Q(18), time limit: the signal held until half the limit ($held s)" [ "$held" -ge 29 ]
     # How long the requeue took: from the stop to the next run's start.
     stopped_at=$(log_of | sed -n 's/.*exited with status 3 at \(.*\)$/\1/p' | head -n 1)
     resumed_at=$(log_of | sed -nE 's/.*job [0-9]+, run 2, on [^,]*, ([0-9: -]+):.*/\1/p')

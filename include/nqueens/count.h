@@ -11,6 +11,7 @@
 /* Where a run stands, as rank 0 sees it (see nq_count_options.progress). */
 typedef struct nq_count_progress {
   uint64_t units_done, units_total;
+  uint64_t units_resumed; /* of units_done, those taken from the checkpoint journal */
   const mpz_t *solutions; /* the total so far */
   double seconds;         /* since the run started */
   int final;              /* 1 on the last call: every unit is done, or the run
@@ -103,7 +104,14 @@ typedef struct nq_count_result {
    * not be written, or a warning (a torn last record dropped); else "". */
   char message[NQ_COUNT_MESSAGE_SIZE];
   int failed_rank;     /* after a unit failed: the rank that ran it, else -1 */
-  double seconds;
+  double seconds;      /* this run's */
+  /* With a checkpoint: the count's own time, summed over the runs that
+   * counted (the earlier ones' from the journal's timestamps, without the
+   * time between them, and this one's if it solved anything), and those
+   * runs.  A rerun of a finished count solves nothing: its answer keeps
+   * the count's figures. */
+  double count_seconds;
+  uint64_t count_runs;
 } nq_count_result_t;
 
 /* CUDA GPUs this process sees: 0 without any, or in a build without CUDA. */
