@@ -21,7 +21,6 @@
 #include "status.h"
 #include "nqueens/count.h"
 #include "nqueens/estimate.h"
-#include "nqueens/join.h"
 #include "nqueens/solutions.h"
 #include "nqueens/units.h"
 
@@ -283,6 +282,9 @@ static int run_count(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm 
   nq__provenance_t provenance;
   nq__provenance_start(&provenance);
   nq_count_options_t options = {.n = cli->n,
+                                .method = nq__cli_method(cli) == NQ_METHOD_JOIN
+                                              ? NQ_COUNT_JOIN
+                                              : NQ_COUNT_BACKTRACK,
                                 .unique = cli->unique,
                                 .walk = cli->walk,
                                 .gpu = cli->gpu,
@@ -495,43 +497,6 @@ static int run_estimate(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Co
   return rank == 0 ? write_estimate(cli, &result, out, err) : NQ_EXIT_OK;
 }
 
-/* A count by the join: every rank and thread joins its share of the
- * column sets; rank 0 reports progress and writes Q(n). */
-static int run_join(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm comm, int rank,
-                    FILE *out, FILE *err) {
-  static const char what[] = "counting by the join failed";
-  int ranks = 1, threads = cli->threads ? cli->threads : default_threads();
-  if (MPI_Comm_size(comm, &ranks) != MPI_SUCCESS)
-    return runtime_failure(err, what, NQ_EMPI, 0);
-  nq_join_options_t options = {.n = cli->n, .threads = threads, .stop = stop};
-  nq__progress_printer_t printer;
-  if (rank == 0 && !cli->quiet)
-    nq__progress_attach_join(&options, &printer, err, cli->progress);
-  nq__join_report_t report = {.ranks = ranks, .threads = ranks * threads,
-                              .top_rows = nq_join_default_top_rows(cli->n)};
-  mpz_init(report.solutions);
-  double started = MPI_Wtime();
-  int rc = nq_join_count(report.solutions, &report.stats, &options, comm);
-  report.seconds = MPI_Wtime() - started;
-  int status = NQ_EXIT_OK;
-  if (rc == NQ_ESTOPPED) {
-    if (rank == 0)
-      fprintf(err, "nqueens-mpi: stopped cleanly; nothing was saved (the join keeps no "
-                   "checkpoint): rerun to start over\n");
-    status = NQ_EXIT_STOPPED;
-  } else if (rc != NQ_OK) {
-    status = rc == NQ_EMPI || rank == 0 ? runtime_failure(err, what, rc, 0) : NQ_EXIT_FAILURE;
-  } else if (rank == 0) {
-    nq_output_t output;
-    status = open_output(&output, out, err, what);
-    if (status == NQ_EXIT_OK)
-      status = close_output(&output, nq__output_join(&output, cli->format, cli->n, &report), err,
-                            what);
-  }
-  mpz_clear(report.solutions);
-  return status;
-}
-
 /* One line: the version, the walks this CPU can run, and the CUDA GPUs
  * this process sees when there are any. */
 static void print_version(FILE *out) {
@@ -694,8 +659,6 @@ int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
     volatile sig_atomic_t *stop = nq__stop_signals_catch(started_by_launcher());
     if (cli.mode == NQ_MODE_ESTIMATE)
       return run_estimate(&cli, stop, comm, rank, out, err);
-    if (nq__cli_method(&cli) == NQ_METHOD_JOIN)
-      return run_join(&cli, stop, comm, rank, out, err);
     return run_count(&cli, stop, comm, rank, out, err);
   }
   if (rank != 0)

@@ -348,24 +348,16 @@ static int check_status(parser_t *p) {
   return NQ_OK;
 }
 
-/* The join counts Q(n) and nothing else, in one go: what the backtracker's
- * units make possible (U(n), GPUs, journals, slices, a chosen walk, the
- * provenance record of a count) has no meaning for it.  Returns the
- * option that asks for one of them, or 0. */
+/* The join counts Q(n) through the same run engine as the backtracker
+ * (journal, slices, verification, --json): what only the backtracker's
+ * units give (U(n), a chosen walk, GPUs) it cannot.  Returns the option
+ * that asks for one of them, or 0. */
 static int backtrack_only_option(const nq_cli_t *cli) {
   if (cli->unique)
     return 'u';
   if (cli->walk != NQ_WALK_AUTO)
     return OPT_WALK;
-  if (cli->gpu)
-    return OPT_GPU;
-  if (cli->checkpoint != NULL)
-    return OPT_CHECKPOINT;
-  if (cli->slice_count > 0)
-    return OPT_SLICE;
-  if (cli->verify > 0)
-    return OPT_VERIFY;
-  return cli->json_file != NULL ? OPT_JSON : 0;
+  return cli->gpu ? OPT_GPU : 0;
 }
 
 static int check_join(parser_t *p) {
@@ -519,6 +511,8 @@ void nq__cli_print_help(FILE *out) {
       "                        [-t T] [--checkpoint FILE [--verify F [--seed S]]]\n"
       "                        [--slice I/K] [--json FILE]\n"
       "       nqueens-mpi -n N --method join [-t T] [--format text|json] [--progress S] [-q]\n"
+      "                        [--checkpoint FILE [--verify F [--seed S]]] [--slice I/K]\n"
+      "                        [--json FILE]\n"
       "       nqueens-mpi -n N --estimate [SECS] [--estimate-samples K] [--estimate-ranks P]\n"
       "                        [--seed S] [--format text|json] [--walk W] [-t T]\n"
       "       nqueens-mpi --status FILE [--format text|json]\n"
@@ -544,8 +538,10 @@ void nq__cli_print_help(FILE *out) {
       "      --method M     counting: backtrack (the work units above), join (top\n"
       "                     and bottom halves of the board joined column set by\n"
       "                     column set: Q(N) only, N <= 32, see docs/research.md),\n"
-      "                     or auto (default): join for a plain count of N = 18\n"
-      "                     to 21, where it measured faster, else backtrack\n"
+      "                     or auto (default): join for a count of N = 18 to 21,\n"
+      "                     where it measured faster, unless --unique, --walk or\n"
+      "                     --gpu asks for the backtracker; both keep journals,\n"
+      "                     slices and verification alike\n"
       "  -t, --threads T    search threads per rank (default: every core this process\n"
       "                     may use when started alone, SLURM_CPUS_PER_TASK under\n"
       "                     Slurm, 1 under mpirun)\n"

@@ -23,7 +23,8 @@ typedef enum nq_format { NQ_FORMAT_TEXT = 0, NQ_FORMAT_JSON } nq_format_t;
 /* --method: how a count is made.  JOIN is the method of
  * include/nqueens/join.h, for Q(n) alone; AUTO takes it where it measured
  * faster (NQ_CLI_JOIN_FROM_N..TO_N) for a count that asks for nothing
- * only the backtracker gives (nq__cli_method). */
+ * only the backtracker gives (nq__cli_method).  Both count through the
+ * same run engine (nq_count_run). */
 typedef enum nq_method { NQ_METHOD_AUTO = 0, NQ_METHOD_BACKTRACK, NQ_METHOD_JOIN } nq_method_t;
 
 /* The boards on which the join counted faster than the backtracker's
@@ -91,8 +92,8 @@ void nq__cli_print_help(FILE *out);
 
 /* The method a count made with these options uses: --method's, or for
  * AUTO the join on the boards where it measured faster, unless an option
- * asks for what only the backtracker gives (--unique, --walk, --gpu,
- * --checkpoint, --slice, --verify, --json). */
+ * asks for what only the backtracker gives (--unique, --walk, --gpu).  The
+ * journal, slices, verification and --json serve both. */
 nq_method_t nq__cli_method(const nq_cli_t *cli);
 
 #endif

@@ -1,7 +1,6 @@
 #include "nqueens/count.h"
 
 #include <errno.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,9 +8,7 @@
 #include "messages.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
-#include "nqueens/units.h"
 #include "run.h"
-#include "simulated.h"
 #include "totals.h"
 #include "verify.h"
 
@@ -27,6 +24,7 @@ void nq_count_result_init(nq_count_result_t *result) {
   result->depth = 0;
   result->slice_index = 0;
   result->slice_count = 1;
+  result->method = NQ_COUNT_BACKTRACK;
   result->walk = NQ_WALK_AUTO;
   result->failed_rank = -1;
   result->gpu_ranks = 0;
@@ -85,9 +83,10 @@ static int run_on(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm
   nq__totals_clear(&totals);
   result->ranks = size;
   result->threads = run->threads_total;
-  result->depth = options->depth > 0 ? options->depth : nq_units_depth(options->n);
+  result->depth = run->params.unit_param;
   result->slice_index = run->slice.index;
   result->slice_count = run->slice.count;
+  result->method = run->method->id;
   result->walk = nq_walk_resolve(options->walk, options->n);
   result->gpu_ranks = run->gpu_ranks;
   result->resumed_units = run->resumed.sums.units;
@@ -117,8 +116,9 @@ static int open_journal(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm
   if (rank == 0 && options->checkpoint != NULL) {
     char message[NQ__JOURNAL_MESSAGE_SIZE];
     nq__journal_header_t header;
-    int depth = options->depth > 0 ? options->depth : nq_units_depth(options->n);
-    nq__journal_header_init(&header, options->n, options->unique, depth, run->units_total);
+    nq__journal_header_init(&header, options->n, options->unique, run->params.unit_param,
+                            run->units_total);
+    nq__journal_header_set_method(&header, run->method->name, run->method->scheme);
     header.slice_index = run->slice.index;
     header.slice_count = run->slice.count;
     rc = nq__journal_open(&run->journal, &run->resumed, message, options->checkpoint, &header);
@@ -163,7 +163,7 @@ static int close_journal(nq_count_result_t *result, nq__run_t *run, int rc) {
  * and every rank must learn it before any work starts. */
 static int walk_runs_everywhere(const nq__run_t *run, MPI_Comm comm) {
   const nq_count_options_t *options = run->options;
-  if (options->walk == NQ_WALK_AUTO)
+  if (options->walk == NQ_WALK_AUTO || run->method->id != NQ_COUNT_BACKTRACK)
     return NQ_OK;
   int rank = 0;
   NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
@@ -211,7 +211,7 @@ static int count_units(nq__run_t *run, MPI_Comm comm) {
   int rank = 0, rc = NQ_OK;
   NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
   if (rank == 0)
-    rc = nq_units_total_until(&run->units_total, options->n, options->depth, options->stop);
+    rc = run->method->units_total(&run->units_total, &run->params, options->stop);
   if (rank == 0 && rc == NQ_OK)
     rc = nq_slice_init(&run->slice, slice_index(options), slice_count(options),
                        run->units_total);
@@ -309,7 +309,7 @@ int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_
   nq__run_t run = {.options = options, .faults = faults, .units_started = &units_started};
   /* Every rank checks the same options and agrees without a message, so a
    * bad request never leaves workers waiting for a master that gave up. */
-  if (nq_units_check(options->n, options->depth) != NQ_OK || options->batch_units < 0 ||
+  if (nq__run_choose_method(&run) != NQ_OK || options->batch_units < 0 ||
       nq_walk_name(options->walk) == NULL || !threads_usable(options->threads) ||
       (options->slice_count > 1 &&
        (options->slice_count > NQ_SLICE_MAX || options->slice_index < 0 ||
@@ -331,55 +331,4 @@ int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_
 
 int nq_count_run(nq_count_result_t *result, const nq_count_options_t *options, MPI_Comm comm) {
   return nq__count_run_with_faults(result, options, NQ_NO_FAULTS, comm);
-}
-
-int nq__run_threads(const nq__run_t *run) {
-  return run->gpu != NULL || run->options->threads < 1 ? 1 : run->options->threads;
-}
-
-int nq__run_stop_asked(const nq__run_t *run) {
-  return run->options->stop != NULL && *run->options->stop != 0;
-}
-
-int nq__run_poll_due(double *last_poll) {
-  double now = MPI_Wtime();
-  if (now - *last_poll < NQ_POLL_SECONDS)
-    return 0;
-  *last_poll = now;
-  return 1;
-}
-
-/* The test's signal: faults.stop_rank sets its stop flag as it starts
- * `count` more units past faults.stop_after_units. */
-static void count_started_units(const nq__run_t *run, size_t count) {
-  if (run->rank != run->faults.stop_rank || run->units_started == NULL)
-    return;
-  uint64_t started = atomic_fetch_add(run->units_started, count) + count;
-  if (started > run->faults.stop_after_units && run->options->stop != NULL)
-    *run->options->stop = 1;
-}
-
-int nq__run_solve(nq_unit_result_t *result, nq_search_t *search, const nq__run_t *run,
-                  const nq_unit_t *unit) {
-  count_started_units(run, 1);
-  if (unit->id == run->faults.failing_unit)
-    return NQ_EUNIT;
-  if (run->faults.simulated_seconds != NULL)
-    return nq__simulated_solve(result, search, &run->faults, unit);
-  int rc = nq_kernel_solve(result, search, unit, run->options->unique);
-  if (rc == NQ_OK && run->rank == run->faults.wrong_count_rank)
-    result->solutions++;
-  return rc;
-}
-
-int nq__run_solve_batch(nq_unit_result_t *results, const nq__run_t *run, const nq_unit_t *units,
-                        size_t count) {
-  count_started_units(run, count);
-  for (size_t i = 0; i < count; i++)
-    if (units[i].id == run->faults.failing_unit)
-      return NQ_EUNIT;
-  int rc = nq__gpu_solver_solve(run->gpu, results, units, count, run->options->unique);
-  for (size_t i = 0; rc == NQ_OK && run->rank == run->faults.wrong_count_rank && i < count; i++)
-    results[i].solutions++;
-  return rc;
 }

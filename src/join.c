@@ -14,18 +14,14 @@
 
 #include "nqueens/join.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bit_transpose.h"
 #include "bits.h"
 #include "grow.h"
-#include "mpi_check.h"
+#include "join_units.h"
 #include "nqueens/error.h"
-#include "random.h"
-#include "totals.h"
 
 /* Survivors move to a table of their own when they fill less than
  * 1 / JOIN_REPACK_DENSITY of their live words, and only where at least
@@ -64,7 +60,20 @@ struct nq_join_scratch {
   size_t stack_words;
   int stack_depths;
   int n, top_rows;
+  /* Asked before each queen of the bottom walk's first CANCEL_DEPTHS rows
+   * (nq__join_set_cancel); NULL: a bucket runs to its end. */
+  int (*cancelled)(void *context);
+  void *cancel_context;
+  int cancel_countdown; /* entries until the hook is asked again */
+  int abandoned;        /* the bucket in hand was abandoned */
 };
+
+/* The bottom walk asks the cancel hook as it enters a node of its first
+ * CANCEL_DEPTHS rows, once in CANCEL_EVERY such entries: a stop then waits
+ * for no more than a small subtree even in the largest buckets, and the
+ * hook costs nothing measurable (entries below those rows, where nearly
+ * all the work is, never ask). */
+enum { CANCEL_DEPTHS = 4, CANCEL_EVERY = 64 };
 
 /* The walk's constants for one bucket, and what it adds up. */
 typedef struct bottom_walk {
@@ -76,6 +85,16 @@ typedef struct bottom_walk {
   uint64_t solutions;
   nq_join_stats_t stats;
 } bottom_walk_t;
+
+/* Whether the bucket in hand is abandoned: the hook's answer, asked once
+ * in CANCEL_EVERY calls. */
+static int cancel_asked(nq_join_scratch_t *scratch) {
+  if (scratch->abandoned || scratch->cancelled == NULL || --scratch->cancel_countdown > 0)
+    return scratch->abandoned;
+  scratch->cancel_countdown = CANCEL_EVERY;
+  scratch->abandoned = scratch->cancelled(scratch->cancel_context) != 0;
+  return scratch->abandoned;
+}
 
 /* Half the board: the up-down flip then halves the work, on odd boards
  * with the middle row's queen between the halves. */
@@ -379,6 +398,8 @@ static void walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64_t
   uint64_t *next = scratch->ruled_out[depth];
   uint32_t *next_index = scratch->live_index[depth];
   uint64_t nodes = 0, combined = 0, pruned = 0, repacks = 0;
+  if (depth <= CANCEL_DEPTHS && cancel_asked(scratch))
+    return;
   for (uint64_t free_squares = allowed & ~ld & ~rd; free_squares != 0;
        free_squares = drop_lowest_bit(free_squares)) {
     uint64_t queen = lowest_bit(free_squares);
@@ -415,6 +436,8 @@ static void walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64_t
       }
       walk_bottom(walk, row + 1, below, below_ld, below_rd, next_table, next_index, next,
                   next_live);
+      if (depth < CANCEL_DEPTHS && scratch->abandoned)
+        break;
     }
     walk->solutions = before + (walk->solutions - before) * weight;
   }
@@ -443,6 +466,7 @@ static int join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_sc
                          const uint8_t first_row_weight[NQ_JOIN_MAX_N]) {
   scratch->n = n;
   scratch->top_rows = top_rows;
+  scratch->abandoned = 0;
   top_table_t *bucket = &scratch->tables[0];
   bucket->tops = 0;
   bottom_walk_t walk = {
@@ -470,13 +494,18 @@ static int join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_sc
   *solutions = walk.solutions;
   if (stats != NULL)
     add_stats(stats, &walk.stats);
-  return NQ_OK;
+  return scratch->abandoned ? NQ_ESTOPPED : NQ_OK;
+}
+
+/* n and the cut a join takes, and a column set of the cut's size. */
+static int bucket_is_valid(int n, int top_rows, uint64_t top_columns) {
+  return n >= 1 && n <= NQ_JOIN_MAX_N && top_rows >= 1 && top_rows < n &&
+         (top_columns & ~board_columns(n)) == 0 && bit_count(top_columns) == top_rows;
 }
 
 int nq_join_bucket(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch,
                    int n, int top_rows, uint64_t top_columns) {
-  if (n < 1 || n > NQ_JOIN_MAX_N || top_rows < 1 || top_rows >= n ||
-      (top_columns & ~board_columns(n)) != 0 || bit_count(top_columns) != top_rows)
+  if (!bucket_is_valid(n, top_rows, top_columns))
     return NQ_EINVAL;
   uint8_t every_queen[NQ_JOIN_MAX_N];
   memset(every_queen, 1, sizeof every_queen);
@@ -561,290 +590,30 @@ static uint64_t next_same_size(uint64_t set) {
   return ripple | (((set ^ ripple) >> 2) / low);
 }
 
-typedef struct canonical_bucket {
-  uint64_t columns;
-} canonical_bucket_t;
+/* ---- the units of the join: canonical column sets, in increasing order ---- */
 
-/* This rank's canonical buckets: the k-th canonical set goes to rank
- * k mod ranks. */
-static int list_buckets(canonical_bucket_t **out, size_t *count, int n, int top_rows, int rank,
-                        int ranks) {
-  size_t capacity = 0, listed = 0, seen = 0;
-  canonical_bucket_t *buckets = NULL;
-  uint64_t board = board_columns(n);
-  for (uint64_t set = board_columns(top_rows); set <= board && set != 0;
-       set = next_same_size(set)) {
-    uint8_t weight[NQ_JOIN_MAX_N];
-    if (!first_row_weights(weight, set, n, top_rows) || seen++ % (size_t)ranks != (size_t)rank)
-      continue;
-    if (nq__grow((void **)&buckets, &capacity, listed + 1, sizeof *buckets) != NQ_OK) {
-      free(buckets);
-      return NQ_ENOMEM;
-    }
-    buckets[listed++] = (canonical_bucket_t){set};
-  }
-  *out = buckets;
-  *count = listed;
-  return NQ_OK;
+uint64_t nq__join_first_set(int top_rows) { return board_columns(top_rows); }
+
+uint64_t nq__join_next_set(uint64_t set, int n) {
+  uint64_t next = next_same_size(set);
+  return next != 0 && (next & ~board_columns(n)) == 0 ? next : 0;
 }
 
-/* The rank's buckets in an order drawn at random, the same on every run:
- * in the order listed, the first buckets are cheaper than the rest, so
- * progress counted in buckets ran ahead of the work and the ETA read about
- * half the time left.  In a random order, the share of buckets done
- * estimates the share of work done. */
-static void shuffle_buckets(canonical_bucket_t *buckets, size_t count) {
-  uint64_t state = 0x6a6f696e; /* any fixed seed */
-  for (size_t i = count; i > 1; i--) {
-    size_t j = (size_t)(nq__random_next(&state) % i);
-    canonical_bucket_t swapped = buckets[i - 1];
-    buckets[i - 1] = buckets[j];
-    buckets[j] = swapped;
-  }
+int nq__join_is_canonical(uint64_t columns, int n, int top_rows) {
+  uint8_t weight[NQ_JOIN_MAX_N];
+  return bucket_is_valid(n, top_rows, columns) && first_row_weights(weight, columns, n, top_rows);
 }
 
-/* A bucket's weighted count as a unit result: the totals of src/totals.c
- * then keep the sum and, apart from it, its residues, which rank 0 checks
- * the assembled total against. */
-static void add_bucket(nq__totals_t *totals, uint64_t solutions) {
-  const nq_unit_result_t bucket = {.solutions = solutions, .weight = 1};
-  nq__totals_add(totals, &bucket);
+int nq__join_unit(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch, int n,
+                  int top_rows, uint64_t columns) {
+  uint8_t weight[NQ_JOIN_MAX_N];
+  if (!bucket_is_valid(n, top_rows, columns) || !first_row_weights(weight, columns, n, top_rows))
+    return NQ_EUNIT;
+  return join_weighted(solutions, stats, scratch, n, top_rows, columns, weight);
 }
 
-/* A rank's buckets, taken one at a time by its threads; a thread that
- * fails or stops raises `abandoned`, and the others take no more. */
-typedef struct join_share {
-  const canonical_bucket_t *buckets;
-  size_t count;
-  atomic_size_t next, finished;
-  atomic_int abandoned;
-  const nq_join_options_t *options;
-  int top_rows;
-  double started, next_report; /* progress: MPI_Wtime, read by thread 0 (the
-                                   caller's, MPI's own thread) alone */
-} join_share_t;
-
-typedef struct join_thread {
-  join_share_t *share;
-  pthread_t thread;
-  int reports; /* this thread calls the progress function */
-  nq__totals_t totals;
-  nq_join_stats_t stats;
-  int code;
-} join_thread_t;
-
-static void report_progress(join_share_t *share, int final) {
-  const nq_join_options_t *options = share->options;
-  double now = MPI_Wtime();
-  if (!final && now < share->next_report)
-    return;
-  share->next_report = now + options->progress_seconds;
-  options->progress(atomic_load(&share->finished), share->count, now - share->started, final,
-                    options->progress_context);
-}
-
-static void *join_thread_main(void *argument) {
-  join_thread_t *self = argument;
-  join_share_t *share = self->share;
-  const int n = share->options->n;
-  nq_join_scratch_t *scratch = NULL;
-  self->code = nq_join_scratch_create(&scratch);
-  volatile sig_atomic_t *stop = share->options->stop;
-  for (size_t i; self->code == NQ_OK && (i = atomic_fetch_add(&share->next, 1)) < share->count;) {
-    if (atomic_load(&share->abandoned))
-      break;
-    if (stop != NULL && *stop) {
-      self->code = NQ_ESTOPPED;
-      break;
-    }
-    uint64_t bucket_solutions = 0, columns = share->buckets[i].columns;
-    uint8_t weight[NQ_JOIN_MAX_N];
-    first_row_weights(weight, columns, n, share->top_rows);
-    self->code = join_weighted(&bucket_solutions, &self->stats, scratch, n, share->top_rows,
-                               columns, weight);
-    add_bucket(&self->totals, bucket_solutions);
-    atomic_fetch_add(&share->finished, 1);
-    if (self->reports)
-      report_progress(share, 0);
-  }
-  if (self->code != NQ_OK)
-    atomic_store(&share->abandoned, 1);
-  nq_join_scratch_destroy(scratch);
-  return NULL;
-}
-
-/* Runs the rank's buckets on its threads (the caller's among them, the one
- * that reports progress). */
-static int join_on_threads(nq__totals_t *totals, nq_join_stats_t *stats, join_share_t *share,
-                           int threads) {
-  join_thread_t *team = calloc((size_t)threads, sizeof *team);
-  if (team == NULL)
-    return NQ_ENOMEM;
-  int started = 1, code = NQ_OK;
-  for (int t = 0; t < threads; t++) {
-    team[t].share = share;
-    nq__totals_init(&team[t].totals);
-  }
-  team[0].reports = share->options->progress != NULL;
-  for (; started < threads; started++)
-    if (pthread_create(&team[started].thread, NULL, join_thread_main, &team[started]) != 0) {
-      code = NQ_ENOMEM;
-      break;
-    }
-  join_thread_main(&team[0]);
-  for (int t = 0; t < started; t++) {
-    if (t > 0)
-      pthread_join(team[t].thread, NULL);
-    if (team[t].code != NQ_OK)
-      code = team[t].code;
-    nq__totals_merge(totals, &team[t].totals);
-    add_stats(stats, &team[t].stats);
-  }
-  for (int t = 0; t < threads; t++)
-    nq__totals_clear(&team[t].totals);
-  if (team[0].reports)
-    report_progress(share, 1);
-  free(team);
-  return code;
-}
-
-static int join_rank(nq__totals_t *totals, nq_join_stats_t *stats, const nq_join_options_t *options,
-                     int top_rows, int rank, int ranks) {
-  canonical_bucket_t *buckets = NULL;
-  size_t count = 0;
-  int code = list_buckets(&buckets, &count, options->n, top_rows, rank, ranks);
-  if (code != NQ_OK)
-    return code;
-  shuffle_buckets(buckets, count);
-  join_share_t share = {.buckets = buckets, .count = count, .options = options,
-                        .top_rows = top_rows};
-  atomic_init(&share.next, 0);
-  atomic_init(&share.finished, 0);
-  atomic_init(&share.abandoned, 0);
-  share.started = share.next_report = MPI_Wtime();
-  share.next_report += options->progress_seconds;
-  code = join_on_threads(totals, stats, &share, options->threads < 1 ? 1 : options->threads);
-  free(buckets);
-  return code;
-}
-
-/* The stats that add up over ranks (max_tops is a maximum). */
-enum { STAT_FIELDS = 7 };
-
-static void stats_to_words(uint64_t words[STAT_FIELDS], const nq_join_stats_t *stats) {
-  const uint64_t fields[STAT_FIELDS] = {stats->buckets,      stats->tops,  stats->top_nodes,
-                                        stats->bottom_nodes, stats->words, stats->pruned,
-                                        stats->repacks};
-  memcpy(words, fields, sizeof fields);
-}
-
-static int reduce_stats(nq_join_stats_t *stats, MPI_Comm comm) {
-  uint64_t sums[STAT_FIELDS], summed[STAT_FIELDS] = {0}, largest = 0;
-  stats_to_words(sums, stats);
-  NQ_MPI_CHECK(comm, MPI_Reduce(sums, summed, STAT_FIELDS, MPI_UINT64_T, MPI_SUM, 0, comm));
-  NQ_MPI_CHECK(comm, MPI_Reduce(&stats->max_tops, &largest, 1, MPI_UINT64_T, MPI_MAX, 0, comm));
-  *stats = (nq_join_stats_t){.buckets = summed[0],      .tops = summed[1],
-                             .top_nodes = summed[2],    .bottom_nodes = summed[3],
-                             .words = summed[4],        .pruned = summed[5],
-                             .repacks = summed[6],      .max_tops = largest};
-  return NQ_OK;
-}
-
-/* A rank's totals on the wire: the solutions in 128 bits (two words), then
- * their residues. */
-enum { SUM_WORDS = 2 + NQ_COUNT_RESIDUES };
-
-static int pack_totals(uint64_t words[SUM_WORDS], const nq__totals_t *totals) {
-  unsigned __int128 solutions = 0;
-  int code = nq__totals_to_u128(&solutions, totals->solutions);
-  uint32_t residues[NQ_COUNT_RESIDUES];
-  nq__totals_residues(residues, totals);
-  words[0] = (uint64_t)solutions;
-  words[1] = (uint64_t)(solutions >> 64);
-  for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
-    words[2 + i] = residues[i];
-  return code;
-}
-
-/* Rank 0's total from every rank's words; NQ_ECHECK when the big integer
- * disagrees with the residues summed apart from it. */
-static int assemble_total(mpz_t total, const uint64_t *all, int ranks) {
-  nq__totals_t sum, part;
-  nq__totals_init(&sum);
-  nq__totals_init(&part);
-  for (int r = 0; r < ranks; r++) {
-    const uint64_t *words = all + (size_t)r * SUM_WORDS;
-    nq__totals_from_u128(part.solutions, (unsigned __int128)words[1] << 64 | words[0]);
-    for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
-      part.residues[i] = (uint32_t)words[2 + i];
-    nq__totals_merge(&sum, &part);
-  }
-  int code = nq__totals_check_residues(&sum);
-  mpz_set(total, sum.solutions);
-  nq__totals_clear(&part);
-  nq__totals_clear(&sum);
-  return code;
-}
-
-/* Sums every rank's share on rank 0, and the stats.  The code is rank 0's
- * on every rank. */
-static int gather_on_rank0(mpz_t total, nq_join_stats_t *stats, const nq__totals_t *totals,
-                           MPI_Comm comm) {
-  int rank, ranks;
-  NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
-  NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &ranks));
-  uint64_t mine[SUM_WORDS];
-  int packed = pack_totals(mine, totals), code = NQ_OK;
-  NQ_MPI_CHECK(comm, MPI_Allreduce(&packed, &code, 1, MPI_INT, MPI_MIN, comm));
-  uint64_t *all = rank == 0 ? malloc(SUM_WORDS * (size_t)ranks * sizeof *all) : NULL;
-  if (code == NQ_OK && rank == 0 && all == NULL)
-    code = NQ_ENOMEM;
-  NQ_MPI_CHECK(comm, MPI_Bcast(&code, 1, MPI_INT, 0, comm));
-  if (code == NQ_OK) {
-    NQ_MPI_CHECK(comm,
-                 MPI_Gather(mine, SUM_WORDS, MPI_UINT64_T, all, SUM_WORDS, MPI_UINT64_T, 0, comm));
-    code = reduce_stats(stats, comm);
-  }
-  if (code == NQ_OK && rank == 0)
-    code = assemble_total(total, all, ranks);
-  free(all);
-  NQ_MPI_CHECK(comm, MPI_Bcast(&code, 1, MPI_INT, 0, comm));
-  return code;
-}
-
-int nq_join_count(mpz_t solutions, nq_join_stats_t *stats, const nq_join_options_t *options,
-                  MPI_Comm comm) {
-  int rank, ranks;
-  NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
-  NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &ranks));
-  const int n = options->n;
-  const int top_rows = options->top_rows == 0 ? nq_join_default_top_rows(n) : options->top_rows;
-  if (n < 0 || n > NQ_JOIN_MAX_N || options->threads < 0 || options->threads > 4096 ||
-      (n >= 2 && (top_rows < 1 || top_rows >= n)))
-    return NQ_EINVAL;
-  nq_join_options_t mine = *options;
-  if (rank != 0)
-    mine.progress = NULL;
-  nq_join_stats_t rank_stats = {0};
-  nq__totals_t totals;
-  nq__totals_init(&totals);
-  int code = NQ_OK, agreed = NQ_OK;
-  if (n < 2) {
-    /* No row to cut: the empty board and the lone queen. */
-    if (rank == 0)
-      add_bucket(&totals, 1);
-  } else {
-    code = join_rank(&totals, &rank_stats, &mine, top_rows, rank, ranks);
-  }
-  int mpi_code = MPI_Allreduce(&code, &agreed, 1, MPI_INT, MPI_MIN, comm);
-  if (mpi_code != MPI_SUCCESS) {
-    nq__mpi_report(mpi_code, "MPI_Allreduce", __FILE__, __LINE__, comm);
-    agreed = NQ_EMPI;
-  }
-  if (agreed == NQ_OK)
-    agreed = gather_on_rank0(solutions, &rank_stats, &totals, comm);
-  if (agreed == NQ_OK && stats != NULL && rank == 0)
-    *stats = rank_stats;
-  nq__totals_clear(&totals);
-  return agreed;
+void nq__join_set_cancel(nq_join_scratch_t *scratch, int (*cancelled)(void *context),
+                         void *context) {
+  scratch->cancelled = cancelled;
+  scratch->cancel_context = context;
 }

@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "grow.h"
+#include "method.h"
 #include "nqueens/error.h"
 #include "nqueens/frame.h"
 #include "nqueens/slice.h"
@@ -133,6 +134,10 @@ static void format_header(line_t *line, const nq__journal_header_t *header) {
                         MAGIC " %d n=%d unique=%d depth=%d scheme=%d version=%s units=%" PRIu64,
                         FORMAT, header->n, header->unique, header->depth, header->scheme,
                         header->version, header->total_units);
+  /* The backtracker's headers stay as they were before methods had names. */
+  if (strcmp(header->method, NQ__JOURNAL_DEFAULT_METHOD) != 0)
+    length += snprintf(line->text + length, sizeof line->text - (size_t)length, " method=%s",
+                       header->method);
   if (header->slice_count > 1)
     length += snprintf(line->text + length, sizeof line->text - (size_t)length, " slice=%d/%d",
                        header->slice_index + 1, header->slice_count);
@@ -315,10 +320,13 @@ static int crc_matches(const char *line, size_t length, size_t *body_length) {
 
 /* ---- headers ---- */
 
+static int method_is_valid(const char *text, size_t length);
+
 static int header_is_valid(const nq__journal_header_t *header) {
   return header->n >= 0 && header->n <= NQ_MAX_N && (header->unique == 0 || header->unique == 1) &&
-         header->depth >= 0 && header->depth <= NQ_UNIT_MAX_DEPTH && header->scheme >= 0 &&
-         version_is_valid(header->version, strnlen(header->version, sizeof header->version));
+         header->depth >= 0 && header->depth <= NQ_MAX_N && header->scheme >= 0 &&
+         version_is_valid(header->version, strnlen(header->version, sizeof header->version)) &&
+         method_is_valid(header->method, strnlen(header->method, sizeof header->method));
 }
 
 void nq__journal_header_init(nq__journal_header_t *header, int n, int unique, int depth,
@@ -328,10 +336,41 @@ void nq__journal_header_init(nq__journal_header_t *header, int n, int unique, in
   header->unique = unique;
   header->depth = depth;
   header->scheme = NQ_UNIT_SCHEME;
+  snprintf(header->method, sizeof header->method, "%s", NQ__JOURNAL_DEFAULT_METHOD);
   snprintf(header->version, sizeof header->version, "%s", NQ_VERSION);
   header->total_units = total_units;
   header->slice_index = 0;
   header->slice_count = 1;
+}
+
+void nq__journal_header_set_method(nq__journal_header_t *header, const char *method, int scheme) {
+  snprintf(header->method, sizeof header->method, "%s", method);
+  header->scheme = scheme;
+}
+
+/* A method name: lowercase letters. */
+static int method_is_valid(const char *text, size_t length) {
+  if (length == 0 || length > NQ__JOURNAL_METHOD_MAX)
+    return 0;
+  for (size_t i = 0; i < length; i++)
+    if (text[i] < 'a' || text[i] > 'z')
+      return 0;
+  return 1;
+}
+
+/* The optional field "method=<name>"; absent: the backtracker's (the only
+ * method before methods had names, whose journals stay readable). */
+static int take_method(fields_t *fields, nq__journal_header_t *header) {
+  snprintf(header->method, sizeof header->method, "%s", NQ__JOURNAL_DEFAULT_METHOD);
+  const char *value;
+  size_t length;
+  if (fields->at == NULL || strncmp(fields->at, "method=", 7) != 0)
+    return 1;
+  if (!take_keyed(fields, "method", &value, &length) || !method_is_valid(value, length))
+    return 0;
+  memcpy(header->method, value, length);
+  header->method[length] = '\0';
+  return 1;
 }
 
 /* The optional last field "slice=<i>/<k>", 1 <= i <= k, k >= 2; absent:
@@ -361,13 +400,13 @@ static int parse_header_fields(fields_t *fields, nq__journal_header_t *header) {
   size_t version_length, units_length;
   if (!take_keyed_int(fields, "n", NQ_MAX_N, &header->n) ||
       !take_keyed_int(fields, "unique", 1, &header->unique) ||
-      !take_keyed_int(fields, "depth", NQ_UNIT_MAX_DEPTH, &header->depth) ||
+      !take_keyed_int(fields, "depth", NQ_MAX_N, &header->depth) ||
       !take_keyed_int(fields, "scheme", INT_MAX, &header->scheme) ||
       !take_keyed(fields, "version", &version, &version_length) ||
       !version_is_valid(version, version_length) ||
       !take_keyed(fields, "units", &units, &units_length) ||
       !parse_u64(units, units_length, UINT64_MAX, &header->total_units) ||
-      !take_slice(fields, header))
+      !take_method(fields, header) || !take_slice(fields, header))
     return 0;
   memcpy(header->version, version, version_length);
   header->version[version_length] = '\0';
@@ -402,6 +441,9 @@ static int parse_header(nq__journal_header_t *header, char *message, const char 
  * differ. */
 static int compare_headers(char *message, const char *path, const nq__journal_header_t *found,
                            const nq__journal_header_t *expected) {
+  if (strcmp(found->method, expected->method) != 0)
+    return refuse(message, path, "journal is for --method %s, this run is --method %s",
+                  found->method, expected->method);
   if (found->n != expected->n)
     return refuse(message, path, "journal is for n = %d, this run is n = %d", found->n,
                   expected->n);
@@ -409,8 +451,11 @@ static int compare_headers(char *message, const char *path, const nq__journal_he
     return refuse(message, path, "journal was written %s --unique, this run is %s it",
                   found->unique ? "with" : "without", expected->unique ? "with" : "without");
   if (found->depth != expected->depth)
-    return refuse(message, path, "journal has unit depth %d, this run depth %d", found->depth,
-                  expected->depth);
+    return strcmp(found->method, "join") == 0
+               ? refuse(message, path, "journal has top rows %d, this run top rows %d",
+                        found->depth, expected->depth)
+               : refuse(message, path, "journal has unit depth %d, this run depth %d",
+                        found->depth, expected->depth);
   if (found->scheme != expected->scheme)
     return refuse(message, path, "journal uses unit scheme %d, this program scheme %d",
                   found->scheme, expected->scheme);
@@ -794,20 +839,27 @@ void nq__journal_state_clear(nq__journal_state_t *state) {
 
 int nq__journal_check_units(const nq__journal_header_t *header,
                             char message[static NQ__JOURNAL_MESSAGE_SIZE], const char *path) {
+  const nq__method_t *method = nq__method_named(header->method);
+  if (method == NULL)
+    return refuse(message, path, "journal of an unknown method '%s'", header->method);
+  if (header->scheme != method->scheme)
+    return NQ_OK; /* another program's listing: nothing to count it by */
+  const nq__method_params_t params = {.n = header->n, .unit_param = header->depth,
+                                      .unique = header->unique, .walk = NQ_WALK_AUTO};
+  if (method->check(&params) != NQ_OK)
+    return refuse(message, path, "journal header names n = %d with %s %d, which %s cannot count",
+                  header->n, header->method[0] == 'j' ? "top rows" : "depth", header->depth,
+                  header->method);
   uint64_t units = 0;
-  if (header->scheme != NQ_UNIT_SCHEME)
-    return NQ_OK; /* another program's enumeration: nothing to count it by */
-  if (nq_units_check(header->n, header->depth) != NQ_OK)
-    return refuse(message, path, "journal header names n = %d at depth %d, which has no units",
-                  header->n, header->depth);
-  int rc = nq_units_total(&units, header->n, header->depth);
+  int rc = method->units_total(&units, &params, NULL);
   if (rc != NQ_OK)
     return rc;
   if (units != header->total_units)
     return refuse(message, path,
-                  "journal header says %" PRIu64 " units, but n = %d at depth %d has %" PRIu64
+                  "journal header says %" PRIu64 " units, but n = %d at %s %d has %" PRIu64
                   ": a damaged or altered header",
-                  header->total_units, header->n, header->depth, units);
+                  header->total_units, header->n,
+                  header->method[0] == 'j' ? "top rows" : "depth", header->depth, units);
   return NQ_OK;
 }
 

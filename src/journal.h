@@ -24,6 +24,10 @@
 #define NQ__JOURNAL_MESSAGE_SIZE 1024
 /* The longest program version a header carries. */
 #define NQ__JOURNAL_VERSION_MAX 63
+/* The longest method name a header carries. */
+#define NQ__JOURNAL_METHOD_MAX 15
+/* The method of a header without one (journals before methods had names). */
+#define NQ__JOURNAL_DEFAULT_METHOD "backtrack"
 /* Appends reach the disk (fdatasync) when the last sync is this old. */
 #define NQ__JOURNAL_SYNC_SECONDS 2
 
@@ -32,8 +36,10 @@
 typedef struct nq__journal_header {
   int n;
   int unique; /* 0 or 1: the records carry Burnside sums */
-  int depth;  /* resolved (nq_units_depth when the options say 0) */
-  int scheme; /* NQ_UNIT_SCHEME of the program that wrote it */
+  int depth;  /* the method's unit parameter, resolved (the backtracker's
+                 pre-placed rows, the join's top rows) */
+  int scheme; /* the method's unit scheme in the program that wrote it */
+  char method[NQ__JOURNAL_METHOD_MAX + 1]; /* "backtrack" or "join" */
   char version[NQ__JOURNAL_VERSION_MAX + 1]; /* no spaces or control characters */
   uint64_t total_units; /* units of the whole enumeration */
   int slice_index, slice_count; /* the run's slice (nqueens/slice.h); 0 of 1: all units */
@@ -86,10 +92,14 @@ typedef struct nq__journal_done_cursor {
 
 typedef struct nq__journal nq__journal_t;
 
-/* The header of this program for a count of n x n (scheme NQ_UNIT_SCHEME,
- * version NQ_VERSION). */
+/* The header of this program for a count of n x n by the backtracker
+ * (scheme NQ_UNIT_SCHEME, version NQ_VERSION). */
 void nq__journal_header_init(nq__journal_header_t *header, int n, int unique, int depth,
                              uint64_t total_units);
+
+/* Another method: its name (letters, at most NQ__JOURNAL_METHOD_MAX) and
+ * unit scheme. */
+void nq__journal_header_set_method(nq__journal_header_t *header, const char *method, int scheme);
 
 void nq__journal_state_init(nq__journal_state_t *state);
 void nq__journal_state_clear(nq__journal_state_t *state);

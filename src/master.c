@@ -7,7 +7,6 @@
 #include "nqueens/error.h"
 #include "pool.h"
 #include "run.h"
-#include "search.h"
 
 /* Each worker holds up to two batches: the one it solves and the next one,
  * so it never waits for a round trip to the master. */
@@ -27,7 +26,7 @@ typedef struct master {
   const nq__run_t *run;
   MPI_Comm comm;
   nq__totals_t *totals;
-  nq_unit_gen_t *gen;
+  void *listing; /* the method's units, in id order */
   int exhausted;
   int failure;     /* first unit failure; once set, no new work goes out */
   int failed_rank;
@@ -44,7 +43,7 @@ typedef struct master {
    * batches shrink to single units as the run ends. */
   uint64_t units_left;  /* not yet handed out, journaled ones aside */
   uint64_t capacity;    /* the sum of every rank's batch_units */
-  nq_search_t *search;  /* this thread's; its cancel hook serves the workers */
+  nq__run_solver_t *search; /* this thread's; its cancel hook serves the workers */
   nq__pool_t *pool;     /* this rank's search threads (no GPU) */
   int threads;
   /* Results arrive in a ring of receives posted for any source, tested at
@@ -66,7 +65,7 @@ typedef struct master {
   nq__totals_t record;   /* the run of consecutive results being gathered */
   uint64_t record_first; /* its first id */
   int record_rank;
-  nq_unit_t *local_units; /* a GPU master's batch: local_batch units */
+  nq__work_t *local_units; /* a GPU master's batch: local_batch units */
   nq_unit_result_t *local_results;
   size_t local_batch;
 } master_t;
@@ -100,7 +99,7 @@ static int check_stop(master_t *m) {
 }
 
 /* Whether this unit is done already, or another slice's. */
-static int skipped(master_t *m, const nq_unit_t *unit) {
+static int skipped(master_t *m, const nq__work_t *unit) {
   return !nq_slice_holds(&m->run->slice, unit->id) ||
          (m->run->journal != NULL && nq__journal_done_cursor_next(&m->done, unit->id));
 }
@@ -111,12 +110,12 @@ enum { SKIPS_BETWEEN_LOOKS = 1 << 16 };
 
 /* The next unit no journal holds yet (none once a stop is asked while
  * skipping: the run is stopping). */
-static int next_unit(master_t *m, nq_unit_t *unit) {
+static int next_unit(master_t *m, nq__work_t *unit) {
   if (m->exhausted)
     return 0;
   int rc;
   uint64_t skips = 0;
-  while ((rc = nq_unit_gen_next(m->gen, unit)) > 0 && skipped(m, unit))
+  while ((rc = m->run->method->units_next(m->listing, unit)) > 0 && skipped(m, unit))
     if (++skips % SKIPS_BETWEEN_LOOKS == 0 && nq__run_stop_asked(m->run)) {
       if (begin_stop(m) != NQ_OK)
         m->hook_failed = 1;
@@ -200,9 +199,9 @@ static int send_batch(master_t *m, int rank) {
   if (next_slot(m, peer, &batch) != NQ_OK)
     return NQ_EMPI;
   uint64_t count = 0, wanted = guided_batch(m, peer->batch_units);
-  nq_unit_t unit;
+  nq__work_t unit;
   while (count < wanted && next_unit(m, &unit))
-    nq__unit_pack(batch + 1 + count++ * NQ_UNIT_WORDS, &unit);
+    nq__work_pack(batch + 1 + count++ * NQ_UNIT_WORDS, &unit);
   if (count == 0)
     return NQ_OK;
   batch[0] = count;
@@ -415,7 +414,7 @@ static void collect_local(master_t *m) {
 /* Keeps a unit waiting for each local thread, one unit a batch, so the
  * master's threads never hold more than they are about to solve. */
 static void feed_local(master_t *m) {
-  nq_unit_t unit;
+  nq__work_t unit;
   while (m->pool != NULL && nq__pool_untaken(m->pool) < (size_t)m->threads && next_unit(m, &unit))
     if (nq__pool_submit(m->pool, 0, &unit, 1, NQ_OK) != NQ_OK)
       note_failure(m, NQ_ENOMEM, 0);
@@ -446,7 +445,7 @@ static int master_cancelled(void *context) {
 /* A master that drives a GPU (only when alone) solves a whole batch at a
  * time. */
 static void solve_gpu_batch(master_t *m) {
-  nq_unit_t *units = m->local_units;
+  nq__work_t *units = m->local_units;
   nq_unit_result_t *results = m->local_results;
   size_t count = 0;
   while (count < m->local_batch && next_unit(m, &units[count]))
@@ -601,7 +600,6 @@ static void free_buffers(master_t *m) {
 
 int nq__master_run(nq__totals_t *totals, nq_count_result_t *result, const nq__run_t *run,
                    MPI_Comm comm) {
-  const nq_count_options_t *options = run->options;
   int size = 1;
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
   master_t *m = calloc(1, sizeof *m);
@@ -629,11 +627,11 @@ int nq__master_run(nq__totals_t *totals, nq_count_result_t *result, const nq__ru
   }
   int rc = allocate_buffers(m, run);
   if (rc == NQ_OK)
-    rc = nq_unit_gen_create(&m->gen, options->n, options->depth);
+    rc = run->method->units_open(&m->listing, &run->params);
   if (rc == NQ_OK)
-    rc = nq_kernel_create(&m->search, options->n, options->walk);
+    rc = nq__run_solver_open(&m->search, run);
   if (rc == NQ_OK)
-    nq__kernel_set_cancel(m->search, master_cancelled, m);
+    nq__run_solver_set_cancel(run, m->search, master_cancelled, m);
   if (rc == NQ_OK && run->gpu == NULL)
     rc = nq__pool_create(&m->pool, run, m->threads - 1);
   if (rc != NQ_OK)
@@ -651,8 +649,9 @@ int nq__master_run(nq__totals_t *totals, nq_count_result_t *result, const nq__ru
   result->silent_ranks = m->silent_count;
   result->first_silent_rank = m->silent_count > 0 ? m->first_silent : -1;
   nq__pool_destroy(m->pool);
-  nq_unit_gen_destroy(m->gen);
-  nq_kernel_destroy(m->search);
+  if (m->listing != NULL)
+    run->method->units_close(m->listing);
+  nq__run_solver_close(run, m->search);
   nq__totals_clear(&m->record);
   nq__backups_clear(&m->backups);
   free_buffers(m);

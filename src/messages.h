@@ -22,8 +22,8 @@
 
 #include <stdint.h>
 
+#include "method.h"
 #include "nqueens/kernel.h"
-#include "nqueens/units.h"
 
 enum {
   NQ_TAG_WORK = 1,
@@ -46,8 +46,10 @@ enum {
 #define NQ_WORK_MAX_WORDS (1 + NQ_BATCH_MAX * NQ_UNIT_WORDS)
 #define NQ_RESULT_MAX_WORDS (2 + NQ_BATCH_MAX * NQ_RESULT_WORDS)
 
-void nq__unit_pack(uint64_t *words, const nq_unit_t *unit);
-void nq__unit_unpack(nq_unit_t *unit, const uint64_t *words);
+/* A unit on the wire: its id, then the method's two words (method.h; the
+ * backtracker's: method_backtrack.c). */
+void nq__work_pack(uint64_t *words, const nq__work_t *unit);
+void nq__work_unpack(nq__work_t *unit, const uint64_t *words);
 void nq__result_pack(uint64_t *words, const nq_unit_result_t *result);
 void nq__result_unpack(nq_unit_result_t *result, const uint64_t *words);
 

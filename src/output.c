@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "method.h"
 #include "nqueens/error.h"
 
 #ifndef NQ_VERSION
@@ -186,10 +187,15 @@ static void count_as_text(nq_output_t *output, int n, int unique, const nq_count
                   (unsigned long long)r->count_runs, r->count_runs == 1 ? "" : "s", r->seconds);
   else
     append_format(output, "%.3f s on ", r->seconds);
-  append_format(output, "%d rank%s, %d thread%s, %llu work unit%s, %.3g nodes/s, %s walk",
-                r->ranks, r->ranks == 1 ? "" : "s", r->threads, r->threads == 1 ? "" : "s",
-                (unsigned long long)r->units, r->units == 1 ? "" : "s",
-                per_second(r->nodes, count_seconds(r)), nq_walk_name(r->walk));
+  const nq__method_t *method = nq__method_of(r->method);
+  append_format(output, "%d rank%s, %d thread%s, %llu %s%s, %.3g nodes/s, ", r->ranks,
+                r->ranks == 1 ? "" : "s", r->threads, r->threads == 1 ? "" : "s",
+                (unsigned long long)r->units, method->unit_word, r->units == 1 ? "" : "s",
+                per_second(r->nodes, count_seconds(r)));
+  if (r->method == NQ_COUNT_BACKTRACK)
+    append_format(output, "%s walk", nq_walk_name(r->walk));
+  else
+    append_format(output, "%s method", method->name);
   if (r->gpu_ranks > 0)
     append_format(output, ", %d GPU rank%s", r->gpu_ranks, r->gpu_ranks == 1 ? "" : "s");
   if (r->resumed_units > 0)
@@ -220,8 +226,10 @@ static void count_as_json(nq_output_t *output, int n, int unique, const nq_count
                 "\"nodes\":\"%Zd\"",
                 count_seconds(r), r->ranks, r->threads, (unsigned long long)r->units, r->depth,
                 r->nodes);
-  append_format(output, ",\"nodes_per_second\":%.0f,\"walk\":\"%s\"",
-                per_second(r->nodes, count_seconds(r)), nq_walk_name(r->walk));
+  append_format(output, ",\"nodes_per_second\":%.0f,\"method\":\"%s\"",
+                per_second(r->nodes, count_seconds(r)), nq__method_of(r->method)->name);
+  if (r->method == NQ_COUNT_BACKTRACK)
+    append_format(output, ",\"walk\":\"%s\"", nq_walk_name(r->walk));
   if (r->gpu_ranks > 0)
     append_format(output, ",\"gpu_ranks\":%d", r->gpu_ranks);
   if (r->resumed_units > 0)
@@ -246,46 +254,6 @@ int nq__output_count(nq_output_t *output, nq_format_t format, int n, int unique,
     count_as_json(output, n, unique, result);
   else
     count_as_text(output, n, unique, result);
-  return output->status;
-}
-
-/* ---- Counts by the join ---------------------------------------------- */
-
-static void join_as_text(nq_output_t *output, int n, const nq__join_report_t *r) {
-  const nq_join_stats_t *s = &r->stats;
-  append_format(output, "Q(%d) = %Zd solution%s on the %dx%d board\n", n, r->solutions,
-                mpz_cmp_ui(r->solutions, 1) == 0 ? "" : "s", n, n);
-  append_format(output,
-                "%.3f s on %d rank%s, %d thread%s, join method (top %d rows): %llu column "
-                "sets, %llu top halves, %llu bottom nodes, %llu words\n",
-                r->seconds, r->ranks, r->ranks == 1 ? "" : "s", r->threads,
-                r->threads == 1 ? "" : "s", r->top_rows, (unsigned long long)s->buckets,
-                (unsigned long long)s->tops, (unsigned long long)s->bottom_nodes,
-                (unsigned long long)s->words);
-}
-
-static void join_as_json(nq_output_t *output, int n, const nq__join_report_t *r) {
-  const nq_join_stats_t *s = &r->stats;
-  append_format(output,
-                "{\"n\":%d,\"solutions\":\"%Zd\",\"method\":\"join\",\"seconds\":%.6f,"
-                "\"ranks\":%d,\"threads\":%d,\"top_rows\":%d",
-                n, r->solutions, r->seconds, r->ranks, r->threads, r->top_rows);
-  append_format(output,
-                ",\"buckets\":%llu,\"tops\":%llu,\"max_tops\":%llu,\"top_nodes\":%llu,"
-                "\"bottom_nodes\":%llu,\"words\":%llu,\"pruned\":%llu,\"repacks\":%llu",
-                (unsigned long long)s->buckets, (unsigned long long)s->tops,
-                (unsigned long long)s->max_tops, (unsigned long long)s->top_nodes,
-                (unsigned long long)s->bottom_nodes, (unsigned long long)s->words,
-                (unsigned long long)s->pruned, (unsigned long long)s->repacks);
-  append_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);
-}
-
-int nq__output_join(nq_output_t *output, nq_format_t format, int n,
-                    const nq__join_report_t *report) {
-  if (format == NQ_FORMAT_JSON)
-    join_as_json(output, n, report);
-  else
-    join_as_text(output, n, report);
   return output->status;
 }
 
@@ -488,12 +456,15 @@ int nq__output_count_record(nq_output_t *output, const nq_cli_t *cli,
   if (r->slice_count > 1)
     append_format(output, ",\"slice\":\"%d/%d\"", r->slice_index + 1, r->slice_count);
   append_origin(output, p);
+  const nq__method_t *method = nq__method_of(r->method);
+  append_format(output, ",\"ranks\":%d,\"threads\":%d,\"gpu_ranks\":%d,\"method\":\"%s\"",
+                r->ranks, r->threads, r->gpu_ranks, method->name);
+  if (r->method == NQ_COUNT_BACKTRACK)
+    append_format(output, ",\"walk\":\"%s\"", nq_walk_name(r->walk));
   append_format(output,
-                ",\"ranks\":%d,\"threads\":%d,\"gpu_ranks\":%d,\"walk\":\"%s\","
-                "\"unit_scheme\":%d,\"depth\":%d,\"units\":%llu,\"resumed_units\":%llu,"
+                ",\"unit_scheme\":%d,\"depth\":%d,\"units\":%llu,\"resumed_units\":%llu,"
                 "\"restarts\":%llu",
-                r->ranks, r->threads, r->gpu_ranks, nq_walk_name(r->walk), NQ_UNIT_SCHEME,
-                r->depth, (unsigned long long)(r->units - r->resumed_units),
+                method->scheme, r->depth, (unsigned long long)(r->units - r->resumed_units),
                 (unsigned long long)r->resumed_units, (unsigned long long)r->restarts);
   if (cli->verify > 0)
     append_format(output,

@@ -10,7 +10,6 @@
 #include "provenance.h"
 #include "nqueens/count.h"
 #include "nqueens/estimate.h"
-#include "nqueens/join.h"
 #include "nqueens/solutions.h"
 #include "nqueens/units.h"
 
@@ -66,16 +65,6 @@ int nq__output_merge_record(nq_output_t *output, const nq_cli_t *cli,
                             const nq__merge_result_t *result, const nq__provenance_t *p,
                             char (*sha256s)[NQ_SHA256_HEX]);
 
-/* A count by --method join: Q(n), and what the join did. */
-typedef struct nq__join_report {
-  mpz_t solutions;
-  nq_join_stats_t stats;
-  double seconds;
-  int ranks, threads, top_rows;
-} nq__join_report_t;
-
-int nq__output_join(nq_output_t *output, nq_format_t format, int n,
-                    const nq__join_report_t *report);
 
 int nq__output_estimate(nq_output_t *output, nq_format_t format, int n, uint64_t cores,
                         uint64_t seed, const nq_estimate_result_t *result);

@@ -9,7 +9,6 @@
 
 #include "nqueens/error.h"
 #include "run.h"
-#include "search.h"
 
 typedef struct pool_batch {
   struct pool_batch *next;
@@ -18,13 +17,13 @@ typedef struct pool_batch {
   size_t count;
   size_t taken;    /* units handed out (or skipped, once status failed) */
   size_t finished; /* units whose thread is done with them */
-  nq_unit_t *units;
+  nq__work_t *units;
   nq_unit_result_t *results;
 } pool_batch_t;
 
 typedef struct helper {
   nq__pool_t *pool;
-  nq_search_t *search;
+  nq__run_solver_t *search;
   pthread_t thread;
   int started;
 } helper_t;
@@ -73,7 +72,7 @@ static void settle(nq__pool_t *pool, pool_batch_t *batch, int rc) {
 /* ---- solving ---- */
 
 /* Takes the next unit (lock held while choosing), solves it unlocked. */
-static int take_and_solve(nq__pool_t *pool, nq_search_t *search) {
+static int take_and_solve(nq__pool_t *pool, nq__run_solver_t *search) {
   pool_batch_t *batch = open_batch(pool);
   if (batch == NULL)
     return 0;
@@ -86,7 +85,7 @@ static int take_and_solve(nq__pool_t *pool, nq_search_t *search) {
   return 1;
 }
 
-int nq__pool_solve_one(nq__pool_t *pool, nq_search_t *search) {
+int nq__pool_solve_one(nq__pool_t *pool, nq__run_solver_t *search) {
   pthread_mutex_lock(&pool->lock);
   int solved = take_and_solve(pool, search);
   pthread_mutex_unlock(&pool->lock);
@@ -114,7 +113,7 @@ static void *helper_main(void *context) {
 
 /* ---- the rank's side ---- */
 
-int nq__pool_submit(nq__pool_t *pool, uint64_t tag, const nq_unit_t *units, size_t count,
+int nq__pool_submit(nq__pool_t *pool, uint64_t tag, const nq__work_t *units, size_t count,
                     int status) {
   pool_batch_t *batch = calloc(1, sizeof *batch);
   if (batch == NULL)
@@ -230,19 +229,18 @@ static void stop_helpers(nq__pool_t *pool) {
   for (int i = 0; i < pool->helper_count; i++) {
     if (pool->helpers[i].started)
       pthread_join(pool->helpers[i].thread, NULL);
-    nq_kernel_destroy(pool->helpers[i].search);
+    nq__run_solver_close(pool->run, pool->helpers[i].search);
   }
 }
 
 static int start_helpers(nq__pool_t *pool) {
-  const nq_count_options_t *options = pool->run->options;
   for (int i = 0; i < pool->helper_count; i++) {
     helper_t *helper = &pool->helpers[i];
     helper->pool = pool;
-    int rc = nq_kernel_create(&helper->search, options->n, options->walk);
+    int rc = nq__run_solver_open(&helper->search, pool->run);
     if (rc != NQ_OK)
       return rc;
-    nq__kernel_set_cancel(helper->search, helper_cancelled, helper);
+    nq__run_solver_set_cancel(pool->run, helper->search, helper_cancelled, helper);
     if (pthread_create(&helper->thread, NULL, helper_main, helper) != 0)
       return NQ_ENOMEM;
     helper->started = 1;

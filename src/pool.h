@@ -11,10 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "method.h"
 #include "nqueens/kernel.h"
 
 typedef struct nq__pool nq__pool_t;
 struct nq__run;
+struct nq__run_solver;
 
 /* A finished batch, handed back by nq__pool_collect: the caller's tag, and
  * the results in unit order when status is NQ_OK (a failing unit's code,
@@ -38,12 +40,12 @@ void nq__pool_destroy(nq__pool_t *pool);
 /* Queues a copy of `units`.  With `status` other than NQ_OK the batch is
  * not solved but still comes back in its turn with that status (a worker
  * answers every batch in order, even after a failure).  NQ_ENOMEM. */
-int nq__pool_submit(nq__pool_t *pool, uint64_t tag, const nq_unit_t *units, size_t count,
+int nq__pool_submit(nq__pool_t *pool, uint64_t tag, const nq__work_t *units, size_t count,
                     int status);
 
 /* Solves the next unit nobody has taken, with `search`.  Returns 1 when it
  * solved (or abandoned) one, 0 when every unit is taken. */
-int nq__pool_solve_one(nq__pool_t *pool, nq_search_t *search);
+int nq__pool_solve_one(nq__pool_t *pool, struct nq__run_solver *search);
 
 /* The oldest batch, when it is finished: fills *batch and returns 1; its
  * results stay valid until nq__pool_release.  0 when none is ready. */

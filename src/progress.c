@@ -62,33 +62,12 @@ static void print_progress(const nq_count_progress_t *p, void *context) {
   print_times(printer, rate, p->units_total - p->units_done, p->seconds);
 }
 
-/* Rank 0's share of the column sets: the ranks are dealt alike, so its
- * fraction and pace stand for the run's. */
-static void print_join_progress(uint64_t done, uint64_t total, double seconds, int final,
-                                void *context) {
-  const nq__progress_printer_t *printer = context;
-  if (finish_line(printer, final))
-    return;
-  fprintf(printer->err, "nqueens-mpi: join: %llu/%llu of rank 0's column sets (%.1f%%), ",
-          (unsigned long long)done, (unsigned long long)total, percent(done, total));
-  print_times(printer, seconds > 0 ? (double)done / seconds : 0, total - done, seconds);
-}
-
 /* The printer's stream, and how often it prints: every second on a
  * terminal, which it refreshes in place. */
 static double start_printer(nq__progress_printer_t *printer, FILE *err, double interval) {
   printer->err = err;
   printer->terminal = isatty(fileno(err));
   return printer->terminal ? 1.0 : interval;
-}
-
-void nq__progress_attach_join(nq_join_options_t *options, nq__progress_printer_t *printer,
-                              FILE *err, double interval) {
-  if (interval <= 0)
-    return;
-  options->progress_seconds = start_printer(printer, err, interval);
-  options->progress = print_join_progress;
-  options->progress_context = printer;
 }
 
 void nq__progress_attach(nq_count_options_t *options, nq__progress_printer_t *printer, FILE *err,

@@ -7,7 +7,6 @@
 #include <stdio.h>
 
 #include "nqueens/count.h"
-#include "nqueens/join.h"
 
 typedef struct nq__progress_printer {
   FILE *err;
@@ -18,10 +17,5 @@ typedef struct nq__progress_printer {
  * (a terminal: every second); interval 0 leaves progress off. */
 void nq__progress_attach(nq_count_options_t *options, nq__progress_printer_t *printer, FILE *err,
                          double interval);
-
-/* The same for a count by the join (rank 0's column sets stand for the
- * whole). */
-void nq__progress_attach_join(nq_join_options_t *options, nq__progress_printer_t *printer,
-                              FILE *err, double interval);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "gpu.h"
 #include "journal.h"
+#include "method.h"
 #include "nqueens/count.h"
 #include "nqueens/kernel.h"
 #include "nqueens/slice.h"
@@ -50,6 +51,8 @@ typedef struct nq__faults {
 
 typedef struct nq__run {
   const nq_count_options_t *options;
+  const nq__method_t *method;  /* how units are listed and counted */
+  nq__method_params_t params;  /* n, the resolved unit parameter, the method's options */
   nq__faults_t faults;
   /* This rank's part (count.c sets it up before the roles start): */
   int rank;
@@ -68,6 +71,11 @@ typedef struct nq__run {
   uint64_t slice_units; /* units in it */
 } nq__run_t;
 
+/* Sets run->method and run->params from run->options: the method the
+ * options name and its resolved unit parameter.  NQ_EINVAL for options it
+ * cannot count (the join: no --unique, walk or GPU; a cut off the board). */
+int nq__run_choose_method(nq__run_t *run);
+
 /* nq_count_run with faults injected. */
 int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_t *options,
                               nq__faults_t faults, MPI_Comm comm);
@@ -83,12 +91,29 @@ int nq__run_stop_asked(const nq__run_t *run);
  * the interval. */
 int nq__run_poll_due(double *last_poll);
 
+/* One thread's solver for the run's method, and the cancel hook it asks
+ * at coarse points inside a unit (the method's solver asks it; so does a
+ * simulated unit). */
+typedef struct nq__run_solver {
+  void *method_solver;
+  nq__method_cancel_fn cancelled;
+  void *cancel_context;
+} nq__run_solver_t;
+
+int nq__run_solver_open(nq__run_solver_t **out_solver, const nq__run_t *run);
+void nq__run_solver_close(const nq__run_t *run, nq__run_solver_t *solver);
+void nq__run_solver_set_cancel(const nq__run_t *run, nq__run_solver_t *solver,
+                               nq__method_cancel_fn cancelled, void *context);
+
+/* Whether the solver's cancel hook asks to abandon the unit. */
+int nq__run_solver_cancelled(const nq__run_solver_t *solver);
+
 /* Solves one unit where it runs, through the fault hook. */
-int nq__run_solve(nq_unit_result_t *result, nq_search_t *search, const nq__run_t *run,
-                  const nq_unit_t *unit);
+int nq__run_solve(nq_unit_result_t *result, nq__run_solver_t *solver, const nq__run_t *run,
+                  const nq__work_t *unit);
 
 /* Solves a batch on this rank's GPU solver, through the fault hook. */
-int nq__run_solve_batch(nq_unit_result_t *results, const nq__run_t *run, const nq_unit_t *units,
+int nq__run_solve_batch(nq_unit_result_t *results, const nq__run_t *run, const nq__work_t *units,
                         size_t count);
 
 /* Which ranks drive a GPU (gpu_ranks.c): with options.gpu, on each node

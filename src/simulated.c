@@ -6,7 +6,6 @@
 #include <time.h>
 
 #include "nqueens/error.h"
-#include "search.h"
 
 static struct timespec seconds_later(struct timespec from, double seconds) {
   long whole = (long)seconds;
@@ -26,7 +25,7 @@ static int earlier(struct timespec a, struct timespec b) {
 /* Sleeping, not spinning: hundreds of oversubscribed ranks on a few cores
  * then cost the CPU nothing but their wake-ups.  Deadlines are absolute,
  * so late wake-ups do not add up over the slices. */
-static int sleep_asking(nq_search_t *search, double seconds, double slice) {
+static int sleep_asking(const nq__run_solver_t *solver, double seconds, double slice) {
   struct timespec now, end;
   clock_gettime(CLOCK_MONOTONIC, &now);
   end = seconds_later(now, seconds);
@@ -39,18 +38,18 @@ static int sleep_asking(nq_search_t *search, double seconds, double slice) {
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (!earlier(now, end))
       return NQ_OK;
-    if (nq__search_cancelled(search))
+    if (nq__run_solver_cancelled(solver))
       return NQ_ESTOPPED;
   }
 }
 
-int nq__simulated_solve(nq_unit_result_t *result, nq_search_t *search, const nq__faults_t *faults,
-                        const nq_unit_t *unit) {
+int nq__simulated_solve(nq_unit_result_t *result, const nq__run_solver_t *solver,
+                        const nq__faults_t *faults, const nq__work_t *unit) {
   double seconds = faults->simulated_seconds(unit->id, faults->simulated_context);
   if (seconds > 0) {
     double slice = faults->simulated_poll_seconds > 0 ? faults->simulated_poll_seconds
                                                       : NQ_POLL_SECONDS;
-    int rc = sleep_asking(search, seconds, slice);
+    int rc = sleep_asking(solver, seconds, slice);
     if (rc != NQ_OK)
       return rc;
   }

@@ -5,11 +5,10 @@
  * without the search, on many more ranks than there are cores. */
 
 #include "nqueens/kernel.h"
-#include "nqueens/units.h"
 #include "run.h"
 
 /* Sleeps the unit's simulated cost (0 s: returns at once), in slices of
- * faults->simulated_poll_seconds (0: NQ_POLL_SECONDS) with the searcher's
+ * faults->simulated_poll_seconds (0: NQ_POLL_SECONDS) with the solver's
  * cancel hook asked between them, as a walk asks it; a hook that says stop
  * gives NQ_ESTOPPED.  (Hundreds of ranks waking every millisecond would
  * fill a few cores: a benchmark may slice more coarsely where the hook
@@ -18,7 +17,7 @@
  * nodes: a run of every unit totals exactly `units` solutions (and U =
  * units with --unique) and units (units + 1) / 2 nodes, so a unit lost or
  * counted twice shows. */
-int nq__simulated_solve(nq_unit_result_t *result, nq_search_t *search, const nq__faults_t *faults,
-                        const nq_unit_t *unit);
+int nq__simulated_solve(nq_unit_result_t *result, const nq__run_solver_t *solver,
+                        const nq__faults_t *faults, const nq__work_t *unit);
 
 #endif

@@ -20,9 +20,7 @@
 #include "grow.h"
 #include "messages.h"
 #include "mpi_check.h"
-#include "search.h"
 #include "nqueens/error.h"
-#include "nqueens/units.h"
 #include "random.h"
 
 enum { SAMPLE_WORDS = 3, ANSWER_WORDS = 7 }; /* first, count, rank; index, 3 sums x 2 words */
@@ -337,17 +335,17 @@ static int worker_cancelled(void *context) {
   return w->stopping || w->mpi_failed;
 }
 
-/* Solves batch k (units first..first+count-1, the generator moving only
+/* Solves batch k (units first..first+count-1, the listing moving only
  * forward) into answer's sums. */
-static int solve_batch(uint64_t answer[ANSWER_WORDS], nq_unit_gen_t *gen, nq_search_t *search,
+static int solve_batch(uint64_t answer[ANSWER_WORDS], void *listing, nq__run_solver_t *search,
                        const verifier_t *w, uint64_t k) {
   const uint64_t *batch = w->v->dealt + k * SAMPLE_WORDS;
   const uint64_t first = batch[0], end = batch[0] + batch[1];
   unsigned __int128 sums[3] = {0, 0, 0};
-  nq_unit_t unit;
+  nq__work_t unit;
   int rc = NQ_OK;
   for (;;) {
-    int got = nq_unit_gen_next(gen, &unit);
+    int got = w->run->method->units_next(listing, &unit);
     if (got <= 0) {
       rc = got < 0 ? got : NQ_EUNIT; /* the journal named a unit past the last */
       break;
@@ -374,14 +372,14 @@ static int solve_batch(uint64_t answer[ANSWER_WORDS], nq_unit_gen_t *gen, nq_sea
 /* This rank's share, batch by batch: rank 0 judges its own answers, a
  * worker sends each to rank 0.  Stops at the first failure or stop. */
 static int solve_share(verifier_t *w) {
-  const nq_count_options_t *options = w->run->options;
-  nq_unit_gen_t *gen = NULL;
-  nq_search_t *search = NULL;
-  int rc = nq_unit_gen_create(&gen, options->n, options->depth);
+  const nq__run_t *run = w->run;
+  void *listing = NULL;
+  nq__run_solver_t *search = NULL;
+  int rc = run->method->units_open(&listing, &run->params);
   if (rc == NQ_OK)
-    rc = nq_kernel_create(&search, options->n, options->walk);
+    rc = nq__run_solver_open(&search, run);
   if (rc == NQ_OK)
-    nq__kernel_set_cancel(search, w->rank == 0 ? judge_cancelled : worker_cancelled, w);
+    nq__run_solver_set_cancel(run, search, w->rank == 0 ? judge_cancelled : worker_cancelled, w);
   for (uint64_t k = 0; rc == NQ_OK && k < w->v->count; k++) {
     if ((int)w->v->dealt[k * SAMPLE_WORDS + 2] != w->rank)
       continue;
@@ -389,7 +387,7 @@ static int solve_share(verifier_t *w) {
     if (w->rank == 0 ? judge_cancelled(w) : worker_cancelled(w))
       rc = NQ_ESTOPPED;
     if (rc == NQ_OK)
-      rc = solve_batch(answer, gen, search, w, k);
+      rc = solve_batch(answer, listing, search, w, k);
     if (rc == NQ_OK && w->rank == 0)
       judge(w, answer);
     else if (rc == NQ_OK && MPI_Send(answer, ANSWER_WORDS, MPI_UINT64_T, 0,
@@ -398,9 +396,9 @@ static int solve_share(verifier_t *w) {
   }
   if (w->mpi_failed)
     rc = NQ_EMPI;
-  nq_kernel_destroy(search);
-  if (gen != NULL)
-    nq_unit_gen_destroy(gen);
+  nq__run_solver_close(run, search);
+  if (listing != NULL)
+    run->method->units_close(listing);
   return rc;
 }
 

@@ -6,20 +6,19 @@
 #include "nqueens/error.h"
 #include "pool.h"
 #include "run.h"
-#include "search.h"
 
 enum { MASTER = 0 };
 
 typedef struct worker {
   const nq__run_t *run;
   MPI_Comm comm;
-  nq_search_t *search; /* this thread's; its cancel hook talks to the master */
+  nq__run_solver_t *search; /* this thread's; its cancel hook talks to the master */
   nq__pool_t *pool;    /* the rank's search threads (CPU ranks) */
   int batch_units;     /* the most units a batch may carry to this rank */
   int inbox_words;
   uint64_t *inbox;
   uint64_t *outbox;
-  nq_unit_t *units; /* a batch unpacked */
+  nq__work_t *units; /* a batch unpacked */
   nq_unit_result_t *results; /* the GPU solver's */
   /* The receive of the master's next message, always posted while the
    * worker runs; it may complete in the cancel hook. */
@@ -100,7 +99,7 @@ static int unpack_batch(worker_t *w, const MPI_Status *status, size_t *count) {
   if (units > (uint64_t)w->batch_units || (uint64_t)words != 1 + units * NQ_UNIT_WORDS)
     return NQ_EPROTO;
   for (uint64_t i = 0; i < units; i++)
-    nq__unit_unpack(&w->units[i], w->inbox + 1 + i * NQ_UNIT_WORDS);
+    nq__work_unpack(&w->units[i], w->inbox + 1 + i * NQ_UNIT_WORDS);
   *count = (size_t)units;
   return NQ_OK;
 }
@@ -229,12 +228,11 @@ static void free_buffers(worker_t *w) {
 /* This thread's searcher and, on a CPU rank, the other threads.  A worker
  * that cannot search still serves, answering every batch with its failure. */
 static int set_up_search(worker_t *w) {
-  const nq_count_options_t *options = w->run->options;
   if (w->run->gpu != NULL)
     return NQ_OK;
-  int rc = nq_kernel_create(&w->search, options->n, options->walk);
+  int rc = nq__run_solver_open(&w->search, w->run);
   if (rc == NQ_OK) {
-    nq__kernel_set_cancel(w->search, worker_cancelled, w);
+    nq__run_solver_set_cancel(w->run, w->search, worker_cancelled, w);
     rc = nq__pool_create(&w->pool, w->run, nq__run_threads(w->run) - 1);
   }
   if (rc != NQ_OK && w->pool == NULL)
@@ -266,7 +264,7 @@ int nq__worker_run(const nq__run_t *run, MPI_Comm comm) {
     rc = NQ_EMPI;
   }
   nq__pool_destroy(w->pool);
-  nq_kernel_destroy(w->search);
+  nq__run_solver_close(run, w->search);
   free_buffers(w);
   free(w);
   return rc;

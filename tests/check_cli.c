@@ -180,10 +180,6 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--method", "join", "--unique", NULL}, "--unique"},
     {{"-n", "8", "--method", "join", "--gpu", NULL}, "--gpu"},
     {{"-n", "8", "--method", "join", "--walk", "scalar", NULL}, "--walk"},
-    {{"-n", "8", "--method", "join", "--checkpoint", "j", NULL}, "--checkpoint"},
-    {{"-n", "8", "--method", "join", "--slice", "1/2", NULL}, "--slice"},
-    {{"-n", "8", "--method", "join", "--json", "r.json", NULL}, "--json"},
-    {{"-n", "8", "--method", "join", "--verify", "0.5", NULL}, "--verify"},
     {{"-n", "33", "--method", "join", NULL}, "33"},
     {{"-n", "8", "--first", "--method", "join", NULL}, "--method"},
     {{"-n", "8", "--estimate", "--method", "backtrack", NULL}, "--method"},
@@ -265,9 +261,10 @@ START_TEST(test_parse_counting_switches) {
 END_TEST
 
 
-/* --method auto takes the join for a plain count where it measured faster
- * (NQ_CLI_JOIN_FROM_N..TO_N), and the backtracker whenever an option asks
- * for what only it gives; a method given is kept. */
+/* --method auto takes the join for a count where it measured faster
+ * (NQ_CLI_JOIN_FROM_N..TO_N), journals, slices, verification and --json
+ * included, and the backtracker whenever an option asks for what only it
+ * gives (U(n), a walk, GPUs); a method given is kept. */
 START_TEST(test_method_auto_chooses) {
   static const struct {
     const char *words[MAX_WORDS + 1];
@@ -282,10 +279,10 @@ START_TEST(test_method_auto_chooses) {
       {{"-n", "18", "--unique", NULL}, NQ_METHOD_BACKTRACK},
       {{"-n", "18", "--walk", "scalar", NULL}, NQ_METHOD_BACKTRACK},
       {{"-n", "18", "--gpu", NULL}, NQ_METHOD_BACKTRACK},
-      {{"-n", "18", "--checkpoint", "j", NULL}, NQ_METHOD_BACKTRACK},
-      {{"-n", "18", "--slice", "1/2", NULL}, NQ_METHOD_BACKTRACK},
-      {{"-n", "18", "--json", "r.json", NULL}, NQ_METHOD_BACKTRACK},
-      {{"-n", "18", "--checkpoint", "j", "--verify", "0.1", NULL}, NQ_METHOD_BACKTRACK},
+      {{"-n", "18", "--checkpoint", "j", NULL}, NQ_METHOD_JOIN},
+      {{"-n", "18", "--slice", "1/2", NULL}, NQ_METHOD_JOIN},
+      {{"-n", "18", "--json", "r.json", NULL}, NQ_METHOD_JOIN},
+      {{"-n", "18", "--checkpoint", "j", "--verify", "0.1", NULL}, NQ_METHOD_JOIN},
       {{"-n", "18", "--estimate", NULL}, NQ_METHOD_BACKTRACK},
       {{"-n", "18", "--method", "backtrack", NULL}, NQ_METHOD_BACKTRACK},
       {{"-n", "12", "--method", "join", NULL}, NQ_METHOD_JOIN},

@@ -1,13 +1,17 @@
-/* The join method (include/nqueens/join.h): each bucket's count against
- * the permutation brute force, column set by column set and cut by cut;
- * Q(n) against OEIS over the ranks and threads it runs on; the arguments
- * it refuses. */
+/* The join method (include/nqueens/join.h, src/method_join.c): each
+ * bucket's count against the permutation brute force, column set by column
+ * set and cut by cut; its units' listing; a bucket abandoned on a cancel;
+ * Q(n) through the run engine against OEIS over the ranks and threads it
+ * runs on; a stop; the arguments it refuses. */
 #include <check.h>
 #include <gmp.h>
 #include <mpi.h>
 #include <stdlib.h>
 
+#include "join_units.h"
 #include "known_counts.h"
+#include "method.h"
+#include "nqueens/count.h"
 #include "nqueens/error.h"
 #include "nqueens/join.h"
 #include "support.h"
@@ -51,23 +55,30 @@ START_TEST(test_join_bucket_matches_brute_force) {
 }
 END_TEST
 
+/* Q(n) by the join through the run engine (nq_count_run, method
+ * NQ_COUNT_JOIN), with its work units, over every rank of the test. */
+static int count_by_join(nq_count_result_t *result, int n, int top_rows, int threads,
+                         volatile sig_atomic_t *stop) {
+  const nq_count_options_t options = {.n = n, .method = NQ_COUNT_JOIN, .depth = top_rows,
+                                      .threads = threads, .stop = stop};
+  nq_count_result_init(result);
+  return nq_count_run(result, &options, MPI_COMM_WORLD);
+}
+
 static void assert_join_total(int n, int top_rows, int threads) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  mpz_t solutions;
-  mpz_init_set_ui(solutions, 12345);
-  nq_join_stats_t stats = {0};
-  nq_join_options_t options = {.n = n, .top_rows = top_rows, .threads = threads};
-  ck_assert_int_eq(nq_join_count(solutions, &stats, &options, MPI_COMM_WORLD), NQ_OK);
+  nq_count_result_t result;
+  ck_assert_int_eq(count_by_join(&result, n, top_rows, threads, NULL), NQ_OK);
   if (rank == 0) {
-    ck_assert_msg(mpz_cmp_ui(solutions, known_all_large[n]) == 0,
+    ck_assert_msg(mpz_cmp_ui(result.solutions, known_all_large[n]) == 0,
                   "Q(%d) by the join (top %d rows, %d threads) is %s, OEIS says %llu", n,
-                  top_rows, threads, mpz_get_str(NULL, 10, solutions),
+                  top_rows, threads, mpz_get_str(NULL, 10, result.solutions),
                   (unsigned long long)known_all_large[n]);
-    if (n >= 2)
-      ck_assert_uint_ge(stats.tops, stats.max_tops);
+    ck_assert_int_eq(result.method, NQ_COUNT_JOIN);
+    ck_assert_int_eq(result.depth, top_rows ? top_rows : n < 2 ? 1 : n / 2);
   }
-  mpz_clear(solutions);
+  nq_count_result_clear(&result);
 }
 
 /* n = 0..15 at the default cut, on one thread and on three. */
@@ -87,48 +98,61 @@ START_TEST(test_join_count_every_cut) {
 }
 END_TEST
 
-typedef struct progress_calls {
-  uint64_t calls, finals, last_done, total;
-  int went_back;
-} progress_calls_t;
+/* The join's units: ids 0, 1, 2, ... in increasing order of the set, each
+ * canonical, as many as units_total says; a unit outside the listing (a
+ * set that is not canonical, or of another size) is refused. */
+START_TEST(test_join_units_are_listed_in_order) {
+  const nq__method_params_t params = {.n = 12, .unit_param = 6};
+  void *listing = NULL, *scratch = NULL;
+  uint64_t total = 0, listed = 0, last_set = 0;
+  ck_assert_int_eq(nq__method_join.units_total(&total, &params, NULL), NQ_OK);
+  ck_assert_int_eq(nq__method_join.units_open(&listing, &params), NQ_OK);
+  nq__work_t unit;
+  while (nq__method_join.units_next(listing, &unit) > 0) {
+    ck_assert_uint_eq(unit.id, listed++);
+    ck_assert_uint_gt(unit.data[0], last_set);
+    ck_assert(nq__join_is_canonical(unit.data[0], 12, 6));
+    last_set = unit.data[0];
+  }
+  nq__method_join.units_close(listing);
+  ck_assert_uint_eq(listed, total);
+  ck_assert_uint_gt(total, 0);
+  ck_assert_int_eq(nq__method_join.solver_open(&scratch, &params), NQ_OK);
+  nq_unit_result_t result;
+  const nq__work_t not_canonical = {.id = 0, .data = {0xfc0, 0}}; /* the mirror of 0x3f */
+  const nq__work_t wrong_size = {.id = 0, .data = {0x1f, 0}};
+  ck_assert_int_eq(nq__method_join.solve(&result, scratch, &not_canonical, &params), NQ_EUNIT);
+  ck_assert_int_eq(nq__method_join.solve(&result, scratch, &wrong_size, &params), NQ_EUNIT);
+  nq__method_join.solver_close(scratch);
+}
+END_TEST
 
-static void record_progress(uint64_t done, uint64_t total, double seconds, int final,
-                            void *context) {
-  progress_calls_t *calls = context;
-  (void)seconds;
-  calls->went_back |= done < calls->last_done || done > total;
-  calls->last_done = done;
-  calls->total = total;
-  calls->calls++;
-  calls->finals += (uint64_t)final;
+static int always(void *context) {
+  (void)context;
+  return 1;
 }
 
-/* Rank 0 alone reports, its finished buckets only growing, and once at
- * the end with all of them done.  With one thread and a zero interval,
- * after every bucket too (with more, the rank's own thread, which
- * reports, may find every bucket taken). */
-START_TEST(test_join_reports_progress) {
-  int rank;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  for (int threads = 1; threads <= 3; threads += 2) {
-    progress_calls_t calls = {0};
-    nq_join_options_t options = {.n = 12, .threads = threads, .progress = record_progress,
-                                 .progress_context = &calls, .progress_seconds = 0};
-    mpz_t solutions;
-    mpz_init(solutions);
-    ck_assert_int_eq(nq_join_count(solutions, NULL, &options, MPI_COMM_WORLD), NQ_OK);
-    mpz_clear(solutions);
-    if (rank != 0) {
-      ck_assert_uint_eq(calls.calls, 0);
-      continue;
-    }
-    ck_assert_int_eq(calls.went_back, 0);
-    ck_assert_uint_eq(calls.finals, 1);
-    ck_assert_uint_gt(calls.total, 0);
-    ck_assert_uint_eq(calls.last_done, calls.total);
-    if (threads == 1)
-      ck_assert_uint_eq(calls.calls, calls.total + 1);
-  }
+/* A cancel hook that says stop abandons a bucket inside its walk; without
+ * it, the same bucket counts as before. */
+START_TEST(test_join_unit_is_abandoned_on_cancel) {
+  const nq__method_params_t params = {.n = 14, .unit_param = 7};
+  void *listing = NULL;
+  nq_join_scratch_t *scratch = NULL;
+  ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
+  ck_assert_int_eq(nq__method_join.units_open(&listing, &params), NQ_OK);
+  nq__work_t unit;
+  uint64_t solutions = 0;
+  while (solutions == 0 && nq__method_join.units_next(listing, &unit) > 0)
+    ck_assert_int_eq(nq__join_unit(&solutions, NULL, scratch, 14, 7, unit.data[0]), NQ_OK);
+  nq__method_join.units_close(listing);
+  ck_assert_uint_gt(solutions, 0);
+  uint64_t abandoned = 0, again = 0;
+  nq__join_set_cancel(scratch, always, NULL);
+  ck_assert_int_eq(nq__join_unit(&abandoned, NULL, scratch, 14, 7, unit.data[0]), NQ_ESTOPPED);
+  nq__join_set_cancel(scratch, NULL, NULL);
+  ck_assert_int_eq(nq__join_unit(&again, NULL, scratch, 14, 7, unit.data[0]), NQ_OK);
+  ck_assert_uint_eq(again, solutions);
+  nq_join_scratch_destroy(scratch);
 }
 END_TEST
 
@@ -140,11 +164,9 @@ START_TEST(test_join_stops_on_request) {
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   for (int only_last = 0; only_last <= 1; only_last++) {
     volatile sig_atomic_t stop = !only_last || rank == ranks - 1;
-    nq_join_options_t options = {.n = 14, .threads = 2, .stop = &stop};
-    mpz_t solutions;
-    mpz_init(solutions);
-    ck_assert_int_eq(nq_join_count(solutions, NULL, &options, MPI_COMM_WORLD), NQ_ESTOPPED);
-    mpz_clear(solutions);
+    nq_count_result_t result;
+    ck_assert_int_eq(count_by_join(&result, 14, 0, 2, &stop), NQ_ESTOPPED);
+    nq_count_result_clear(&result);
   }
 }
 END_TEST
@@ -159,14 +181,21 @@ START_TEST(test_join_refuses_bad_arguments) {
   ck_assert_int_eq(nq_join_bucket(&solutions, NULL, scratch, 8, 4, 0x7), NQ_EINVAL);
   ck_assert_int_eq(nq_join_bucket(&solutions, NULL, scratch, 8, 4, 0x10f), NQ_EINVAL);
   nq_join_scratch_destroy(scratch);
-  mpz_t total;
-  mpz_init(total);
-  const nq_join_options_t refused[] = {
-      {.n = 33}, {.n = -1}, {.n = 10, .top_rows = 10}, {.n = 10, .top_rows = -1},
-      {.n = 10, .threads = -1}, {.n = 10, .threads = 4097}};
-  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-    ck_assert_int_eq(nq_join_count(total, NULL, &refused[i], MPI_COMM_WORLD), NQ_EINVAL);
-  mpz_clear(total);
+  /* What the join cannot count: boards over 32, a cut off the board, and
+   * what only the backtracker's units give. */
+  const nq_count_options_t refused[] = {
+      {.n = 33, .method = NQ_COUNT_JOIN},
+      {.n = 10, .method = NQ_COUNT_JOIN, .depth = 10},
+      {.n = 10, .method = NQ_COUNT_JOIN, .unique = 1},
+      {.n = 10, .method = NQ_COUNT_JOIN, .walk = NQ_WALK_SCALAR},
+      {.n = 10, .method = NQ_COUNT_JOIN, .gpu = 1},
+      {.n = 10, .method = (nq_count_method_t)7}};
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    nq_count_result_t result;
+    nq_count_result_init(&result);
+    ck_assert_int_eq(nq_count_run(&result, &refused[i], MPI_COMM_WORLD), NQ_EINVAL);
+    nq_count_result_clear(&result);
+  }
 }
 END_TEST
 
@@ -178,7 +207,8 @@ static Suite *join_suite(int argc, char **argv) {
   tcase_add_loop_test(tc, test_join_bucket_matches_brute_force, 2, BRUTE_MAX_N + 1);
   tcase_add_loop_test(tc, test_join_count_known, 0, 16);
   tcase_add_test(tc, test_join_count_every_cut);
-  tcase_add_test(tc, test_join_reports_progress);
+  tcase_add_test(tc, test_join_units_are_listed_in_order);
+  tcase_add_test(tc, test_join_unit_is_abandoned_on_cancel);
   tcase_add_test(tc, test_join_stops_on_request);
   tcase_add_test(tc, test_join_refuses_bad_arguments);
   suite_add_tcase(s, tc);

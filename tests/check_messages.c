@@ -5,7 +5,22 @@
 #include <string.h>
 
 #include "messages.h"
+#include "method_backtrack.h"
 #include "support.h"
+
+/* A backtracker's unit as the master packs it, and back as a worker
+ * unpacks it: the method's two words (method_backtrack.c) behind the id. */
+static void unit_pack(uint64_t *words, const nq_unit_t *unit) {
+  nq__work_t work;
+  nq__backtrack_work_of(&work, unit);
+  nq__work_pack(words, &work);
+}
+
+static void unit_unpack(nq_unit_t *unit, const uint64_t *words) {
+  nq__work_t work;
+  nq__work_unpack(&work, words);
+  nq__backtrack_unit_of(unit, &work);
+}
 
 START_TEST(test_unit_pack_round_trip) {
   nq_unit_t unit, back;
@@ -17,8 +32,8 @@ START_TEST(test_unit_pack_round_trip) {
   for (int row = 0; row < NQ_UNIT_MAX_DEPTH; row++)
     unit.prefix[row] = (uint8_t)(63 - row * _i % 64);
   uint64_t words[NQ_UNIT_WORDS];
-  nq__unit_pack(words, &unit);
-  nq__unit_unpack(&back, words);
+  unit_pack(words, &unit);
+  unit_unpack(&back, words);
   ck_assert_uint_eq(back.id, unit.id);
   ck_assert_mem_eq(&back.frame, &unit.frame, sizeof unit.frame);
   ck_assert_uint_eq(back.depth, unit.depth);
@@ -56,7 +71,7 @@ START_TEST(test_unit_layout_is_the_documented_one) {
   unit.prefix[1] = 40;
   unit.prefix[2] = 63;
   uint64_t words[NQ_UNIT_WORDS];
-  nq__unit_pack(words, &unit);
+  unit_pack(words, &unit);
   /* word 0: id; word 1: kind, top, bottom, left, right, weight,
    * stabilizer, depth; word 2: prefix[0..7], unused ones 0. */
   static const uint64_t expected[NQ_UNIT_WORDS] = {

@@ -295,7 +295,7 @@ START_TEST(test_count_json_is_exact) {
   snprintf(expected, sizeof expected,
            "{\"n\":27,\"solutions\":\"1180591620717411303424\",\"seconds\":0.500000,"
            "\"ranks\":3,\"threads\":12,\"units\":17,\"depth\":2,\"nodes\":\"1208925819614629174706176\","
-           "\"nodes_per_second\":2417851639229258349412352,\"walk\":\"avx512\","
+           "\"nodes_per_second\":2417851639229258349412352,\"method\":\"backtrack\",\"walk\":\"avx512\","
            "\"solutions_mod\":{\"4294967291\":0,\"4294967279\":0,\"4294967231\":0},"
            "\"version\":\"%s\"}\n",
            version_in(text));
@@ -312,7 +312,7 @@ START_TEST(test_count_json_with_unique_is_exact) {
            "\"unique\":\"147573952589676412928\",\"seconds\":0.500000,"
            "\"ranks\":3,\"threads\":12,\"units\":17,\"depth\":2,"
            "\"nodes\":\"1208925819614629174706176\","
-           "\"nodes_per_second\":2417851639229258349412352,\"walk\":\"avx512\","
+           "\"nodes_per_second\":2417851639229258349412352,\"method\":\"backtrack\",\"walk\":\"avx512\","
            "\"copies\":5,\"copies_confirmed\":4,"
            "\"solutions_mod\":{\"4294967291\":0,\"4294967279\":0,\"4294967231\":0},"
            "\"version\":\"%s\"}\n",

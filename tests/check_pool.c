@@ -9,6 +9,7 @@
 #include "nqueens/error.h"
 #include "nqueens/kernel.h"
 #include "nqueens/units.h"
+#include "method_backtrack.h"
 #include "pool.h"
 #include "run.h"
 #include "support.h"
@@ -20,18 +21,24 @@ enum { BOARD = 12, LONG_BOARD = 16 };
 typedef struct fixture {
   nq_count_options_t options;
   nq__run_t run;
-  nq_search_t *search; /* the "MPI thread"'s */
+  nq__run_solver_t *search; /* the "MPI thread"'s */
   nq__pool_t *pool;
   support_units_t units;
+  nq__work_t *works; /* the units as the engine carries them */
 } fixture_t;
 
 static void set_up_board(fixture_t *f, int n, int helpers, nq__faults_t faults) {
   memset(f, 0, sizeof *f);
   f->options = (nq_count_options_t){.n = n, .unique = 1};
   f->run = (nq__run_t){.options = &f->options, .faults = faults};
+  ck_assert_int_eq(nq__run_choose_method(&f->run), NQ_OK);
   f->units = support_all_units(n, 0);
   ck_assert_uint_gt(f->units.count, 100);
-  ck_assert_int_eq(nq_kernel_create(&f->search, n, NQ_WALK_AUTO), NQ_OK);
+  f->works = malloc(f->units.count * sizeof *f->works);
+  ck_assert_ptr_nonnull(f->works);
+  for (size_t i = 0; i < f->units.count; i++)
+    nq__backtrack_work_of(&f->works[i], &f->units.units[i]);
+  ck_assert_int_eq(nq__run_solver_open(&f->search, &f->run), NQ_OK);
   ck_assert_int_eq(nq__pool_create(&f->pool, &f->run, helpers), NQ_OK);
 }
 
@@ -41,8 +48,9 @@ static void set_up(fixture_t *f, int helpers, nq__faults_t faults) {
 
 static void tear_down(fixture_t *f) {
   nq__pool_destroy(f->pool);
-  nq_kernel_destroy(f->search);
+  nq__run_solver_close(&f->run, f->search);
   free(f->units.units);
+  free(f->works);
 }
 
 /* Collects the next batch, solving units on this thread while waiting. */
@@ -78,7 +86,7 @@ START_TEST(test_pool_solves_batches_in_order) {
   size_t first = 0, tag = 0, collected = 0;
   for (size_t size = 1; first < f.units.count; size = size % 9 + 1) {
     size_t count = first + size <= f.units.count ? size : f.units.count - first;
-    ck_assert_int_eq(nq__pool_submit(f.pool, tag++, f.units.units + first, count, NQ_OK), NQ_OK);
+    ck_assert_int_eq(nq__pool_submit(f.pool, tag++, f.works + first, count, NQ_OK), NQ_OK);
     first += count;
   }
   ck_assert_uint_eq(nq__pool_batches(f.pool), tag);
@@ -105,10 +113,10 @@ START_TEST(test_pool_returns_failed_batches_in_their_turn) {
   set_up(&f, _i, faults);
   f.run.faults.failing_unit = f.units.units[13].id;
   const nq_unit_t *units = f.units.units;
-  ck_assert_int_eq(nq__pool_submit(f.pool, 0, units, 10, NQ_OK), NQ_OK);
-  ck_assert_int_eq(nq__pool_submit(f.pool, 1, units + 10, 10, NQ_OK), NQ_OK);
-  ck_assert_int_eq(nq__pool_submit(f.pool, 2, units + 20, 10, NQ_EPROTO), NQ_OK);
-  ck_assert_int_eq(nq__pool_submit(f.pool, 3, units + 30, 10, NQ_OK), NQ_OK);
+  ck_assert_int_eq(nq__pool_submit(f.pool, 0, f.works, 10, NQ_OK), NQ_OK);
+  ck_assert_int_eq(nq__pool_submit(f.pool, 1, f.works + 10, 10, NQ_OK), NQ_OK);
+  ck_assert_int_eq(nq__pool_submit(f.pool, 2, f.works + 20, 10, NQ_EPROTO), NQ_OK);
+  ck_assert_int_eq(nq__pool_submit(f.pool, 3, f.works + 30, 10, NQ_OK), NQ_OK);
   static const int expected[] = {NQ_OK, NQ_EUNIT, NQ_EPROTO, NQ_OK};
   for (int i = 0; i < 4; i++) {
     nq__pool_batch_t batch;
@@ -130,13 +138,13 @@ START_TEST(test_pool_cancel_returns_every_batch) {
   set_up_board(&f, LONG_BOARD, _i, NQ_NO_FAULTS);
   size_t batches = f.units.count / 20;
   for (size_t b = 0; b < batches; b++)
-    ck_assert_int_eq(nq__pool_submit(f.pool, b, f.units.units + 20 * b, 20, NQ_OK), NQ_OK);
+    ck_assert_int_eq(nq__pool_submit(f.pool, b, f.works + 20 * b, 20, NQ_OK), NQ_OK);
   nq__pool_batch_t batch;
   next_batch(&f, &batch); /* the first batch is done, or being done */
   ck_assert_int_eq(batch.status, NQ_OK);
   nq__pool_release(f.pool);
   nq__pool_cancel(f.pool);
-  ck_assert_int_eq(nq__pool_submit(f.pool, batches, f.units.units, 5, NQ_OK), NQ_OK);
+  ck_assert_int_eq(nq__pool_submit(f.pool, batches, f.works, 5, NQ_OK), NQ_OK);
   int stopped = 0;
   for (size_t b = 1; b <= batches; b++) {
     next_batch(&f, &batch);
@@ -158,7 +166,7 @@ END_TEST
 START_TEST(test_pool_destroy_with_work_left) {
   fixture_t f;
   set_up(&f, 3, NQ_NO_FAULTS);
-  ck_assert_int_eq(nq__pool_submit(f.pool, 0, f.units.units, f.units.count, NQ_OK), NQ_OK);
+  ck_assert_int_eq(nq__pool_submit(f.pool, 0, f.works, f.units.count, NQ_OK), NQ_OK);
   tear_down(&f);
 }
 END_TEST

@@ -13,6 +13,7 @@
 #include <mpi.h>
 
 #include "messages.h"
+#include "method_backtrack.h"
 #include "nqueens/error.h"
 #include "nqueens/units.h"
 #include "run.h"
@@ -50,7 +51,9 @@ static int pack_batch(uint64_t *batch, int count) {
   for (int i = 0; i < count; i++) {
     nq_unit_t unit;
     ck_assert_int_eq(nq_unit_gen_next(gen, &unit), 1);
-    nq__unit_pack(batch + 1 + i * NQ_UNIT_WORDS, &unit);
+    nq__work_t work;
+    nq__backtrack_work_of(&work, &unit);
+    nq__work_pack(batch + 1 + i * NQ_UNIT_WORDS, &work);
   }
   nq_unit_gen_destroy(gen);
   return 1 + count * NQ_UNIT_WORDS;
@@ -104,6 +107,7 @@ static void run_case(const script_t *script) {
   nq_count_options_t options = {.n = 8, .walk = NQ_WALK_AUTO, .stop = &stop};
   int batch_units[2] = {16, 16};
   nq__run_t run = {.options = &options, .faults = NQ_NO_FAULTS, .batch_units = batch_units};
+  ck_assert_int_eq(nq__run_choose_method(&run), NQ_OK);
   if (rank == 0)
     script->play_master(comm, script);
   else if (rank == WORKER)

@@ -18,7 +18,7 @@ for n in 15 16; do
   scalar_nodes=$(json_nodes)
   run_ranks 2 -n "$n" --walk avx512 --format json
   count_ok "2 ranks, --walk avx512" "$n"
-  expected="{\"n\":$n,\"solutions\":\"${known_all[$n]}\",\"seconds\":#,\"ranks\":2,\"threads\":#,\"units\":#,\"depth\":#,\"nodes\":\"#\",\"nodes_per_second\":#,\"walk\":\"avx512\",\"solutions_mod\":#,\"version\":\"#\"}"
+  expected="{\"n\":$n,\"solutions\":\"${known_all[$n]}\",\"seconds\":#,\"ranks\":2,\"threads\":#,\"units\":#,\"depth\":#,\"nodes\":\"#\",\"nodes_per_second\":#,\"method\":\"backtrack\",\"walk\":\"avx512\",\"solutions_mod\":#,\"version\":\"#\"}"
   check "-n $n --walk avx512 --format json: '$(json_count_shape)', expected '$expected'" \
     [ "$(json_count_shape)" = "$expected" ]
   check "-n $n: nodes $(json_nodes) with --walk avx512, $scalar_nodes with --walk scalar" \

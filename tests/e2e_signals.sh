@@ -175,7 +175,7 @@ journal_units_done() {
 stop_and_resume() {
   local label=$1 ranks=$2 signal=$3 target=$4
   rm -f "$journal"
-  count_args=(--checkpoint "$journal")
+  count_args=(--method backtrack --checkpoint "$journal")
   stopped_line="nqueens-mpi: stopped cleanly, resumable with the same command: [0-9]+ units done are in $journal"
   start_count "$ranks" "${with_default_signals[@]}"
   [ "$target" = self ] && target=$pid
@@ -188,9 +188,9 @@ stop_and_resume() {
   check "$label: the stop line says $said units, the journal holds '$kept'" [ "$said" = "$kept" ]
   check "$label: no unit was finished before the stop" [ "${kept:-0}" -gt 0 ]
   if [ "$ranks" -eq 0 ]; then
-    run -n 18 --checkpoint "$journal" --format json -q
+    run -n 18 "${count_args[@]}" --format json -q
   else
-    run_ranks "$ranks" -n 18 --checkpoint "$journal" --format json -q
+    run_ranks "$ranks" -n 18 "${count_args[@]}" --format json -q
   fi
   count_ok "$label, resumed" 18
   check "$label, resumed: the $kept units kept were not all taken from the journal: $(head -c 300 "$out")" \
@@ -312,18 +312,20 @@ done
 check "a short count signalled at 12 moments ends with 0 or 3 each time:$outcomes" \
   bash -c "! grep -qvE '^( (0|3))+\$' <<<'$outcomes'"
 
-# ---- the join (--method auto's choice for a plain Q(18)) ---------------------
-# Its threads take no more column sets once a signal came; it keeps nothing,
-# and says so.
+# ---- the join (--method auto's choice for Q(18)) -----------------------------
+# The same engine: the same stops, its finished units in the journal.
 
-count_args=()
-stopped_line='nqueens-mpi: stopped cleanly; nothing was saved \(the join keeps no checkpoint\): rerun to start over'
-progress_line='nqueens-mpi: join: [0-9]+/[0-9]+ of rank 0.s column sets \([0-9.]+%\), [0-9.]+ (s|min|h|d) elapsed, ETA ([0-9.]+ (s|min|h|d)|unknown)'
+count_args=(--checkpoint "$journal")
+stopped_line="nqueens-mpi: stopped cleanly, resumable with the same command: [0-9]+ units done are in $journal"
+progress_line='nqueens-mpi: [0-9]+/[0-9]+ units \([0-9.]+%\), [0-9]+ solutions so far, [0-9.e+]+ units/s, [0-9.]+ (s|min|h|d) elapsed, ETA ([0-9.]+ (s|min|h|d)|unknown)'
 for signal in INT TERM; do
+  rm -f "$journal"
   start_count 0 "${with_default_signals[@]}"
   signal_ok "the join alone, SIG$signal" "$signal" "$pid"
 done
+rm -f "$journal"
 start_count 3 "${with_default_signals[@]}"
 signal_ok "the join on 3 ranks, SIGUSR1 to mpiexec" USR1 "$pid"
+check "the join on 3 ranks: a join journal" grep -q ' method=join' "$journal"
 
 finish

@@ -20,11 +20,20 @@ typedef struct nq_count_progress {
 
 typedef void (*nq_count_progress_fn)(const nq_count_progress_t *progress, void *context);
 
+/* How a count's units are counted: the backtracker walks every solution
+ * through work units of frames and pre-placed rows (include/nqueens/units.h,
+ * kernel.h); the join counts, for each set of columns the top half of the
+ * board uses, the top and bottom halves that fit (include/nqueens/join.h). */
+typedef enum nq_count_method { NQ_COUNT_BACKTRACK = 0, NQ_COUNT_JOIN } nq_count_method_t;
+
 /* How to count: the board and how the work is cut. */
 typedef struct nq_count_options {
   int n;
+  nq_count_method_t method; /* the join counts Q(n) alone: no unique, walk or gpu */
   int unique;          /* also count solutions up to rotation and reflection */
-  int depth;           /* rows pre-placed per unit; 0 = nq_units_depth(n) */
+  int depth;           /* the backtracker: rows pre-placed per unit (0 =
+                          nq_units_depth(n)); the join: the top half's rows
+                          (0 = nq_join_default_top_rows(n)) */
   int batch_units;     /* units per message; 0 = default */
   nq_walk_t walk;      /* how units are counted; AUTO = the fastest here */
   int threads;         /* search threads on each CPU rank; 0 or 1: one.  More
@@ -76,9 +85,10 @@ typedef struct nq_count_result {
   uint64_t units;      /* work units solved */
   int ranks;
   int threads;         /* search threads over all ranks (a GPU rank's: 1) */
-  int depth;           /* rows pre-placed per unit: unit ids depend on it */
+  int depth;           /* the unit parameter (options.depth resolved): unit ids depend on it */
   int slice_index, slice_count; /* the slice counted (0 of 1: the whole count) */
-  nq_walk_t walk;      /* the walk rank 0 counted with (resolved) */
+  nq_count_method_t method;
+  nq_walk_t walk;      /* the walk rank 0 counted with (resolved; the backtracker's) */
   int gpu_ranks;       /* ranks that counted on a GPU */
   uint64_t resumed_units; /* units whose counts came from the checkpoint journal */
   uint64_t restarts;      /* earlier counts that opened the checkpoint journal */

@@ -1,0 +1,33 @@
+#ifndef NQ_SRC_JOIN_UNITS_H
+#define NQ_SRC_JOIN_UNITS_H
+
+/* The join's units (join.c), for its method (method_join.c): the column
+ * sets of the top half, one per orbit under the left-right mirror and the
+ * up-down flip (the canonical ones, docs/algorithm.md section 7), in
+ * increasing order of the set as a number. */
+
+#include <stdint.h>
+
+#include "nqueens/join.h"
+
+/* The least set of `top_rows` columns; the next larger one of the same
+ * size on an n-wide board, 0 after the last. */
+uint64_t nq__join_first_set(int top_rows);
+uint64_t nq__join_next_set(uint64_t set, int n);
+
+/* Whether `columns` is a canonical set of the cut (its orbit's first). */
+int nq__join_is_canonical(uint64_t columns, int n, int top_rows);
+
+/* The solutions the canonical set `columns` stands for, its orbit's
+ * weight included, and the join's counters into *stats (when not NULL).
+ * NQ_EUNIT for a set that is not canonical or not of the cut, NQ_ENOMEM,
+ * NQ_ESTOPPED when the cancel hook abandoned it. */
+int nq__join_unit(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch, int n,
+                  int top_rows, uint64_t columns);
+
+/* Asked before each queen of the bottom walk's first rows: non-zero
+ * abandons the bucket.  NULL removes the hook. */
+void nq__join_set_cancel(nq_join_scratch_t *scratch, int (*cancelled)(void *context),
+                         void *context);
+
+#endif

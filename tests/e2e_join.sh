@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# End-to-end: the join (--method join, auto's choice from n = 18) through
+# the same run engine as the backtracker: a 2-rank count of Q(18) killed
+# (SIGKILL to mpiexec and its ranks) twice, then rerun to the exact Q(18);
+# stopped by a signal (exit 3) and resumed; slices of Q(16) merged to the
+# exact total; --verify passes on a join journal and catches a rank made to
+# count wrong; --json names the method; --status reads a join journal;
+# journals of the other method, and options only the backtracker has, are
+# refused (exit 2, nothing changed); auto takes the join with a journal.
+#   e2e_join.sh NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]
+# shellcheck source=tests/e2e_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
+
+journal=$work/q18.journal
+records_at_least() { [ "$(grep -c '^[0-9]' "$journal" 2>/dev/null || echo 0)" -ge "$1" ]; }
+
+# ---- killed twice, then the exact count ---------------------------------------
+rm -f "$journal"
+for kill_number in 1 2; do
+  before=$(grep -c '^[0-9]' "$journal" 2>/dev/null || echo 0)
+  "$mpiexec" "$numproc_flag" 2 -q --oversubscribe "$binary" -n 18 --method join -t 1 -q \
+    --checkpoint "$journal" >"$out" 2>"$err" &
+  pid=$!
+  within 120 records_at_least $((before + 3)) || true
+  kill -KILL "$pid" 2>/dev/null
+  pkill -KILL -f -- "--checkpoint $journal" 2>/dev/null
+  wait "$pid" 2>/dev/null
+done
+kept=$(grep -c '^[0-9]' "$journal")
+check "the join killed twice: its journal kept records ($kept) under a join header" \
+  bash -c "[ $kept -ge 6 ] && head -n 1 '$journal' | grep -q ' method=join'"
+retries=0
+while :; do
+  run_ranks 2 -n 18 --method join -t 1 -q --checkpoint "$journal" --format json
+  [ "$status" -ne 4 ] || [ "$retries" -ge 20 ] && break
+  retries=$((retries + 1))
+  sleep 0.2
+done
+count_ok "the join killed twice, rerun" 18
+check "the join killed twice, rerun: it resumed, by the join: $(head -c 300 "$out")" \
+  bash -c "grep -q '\"method\":\"join\"' '$out' && grep -q '\"resumed_units\":[1-9]' '$out'"
+
+# ---- stopped by a signal, resumed ---------------------------------------------
+rm -f "$journal"
+"$mpiexec" "$numproc_flag" 2 -q --oversubscribe "$binary" -n 18 --method join -t 1 -q \
+  --checkpoint "$journal" >"$out" 2>"$err" &
+pid=$!
+within 120 records_at_least 3 || true
+kill -USR1 "$pid"
+wait "$pid"
+status=$?
+check "the join, SIGUSR1 to mpiexec: status 3, its units in the journal: $(head -c 200 "$err")" \
+  bash -c "[ $status -eq 3 ] && grep -q 'stopped cleanly, resumable with the same command: [0-9]* units done are in' '$err'"
+run -n 18 --method join -q --checkpoint "$journal" --format json
+count_ok "the join stopped, resumed alone" 18
+
+# ---- slices, merged -----------------------------------------------------------
+total=0
+for i in 1 2 3; do
+  run_ranks 2 -n 16 --method join --slice $i/3 --checkpoint "$work/s16-$i.journal" -t 1 -q \
+    --format json
+  got=$(json_solutions)
+  check "join slice $i/3 of Q(16): status 0, a share" bash -c "[ $status -eq 0 ] && [ -n '$got' ]"
+  total=$((total + ${got:-0}))
+done
+check "the join's slices add up to Q(16): $total" [ "$total" = "${known_all[16]}" ]
+run --merge "$work/s16-1.journal" "$work/s16-2.journal" "$work/s16-3.journal"
+check "the join's slices merged: Q(16)" \
+  grep -qx "Q(16) = ${known_all[16]} solutions on the 16x16 board" "$out"
+
+# ---- verification, --json, --status ------------------------------------------
+run_ranks 3 -n 15 --method join --checkpoint "$work/v15.journal" --verify 1 -t 1 -q \
+  --json "$work/v15.json" --format json
+check "the join, --verify 1 on 3 ranks: status 0, every batch checked and agreeing" \
+  bash -c "[ $status -eq 0 ] && grep -q '\"verified_batches\":[1-9]' '$out' && ! grep -q ' differ ' '$work/v15.journal'"
+check "the join, --json: the record names the method and its scheme: $(head -c 300 "$work/v15.json")" \
+  bash -c "grep -q '\"method\":\"join\",\"unit_scheme\":1,\"depth\":7,' '$work/v15.json'"
+run --status "$work/v15.journal" --format json
+check "--status of a join journal: complete, trusted" \
+  bash -c "[ $status -eq 0 ] && grep -q '\"complete\":true' '$out' && grep -q '\"trusted\":true' '$out'"
+NQ_TEST_WRONG_COUNT=1 run_ranks 2 -n 15 --method join --checkpoint "$work/w15.journal" \
+  --verify 1 -t 1 -q
+check "the join, a rank counting wrong: --verify fails the run" \
+  bash -c "[ $status -eq 1 ] && grep -q 'differed from the journal' '$err' && grep -q ' differ ' '$work/w15.journal'"
+
+# ---- refusals -----------------------------------------------------------------
+run -n 15 --method backtrack --checkpoint "$work/b15.journal" -q
+cp "$work/b15.journal" "$work/b15.before"
+run -n 15 --method join --checkpoint "$work/b15.journal"
+usage_error_ok "a backtracker's journal for the join" "-n 15 --method join --checkpoint"
+check "a backtracker's journal for the join: says which, untouched" \
+  bash -c "grep -q 'journal is for --method backtrack, this run is --method join' '$err' && cmp -s '$work/b15.journal' '$work/b15.before'"
+cp "$work/v15.journal" "$work/v15.before"
+run -n 15 --method backtrack --checkpoint "$work/v15.journal"
+usage_error_ok "a join journal for the backtracker" "-n 15 --method backtrack --checkpoint"
+check "a join journal for the backtracker: untouched" cmp -s "$work/v15.journal" "$work/v15.before"
+for option in --unique "--walk scalar" --gpu; do
+  # shellcheck disable=SC2086
+  run -n 15 --method join $option
+  usage_error_ok "--method join $option" "-n 15 --method join $option"
+done
+
+# ---- auto takes the join with a journal and the rest --------------------------
+run -n 18 --checkpoint "$journal" --format json -q
+check "auto, n = 18 with a checkpoint: the join's journal answers, by the join" \
+  bash -c "[ $status -eq 0 ] && grep -q '\"method\":\"join\"' '$out' && grep -q '\"from_journal\":true' '$out'"
+finish
