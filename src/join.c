@@ -512,12 +512,17 @@ int nq_join_bucket(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_
   return join_weighted(solutions, stats, scratch, n, top_rows, top_columns, every_queen);
 }
 
+/* The columns mirrored left to right on an n-wide board: the 64 bits
+ * reversed (halves, quarters, ... swapped), then shifted into place. */
 static uint64_t mirrored(uint64_t columns, int n) {
-  uint64_t mirror = 0;
-  for (int c = 0; c < n; c++)
-    if (columns & column_bit(c))
-      mirror |= column_bit(n - 1 - c);
-  return mirror;
+  uint64_t r = columns;
+  r = (r >> 32) | (r << 32);
+  r = ((r >> 16) & 0x0000ffff0000ffffull) | ((r & 0x0000ffff0000ffffull) << 16);
+  r = ((r >> 8) & 0x00ff00ff00ff00ffull) | ((r & 0x00ff00ff00ff00ffull) << 8);
+  r = ((r >> 4) & 0x0f0f0f0f0f0f0f0full) | ((r & 0x0f0f0f0f0f0f0f0full) << 4);
+  r = ((r >> 2) & 0x3333333333333333ull) | ((r & 0x3333333333333333ull) << 2);
+  r = ((r >> 1) & 0x5555555555555555ull) | ((r & 0x5555555555555555ull) << 1);
+  return r >> (64 - n);
 }
 
 /* How many members the orbit of `members[0]` has, or 0 when it is not the
@@ -558,6 +563,8 @@ static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, in
   memset(weight, 0, NQ_JOIN_MAX_N);
   if (2 * top_rows + 1 != n) {
     set_and_queen_t orbit[4] = {{columns, -1}, {mirrored(columns, n), -1}};
+    if (orbit[1].columns < columns)
+      return 0; /* its mirror counts it */
     int count = 2;
     if (2 * top_rows == n) {
       orbit[2] = (set_and_queen_t){board & ~columns, -1};
@@ -569,14 +576,20 @@ static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, in
       weight[c] = (uint8_t)size;
     return size != 0;
   }
+  /* The mirror of S comes before S for every queen: no pair of S counts
+   * (half of all sets; the test that a listing makes most). */
+  const uint64_t mirror = mirrored(columns, n), rest = board & ~columns;
+  if (mirror < columns)
+    return 0;
+  const uint64_t rest_mirror = mirrored(rest, n);
   for (int c = 0; c < n; c++) {
     if (columns & column_bit(c))
       continue;
-    uint64_t bottom = board & ~columns & ~column_bit(c);
+    const uint64_t bottom = rest & ~column_bit(c);
     set_and_queen_t orbit[4] = {{columns, c},
-                                {mirrored(columns, n), n - 1 - c},
+                                {mirror, n - 1 - c},
                                 {bottom, c},
-                                {mirrored(bottom, n), n - 1 - c}};
+                                {rest_mirror & ~column_bit(n - 1 - c), n - 1 - c}};
     weight[c] = (uint8_t)orbit_size(orbit, 4);
     any |= weight[c] != 0;
   }
