@@ -465,6 +465,9 @@ static int write_estimate(const nq_cli_t *cli, const nq_estimate_result_t *resul
 static int run_estimate(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm comm,
                         int rank, FILE *out, FILE *err) {
   nq_estimate_options_t options = {.n = cli->n,
+                                   .method = nq__cli_method(cli) == NQ_METHOD_JOIN
+                                                 ? NQ_COUNT_JOIN
+                                                 : NQ_COUNT_BACKTRACK,
                                    .probes = cli->estimate_samples,
                                    .seconds = cli->estimate_seconds,
                                    .seed = cli->seed,

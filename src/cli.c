@@ -361,8 +361,8 @@ static int backtrack_only_option(const nq_cli_t *cli) {
 }
 
 static int check_join(parser_t *p) {
-  if (p->cli->mode != NQ_MODE_COUNT)
-    return fail(p, "--method only applies to counting");
+  if (p->cli->mode != NQ_MODE_COUNT && p->cli->mode != NQ_MODE_ESTIMATE)
+    return fail(p, "--method only applies to counting and --estimate");
   if (p->cli->method != NQ_METHOD_JOIN)
     return NQ_OK;
   int option = backtrack_only_option(p->cli);
@@ -377,7 +377,8 @@ nq_method_t nq__cli_method(const nq_cli_t *cli) {
   if (cli->method != NQ_METHOD_AUTO)
     return cli->method;
   const int join_faster = cli->n >= NQ_CLI_JOIN_FROM_N && cli->n <= NQ_CLI_JOIN_TO_N;
-  return cli->mode == NQ_MODE_COUNT && join_faster && backtrack_only_option(cli) == 0
+  const int counting = cli->mode == NQ_MODE_COUNT || cli->mode == NQ_MODE_ESTIMATE;
+  return counting && join_faster && backtrack_only_option(cli) == 0
              ? NQ_METHOD_JOIN
              : NQ_METHOD_BACKTRACK;
 }

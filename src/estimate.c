@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include "bits.h"
+#include "join_units.h"
+#include "method.h"
 #include "mpi_check.h"
 #include "nqueens/count.h" /* NQ_COUNT_MAX_THREADS */
 #include "nqueens/error.h"
@@ -70,13 +72,16 @@ int nq_estimate_exact_rows(int n) {
  * weight, and the nodes a full count places in it. */
 typedef struct probe_result {
   double solutions, nodes;
+  double seconds; /* the join's: the CPU time of its exactly solved set */
 } probe_result_t;
 
-/* Per frame (stratum), the sums the estimate and its variance need. */
+/* Per stratum (a frame; for the join a block of column sets), the sums the
+ * estimate and its variance need. */
 typedef struct stratum_sums {
   double probes;
   double solutions, solutions_squared;
   double nodes, nodes_squared;
+  double seconds, seconds_squared;
 } stratum_sums_t;
 
 enum { SUMS_WORDS = sizeof(stratum_sums_t) / sizeof(double) };
@@ -84,8 +89,13 @@ enum { SUMS_WORDS = sizeof(stratum_sums_t) / sizeof(double) };
 /* What all probes share, read-only. */
 typedef struct plan {
   const nq_estimate_options_t *options;
-  const nq_unit_t *frames; /* one unit of depth 1 (or 0) per frame */
-  uint64_t frame_count;
+  const nq_unit_t *frames; /* the backtracker: one unit of depth 1 (or 0) per frame */
+  uint64_t frame_count;    /* the strata: frames, or the join's blocks of sets */
+  /* The join: its canonical column sets in id order, cut into frame_count
+   * blocks of consecutive ids. */
+  const uint64_t *sets;
+  uint64_t set_count;
+  int top_rows;
   int count_depth;         /* the rows a real count's units pre-place */
   int exact_rows;
   uint64_t first_probe, probe_stride; /* this thread's probes: first, first + stride... */
@@ -96,7 +106,8 @@ typedef struct plan {
 
 typedef struct prober {
   plan_t plan;
-  nq_search_t *search;
+  nq_search_t *search;         /* the backtracker's */
+  nq_join_scratch_t *scratch;  /* the join's */
   stratum_sums_t *sums; /* frame_count entries */
   uint64_t exact_nodes;
   double exact_seconds;
@@ -156,7 +167,7 @@ static int probe(probe_result_t *out, prober_t *prober, const nq_unit_t *frame, 
     if (at.step >= counted && at.step <= walk_end)
       nodes += weight * branching;
     if (branching == 0) {
-      *out = (probe_result_t){0.0, nodes};
+      *out = (probe_result_t){0.0, nodes, 0.0};
       return NQ_OK;
     }
     const uint64_t queen = nth_square(free_squares, rng_below(rng, (uint64_t)branching));
@@ -171,8 +182,37 @@ static int probe(probe_result_t *out, prober_t *prober, const nq_unit_t *frame, 
   if (rc != NQ_OK)
     return rc;
   *out = (probe_result_t){weight * (double)below.solutions * frame->frame.weight,
-                          nodes + weight * (double)below.nodes};
+                          nodes + weight * (double)below.nodes, 0.0};
   return NQ_OK;
+}
+
+/* The join's probe: one column set drawn uniformly from stratum s, solved
+ * exactly and timed.  The block's size x the set's count is unbiased for
+ * the block's total (its solutions, work and time). */
+static uint64_t block_first(const plan_t *plan, uint64_t s) {
+  return (uint64_t)((unsigned __int128)plan->set_count * s / plan->frame_count);
+}
+
+static int probe_join(probe_result_t *out, prober_t *prober, uint64_t s, rng_t *rng) {
+  const plan_t *plan = &prober->plan;
+  const uint64_t first = block_first(plan, s), size = block_first(plan, s + 1) - first;
+  if (size == 0) {
+    *out = (probe_result_t){0, 0, 0};
+    return NQ_OK;
+  }
+  const uint64_t set = plan->sets[first + rng_below(rng, size)];
+  uint64_t solutions = 1;
+  nq_join_stats_t stats = {0};
+  double started = thread_seconds();
+  int rc = plan->options->n < 2 ? NQ_OK
+                                : nq__join_unit(&solutions, &stats, prober->scratch,
+                                                plan->options->n, plan->top_rows, set);
+  double seconds = thread_seconds() - started;
+  prober->exact_seconds += seconds;
+  prober->exact_nodes += stats.bottom_nodes;
+  *out = (probe_result_t){(double)size * (double)solutions, (double)size * (double)stats.bottom_nodes,
+                          (double)size * seconds};
+  return rc;
 }
 
 /* ---- The probing threads ---------------------------------------------- */
@@ -205,8 +245,9 @@ static void *run_prober(void *argument) {
        k += plan->probe_stride) {
     uint64_t frame = k % plan->frame_count;
     rng_t rng = rng_for_probe(plan->options->seed, plan->options->n, k);
-    probe_result_t found;
-    prober->rc = probe(&found, prober, &plan->frames[frame], &rng);
+    probe_result_t found = {0, 0, 0};
+    prober->rc = plan->sets != NULL ? probe_join(&found, prober, frame, &rng)
+                                    : probe(&found, prober, &plan->frames[frame], &rng);
     if (prober->rc != NQ_OK)
       break;
     stratum_sums_t *sums = &prober->sums[frame];
@@ -215,6 +256,8 @@ static void *run_prober(void *argument) {
     sums->solutions_squared += found.solutions * found.solutions;
     sums->nodes += found.nodes;
     sums->nodes_squared += found.nodes * found.nodes;
+    sums->seconds += found.seconds;
+    sums->seconds_squared += found.seconds * found.seconds;
   }
   return NULL;
 }
@@ -226,7 +269,9 @@ static int prober_init(prober_t *prober, const plan_t *plan, uint64_t first_prob
   prober->sums = calloc(plan->frame_count, sizeof *prober->sums);
   if (prober->sums == NULL)
     return NQ_ENOMEM;
-  int rc = nq_kernel_create(&prober->search, plan->options->n, plan->options->walk);
+  int rc = plan->sets != NULL
+               ? nq_join_scratch_create(&prober->scratch)
+               : nq_kernel_create(&prober->search, plan->options->n, plan->options->walk);
   if (rc != NQ_OK) {
     free(prober->sums);
     prober->sums = NULL;
@@ -237,6 +282,7 @@ static int prober_init(prober_t *prober, const plan_t *plan, uint64_t first_prob
 static void prober_clear(prober_t *prober) {
   free(prober->sums);
   nq_kernel_destroy(prober->search);
+  nq_join_scratch_destroy(prober->scratch);
 }
 
 /* This rank's threads (the calling one among them) probe; their sums are
@@ -297,13 +343,19 @@ static int list_frames(nq_unit_t **out_frames, uint64_t *out_count, int n) {
 
 /* The stratified estimate: per frame the mean of its probes, summed; its
  * variance, per frame the sample variance over the probes. */
-static nq_estimate_value_t stratified(const stratum_sums_t *sums, uint64_t frames,
-                                      int solutions) {
+/* Which of a stratum's sums an estimate is of. */
+enum { OF_SOLUTIONS, OF_NODES, OF_SECONDS };
+
+static nq_estimate_value_t stratified(const stratum_sums_t *sums, uint64_t frames, int of) {
   double total = 0.0, variance = 0.0;
   for (uint64_t f = 0; f < frames; f++) {
     const double m = sums[f].probes;
-    const double sum = solutions ? sums[f].solutions : sums[f].nodes;
-    const double squares = solutions ? sums[f].solutions_squared : sums[f].nodes_squared;
+    const double sum = of == OF_SOLUTIONS ? sums[f].solutions
+                       : of == OF_NODES   ? sums[f].nodes
+                                          : sums[f].seconds;
+    const double squares = of == OF_SOLUTIONS ? sums[f].solutions_squared
+                           : of == OF_NODES   ? sums[f].nodes_squared
+                                              : sums[f].seconds_squared;
     if (m < 1.0)
       continue;
     total += sum / m;
@@ -317,8 +369,8 @@ static nq_estimate_value_t stratified(const stratum_sums_t *sums, uint64_t frame
 
 static void fill_result(nq_estimate_result_t *result, const stratum_sums_t *sums,
                         const plan_t *plan, uint64_t exact_nodes, double exact_seconds) {
-  result->solutions = stratified(sums, plan->frame_count, 1);
-  result->nodes = stratified(sums, plan->frame_count, 0);
+  result->solutions = stratified(sums, plan->frame_count, OF_SOLUTIONS);
+  result->nodes = stratified(sums, plan->frame_count, OF_NODES);
   result->frames = plan->frame_count;
   result->probes = 0;
   result->min_probes = UINT64_MAX;
@@ -331,10 +383,17 @@ static void fill_result(nq_estimate_result_t *result, const stratum_sums_t *sums
   result->exact_nodes = exact_nodes;
   result->exact_seconds = exact_seconds;
   result->nodes_per_second = exact_seconds > 0.0 ? (double)exact_nodes / exact_seconds : 0.0;
-  if (result->nodes_per_second > 0.0)
+  /* The join's time: the sets' own CPU time, estimated as the counts are
+   * (its nodes cost more or less as the words behind them vary); the
+   * backtracker's: its nodes at the rate its exact counts ran. */
+  if (plan->sets != NULL)
+    result->core_seconds = stratified(sums, plan->frame_count, OF_SECONDS);
+  else if (result->nodes_per_second > 0.0)
     result->core_seconds =
         (nq_estimate_value_t){result->nodes.value / result->nodes_per_second,
                               result->nodes.error / result->nodes_per_second};
+  result->method = plan->sets != NULL ? NQ_COUNT_JOIN : NQ_COUNT_BACKTRACK;
+  result->units = plan->sets != NULL ? plan->set_count : 0;
   result->exact_rows = plan->exact_rows;
   result->depth = plan->count_depth;
   result->walk = nq_walk_resolve(plan->options->walk, plan->options->n);
@@ -345,6 +404,10 @@ static void fill_result(nq_estimate_result_t *result, const stratum_sums_t *sums
 static int options_valid(const nq_estimate_options_t *options) {
   int provided = MPI_THREAD_SINGLE;
   if (options->n < 0 || options->n > NQ_MAX_N || nq_walk_name(options->walk) == NULL)
+    return 0;
+  if (options->method != NQ_COUNT_BACKTRACK &&
+      (options->method != NQ_COUNT_JOIN || options->n > NQ_JOIN_MAX_N ||
+       options->walk != NQ_WALK_AUTO))
     return 0;
   if (options->exact_rows < 0 || options->exact_rows == 1)
     return 0;
@@ -418,8 +481,65 @@ static int probe_everywhere(nq_estimate_result_t *result, plan_t *plan, int thre
   return worst;
 }
 
+/* The join's canonical column sets, in id order (8 bytes each: 80 MB at
+ * n = 28), for probes to draw from. */
+static int list_join_sets(uint64_t **out_sets, uint64_t *out_count, int n, int top_rows) {
+  const nq__method_params_t params = {.n = n, .unit_param = top_rows};
+  uint64_t count = 0;
+  int rc = nq__method_join.check(&params);
+  if (rc == NQ_OK)
+    rc = nq__method_join.units_total(&count, &params, NULL);
+  uint64_t *sets = rc == NQ_OK ? malloc((count ? count : 1) * sizeof *sets) : NULL;
+  void *listing = NULL;
+  if (rc == NQ_OK && sets == NULL)
+    rc = NQ_ENOMEM;
+  if (rc == NQ_OK)
+    rc = nq__method_join.units_open(&listing, &params);
+  nq__work_t unit;
+  for (uint64_t i = 0; rc == NQ_OK && i < count && nq__method_join.units_next(listing, &unit) > 0;
+       i++)
+    sets[i] = unit.data[0];
+  if (listing != NULL)
+    nq__method_join.units_close(listing);
+  if (rc != NQ_OK) {
+    free(sets);
+    return rc;
+  }
+  *out_sets = sets;
+  *out_count = count;
+  return NQ_OK;
+}
+
+/* The join's strata: blocks of consecutive ids (their cost varies along
+ * the listing), at most this many, and at least 2 sets a block. */
+enum { JOIN_STRATA = 64 };
+
+static int estimate_join(nq_estimate_result_t *result, const nq_estimate_options_t *options,
+                         MPI_Comm comm) {
+  plan_t plan = {.options = options,
+                 .top_rows = options->n < 2 ? 1 : nq_join_default_top_rows(options->n)};
+  uint64_t *sets = NULL;
+  int rc = list_join_sets(&sets, &plan.set_count, options->n, plan.top_rows), worst = rc;
+  NQ_MPI_CHECK(comm, MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm));
+  if (worst != NQ_OK) {
+    free(sets);
+    return worst;
+  }
+  plan.sets = sets;
+  plan.frame_count = plan.set_count / 2 < JOIN_STRATA ? plan.set_count / 2 : JOIN_STRATA;
+  if (plan.frame_count < 1)
+    plan.frame_count = 1;
+  plan.probes_fixed = options->probes * plan.frame_count;
+  plan.probes_minimum = NQ_ESTIMATE_MIN_PROBES * plan.frame_count;
+  rc = probe_everywhere(result, &plan, options->threads > 1 ? options->threads : 1, comm);
+  free(sets);
+  return rc;
+}
+
 static int estimate_on(nq_estimate_result_t *result, const nq_estimate_options_t *options,
                        MPI_Comm comm) {
+  if (options->method == NQ_COUNT_JOIN)
+    return estimate_join(result, options, comm);
   int rc = walk_runs_everywhere(options, comm);
   if (rc != NQ_OK)
     return rc;

@@ -575,10 +575,14 @@ static void estimate_as_text(nq_output_t *output, int n, uint64_t cores, uint64_
   snprintf(name, sizeof name, "Q(%d)", n);
   estimated_as_text(output, name, r->solutions);
   estimated_as_text(output, "nodes", r->nodes);
-  if (r->nodes_per_second > 0) {
+  if (r->nodes_per_second > 0 || (r->method == NQ_COUNT_JOIN && r->core_seconds.value > 0)) {
     append_text(output, "one core: ");
     append_duration(output, r->core_seconds, 1);
-    append_format(output, ", at %.3g nodes/s (the exact counts' rate)\n", r->nodes_per_second);
+    if (r->method == NQ_COUNT_JOIN)
+      append_text(output, ", the sampled sets' own CPU time\n");
+    else
+      append_format(output, ", at %.3g nodes/s (the exact counts' rate)\n",
+                    r->nodes_per_second);
     append_format(output, "on %d rank%s, %d thread%s: ", r->ranks, r->ranks == 1 ? "" : "s",
                   r->threads, r->threads == 1 ? "" : "s");
     append_duration(output, r->core_seconds, r->threads);
@@ -592,13 +596,22 @@ static void estimate_as_text(nq_output_t *output, int n, uint64_t cores, uint64_
   } else {
     append_text(output, "time: too little work under the probes to measure the speed\n");
   }
-  append_format(output,
-                "%llu probes on %llu frames (at least %llu each), exact below %d rows, seed %llu: "
-                "%.3f s on %d rank%s, %d thread%s, %s walk\n",
-                (unsigned long long)r->probes, (unsigned long long)r->frames,
-                (unsigned long long)r->min_probes, r->exact_rows, (unsigned long long)seed,
-                r->seconds, r->ranks, r->ranks == 1 ? "" : "s", r->threads,
-                r->threads == 1 ? "" : "s", nq_walk_name(r->walk));
+  if (r->method == NQ_COUNT_JOIN)
+    append_format(output,
+                  "join method: %llu column sets drawn from the %llu and solved exactly, in %llu "
+                  "strata (at least %llu each), seed %llu: %.3f s on %d rank%s, %d thread%s\n",
+                  (unsigned long long)r->probes, (unsigned long long)r->units,
+                  (unsigned long long)r->frames, (unsigned long long)r->min_probes,
+                  (unsigned long long)seed, r->seconds, r->ranks, r->ranks == 1 ? "" : "s",
+                  r->threads, r->threads == 1 ? "" : "s");
+  else
+    append_format(output,
+                  "%llu probes on %llu frames (at least %llu each), exact below %d rows, seed "
+                  "%llu: %.3f s on %d rank%s, %d thread%s, %s walk\n",
+                  (unsigned long long)r->probes, (unsigned long long)r->frames,
+                  (unsigned long long)r->min_probes, r->exact_rows, (unsigned long long)seed,
+                  r->seconds, r->ranks, r->ranks == 1 ? "" : "s", r->threads,
+                  r->threads == 1 ? "" : "s", nq_walk_name(r->walk));
 }
 
 static void estimated_as_json(nq_output_t *output, const char *key,
@@ -629,10 +642,15 @@ static void estimate_as_json(nq_output_t *output, int n, uint64_t cores, uint64_
   append_format(output,
                 ",\"probes\":%llu,\"frames\":%llu,\"min_probes\":%llu,\"exact_rows\":%d,"
                 "\"seed\":%llu,\"depth\":%d,\"seconds\":%.6f,\"ranks\":%d,\"threads\":%d,"
-                "\"walk\":\"%s\",\"version\":\"%s\"}\n",
+                "\"method\":\"%s\"",
                 (unsigned long long)r->probes, (unsigned long long)r->frames,
                 (unsigned long long)r->min_probes, r->exact_rows, (unsigned long long)seed,
-                r->depth, r->seconds, r->ranks, r->threads, nq_walk_name(r->walk), NQ_VERSION);
+                r->depth, r->seconds, r->ranks, r->threads, nq__method_of(r->method)->name);
+  if (r->method == NQ_COUNT_JOIN)
+    append_format(output, ",\"units\":%llu", (unsigned long long)r->units);
+  else
+    append_format(output, ",\"walk\":\"%s\"", nq_walk_name(r->walk));
+  append_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);
 }
 
 int nq__output_estimate(nq_output_t *output, nq_format_t format, int n, uint64_t cores,

@@ -187,8 +187,59 @@ START_TEST(test_estimate_by_time_probes_every_frame_twice) {
 }
 END_TEST
 
+/* The join's estimate: sets drawn per stratum and solved exactly, n =
+ * 10..17 with 4 a stratum, seeds 1..3: Q(n) and the work counter inside
+ * their intervals, the time positive and summed from the sets' own. */
+static nq_estimate_result_t estimate_join(int n, uint64_t probes, uint64_t seed, int threads,
+                                          MPI_Comm comm) {
+  nq_estimate_options_t options = {.n = n, .method = NQ_COUNT_JOIN, .probes = probes,
+                                   .seed = seed, .threads = threads};
+  nq_estimate_result_t result;
+  int rc = nq_estimate_run(&result, &options, comm);
+  ck_assert_msg(rc == NQ_OK, "join n %d seed %llu: %s", n, (unsigned long long)seed,
+                nq_strerror(rc));
+  return result;
+}
+
+START_TEST(test_estimate_join_interval_holds_known_counts) {
+  calibration_t calibration = {0, 0};
+  for (int n = 10; n <= 17; n++)
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+      nq_estimate_result_t result = estimate_join(n, 4, seed, 2, MPI_COMM_WORLD);
+      if (support_rank() != 0)
+        continue;
+      ck_assert_int_eq(result.method, NQ_COUNT_JOIN);
+      ck_assert_uint_gt(result.units, 0);
+      ck_assert_uint_eq(result.probes, 4 * result.frames);
+      ck_assert_double_gt(result.core_seconds.value, 0);
+      check_case(&calibration, z_score(result.solutions, (double)known_all_large[n]), "join Q",
+                 n, seed);
+    }
+  if (support_rank() == 0)
+    check_calibration(&calibration, "join Q(10..17)");
+}
+END_TEST
+
+/* Q(21) by the join's estimate, 6 sets a stratum (384 of the 98,920,
+ * about 20 s on one core), seed 1: within 5% of OEIS's, and inside its
+ * interval. */
+START_TEST(test_estimate_join_q21_within_five_percent) {
+  nq_estimate_result_t result = estimate_join(21, 6, 1, 2, MPI_COMM_WORLD);
+  if (support_rank() != 0)
+    return;
+  const double truth = (double)known_all_large[21];
+  ck_assert_msg(fabs(result.solutions.value - truth) < 0.05 * truth,
+                "join Q(21) ~ %.4g, OEIS %.4g", result.solutions.value, truth);
+  ck_assert_msg(fabs(z_score(result.solutions, truth)) < 3.29, "join Q(21): %.2f SE off",
+                z_score(result.solutions, truth));
+}
+END_TEST
+
 START_TEST(test_estimate_refuses_bad_options) {
   static const nq_estimate_options_t bad[] = {
+      {.n = 33, .probes = 2, .method = NQ_COUNT_JOIN},
+      {.n = 12, .probes = 2, .method = NQ_COUNT_JOIN, .walk = NQ_WALK_SCALAR},
+      {.n = 12, .probes = 2, .method = (nq_count_method_t)7},
       {.n = 65, .probes = 2},
       {.n = -1, .probes = 2},
       {.n = 12, .probes = 1},
@@ -227,19 +278,41 @@ START_TEST(test_estimate_ranks_share_one_sample) {
 }
 END_TEST
 
+/* The same for the join's sets. */
+START_TEST(test_estimate_join_ranks_share_one_sample) {
+  nq_estimate_result_t everyone = estimate_join(14, 3, 7, 1, MPI_COMM_WORLD);
+  if (support_rank() != 0)
+    return;
+  nq_estimate_result_t alone = estimate_join(14, 3, 7, 2, MPI_COMM_SELF);
+  ck_assert_double_eq_tol(everyone.solutions.value, alone.solutions.value,
+                          1e-12 * alone.solutions.value);
+  ck_assert_double_eq_tol(everyone.nodes.value, alone.nodes.value, 1e-12 * alone.nodes.value);
+  ck_assert_uint_eq(everyone.probes, alone.probes);
+}
+END_TEST
+
 static Suite *make_suite(int argc, char **argv) {
   Suite *suite = suite_create("estimate");
   TCase *ranks = tcase_create("ranks");
   tcase_set_timeout(ranks, 120);
   tcase_add_test(ranks, test_estimate_ranks_share_one_sample);
+  tcase_add_test(ranks, test_estimate_join_ranks_share_one_sample);
   suite_add_tcase(suite, ranks);
   if (argc > 1 && strcmp(argv[1], "--ranks") == 0)
     return suite;
+  if (argc > 1 && strcmp(argv[1], "--long") == 0) {
+    TCase *slow = tcase_create("long");
+    tcase_set_timeout(slow, 600);
+    tcase_add_test(slow, test_estimate_join_q21_within_five_percent);
+    suite_add_tcase(suite, slow);
+    return suite;
+  }
   TCase *intervals = tcase_create("intervals");
   tcase_set_timeout(intervals, 300);
   tcase_add_test(intervals, test_estimate_interval_holds_known_counts);
   tcase_add_test(intervals, test_estimate_interval_holds_node_counts);
   tcase_add_loop_test(intervals, test_estimate_mean_over_seeds_is_unbiased, 10, 15);
+  tcase_add_test(intervals, test_estimate_join_interval_holds_known_counts);
   suite_add_tcase(suite, intervals);
   TCase *exact = tcase_create("exact");
   tcase_add_loop_test(exact, test_estimate_exact_rows_covering_the_board_are_exact, NODES_MIN_N,

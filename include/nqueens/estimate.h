@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stdint.h>
 
+#include "nqueens/count.h"
 #include "nqueens/kernel.h"
 
 /* Probes per frame at least: fewer leave no variance to measure. */
@@ -18,6 +19,11 @@
 
 typedef struct nq_estimate_options {
   int n;
+  /* The count to predict: the backtracker's (Knuth's probes, below), or
+   * the join's: its canonical column sets cut into up to 64 strata of
+   * consecutive ids, probes drawing one set a stratum uniformly and
+   * solving it exactly, timed (exact_rows and walk do not apply). */
+  nq_count_method_t method;
   /* How many probes.  probes > 0: exactly that many on each frame (at
    * least NQ_ESTIMATE_MIN_PROBES), whatever the time, so that a fixed
    * seed gives a fixed result.  probes == 0: rounds of one probe per
@@ -55,8 +61,11 @@ typedef struct nq_estimate_result {
   double nodes_per_second;
   uint64_t exact_nodes;    /* nodes those exact counts placed */
   double exact_seconds;    /* their CPU time, all threads and ranks */
-  nq_estimate_value_t core_seconds; /* nodes / nodes_per_second */
-  uint64_t frames;         /* strata: one per canonical frame */
+  nq_estimate_value_t core_seconds; /* nodes / nodes_per_second; the join: its
+                                       sets' CPU time, estimated as the counts */
+  nq_count_method_t method;
+  uint64_t units;          /* the join: its canonical column sets (0: the backtracker) */
+  uint64_t frames;         /* strata: one per canonical frame; the join's blocks of sets */
   uint64_t probes;         /* probes in all */
   uint64_t min_probes;     /* the fewest any frame got */
   int exact_rows;          /* as used */
