@@ -182,7 +182,7 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--method", "join", "--walk", "scalar", NULL}, "--walk"},
     {{"-n", "33", "--method", "join", NULL}, "33"},
     {{"-n", "8", "--first", "--method", "join", NULL}, "--method"},
-    {{"-n", "8", "--estimate", "--method", "backtrack", NULL}, "--method"},
+    {{"-n", "8", "--list", "--method", "backtrack", NULL}, "--method"},
     {{"--merge", NULL}, "--merge"},
     {{"--merge", "-n", "8", "a", NULL}, "-n"},
     {{"--merge", "a", "--unique", "b", NULL}, "--unique"}, /* after the files too */
@@ -283,7 +283,9 @@ START_TEST(test_method_auto_chooses) {
       {{"-n", "18", "--slice", "1/2", NULL}, NQ_METHOD_JOIN},
       {{"-n", "18", "--json", "r.json", NULL}, NQ_METHOD_JOIN},
       {{"-n", "18", "--checkpoint", "j", "--verify", "0.1", NULL}, NQ_METHOD_JOIN},
-      {{"-n", "18", "--estimate", NULL}, NQ_METHOD_BACKTRACK},
+      {{"-n", "18", "--estimate", NULL}, NQ_METHOD_JOIN},
+      {{"-n", "22", "--estimate", NULL}, NQ_METHOD_BACKTRACK},
+      {{"-n", "18", "--estimate", "--method", "backtrack", NULL}, NQ_METHOD_BACKTRACK},
       {{"-n", "18", "--method", "backtrack", NULL}, NQ_METHOD_BACKTRACK},
       {{"-n", "12", "--method", "join", NULL}, NQ_METHOD_JOIN},
   };

@@ -385,11 +385,48 @@ START_TEST(test_estimate_json_is_exact) {
            "\"wall_seconds\":4000000000,\"wall_seconds_error\":20000000,"
            "\"wall_seconds_low\":3960800000,\"wall_seconds_high\":4039200000,\"probes\":5490,"
            "\"frames\":2744,\"min_probes\":2,\"exact_rows\":14,\"seed\":3,\"depth\":5,"
-           "\"seconds\":1.500000,\"ranks\":2,\"threads\":4,\"walk\":\"avx512\","
+           "\"seconds\":1.500000,\"ranks\":2,\"threads\":4,\"method\":\"backtrack\",\"walk\":\"avx512\","
            "\"version\":\"%s\"}\n",
            version_in(text));
   ck_assert_str_eq(text, expected);
   free(text);
+}
+END_TEST
+
+/* A join estimate names the sets it solved and the time they took, and
+ * no walk or rate. */
+START_TEST(test_join_estimate_is_exact) {
+  nq_estimate_result_t result = {.solutions = {2.3e17, 2.3e15},
+                                 .nodes = {6e16, 1.2e15},
+                                 .core_seconds = {1.2e9, 2.4e7},
+                                 .method = NQ_COUNT_JOIN,
+                                 .units = 5448978,
+                                 .frames = 64,
+                                 .probes = 128,
+                                 .min_probes = 2,
+                                 .depth = 13,
+                                 .ranks = 1,
+                                 .threads = 2,
+                                 .seconds = 3600};
+  memory_t m;
+  memory_open(&m, NQ_OUTPUT_CAPACITY);
+  ck_assert_int_eq(nq__output_estimate(&m.output, NQ_FORMAT_TEXT, 27, 0, 1, &result), NQ_OK);
+  memory_close(&m);
+  ck_assert_str_eq(
+      m.text,
+      "Q(27) ~ 2.3e+17, 95% interval 2.255e+17 to 2.345e+17 (standard error 1%)\n"
+      "nodes ~ 6e+16, 95% interval 5.765e+16 to 6.235e+16 (standard error 2%)\n"
+      "one core: 38 years (95%: 36.5 to 39.5), the sampled sets' own CPU time\n"
+      "on 1 rank, 2 threads: 19 years (95%: 18.3 to 19.8)\n"
+      "join method: 128 column sets drawn from the 5448978 and solved exactly, in 64 strata "
+      "(at least 2 each), seed 1: 3600.000 s on 1 rank, 2 threads\n");
+  free(m.text);
+  memory_open(&m, NQ_OUTPUT_CAPACITY);
+  ck_assert_int_eq(nq__output_estimate(&m.output, NQ_FORMAT_JSON, 27, 0, 1, &result), NQ_OK);
+  memory_close(&m);
+  ck_assert_ptr_nonnull(strstr(m.text, ",\"method\":\"join\",\"units\":5448978,\"version\":"));
+  ck_assert_ptr_null(strstr(m.text, "\"walk\""));
+  free(m.text);
 }
 END_TEST
 
@@ -797,6 +834,7 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_test(count, test_count_text_singular_is_exact);
   tcase_add_test(count, test_estimate_text_is_exact);
   tcase_add_test(count, test_estimate_json_is_exact);
+  tcase_add_test(count, test_join_estimate_is_exact);
   tcase_add_test(count, test_progress_leaves_resumed_units_out);
   suite_add_tcase(suite, count);
   TCase *first = tcase_create("first");

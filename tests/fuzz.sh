@@ -34,7 +34,8 @@ fi
 
 # The readers and what they call, nothing of MPI's but its header.
 sources=()
-for name in journal merge totals slice units frame symmetry error status; do
+for name in journal merge totals slice units frame symmetry error status method method_backtrack \
+  method_join join bit_transpose kernel lanes; do
   sources+=("$source/src/$name.c")
 done
 if ! "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
