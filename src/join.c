@@ -60,8 +60,8 @@ struct nq_join_scratch {
   size_t stack_words;
   int stack_depths;
   int n, top_rows;
-  /* Asked before each queen of the bottom walk's first CANCEL_DEPTHS rows
-   * (nq__join_set_cancel); NULL: a bucket runs to its end. */
+  /* Asked before each queen of the bottom walk's first rows
+   * (cancel_depths; nq__join_set_cancel); NULL: a bucket runs to its end. */
   int (*cancelled)(void *context);
   void *cancel_context;
   int cancel_countdown; /* entries until the hook is asked again */
@@ -69,11 +69,19 @@ struct nq_join_scratch {
 };
 
 /* The bottom walk asks the cancel hook as it enters a node of its first
- * CANCEL_DEPTHS rows, once in CANCEL_EVERY such entries: a stop then waits
- * for no more than a small subtree even in the largest buckets, and the
- * hook costs nothing measurable (entries below those rows, where nearly
- * all the work is, never ask). */
-enum { CANCEL_DEPTHS = 4, CANCEL_EVERY = 64 };
+ * rows, once in CANCEL_EVERY such entries: a stop then waits for no more
+ * than a small subtree, and the hook costs nothing measurable (entries
+ * below those rows, where nearly all the work is, never ask).  A subtree
+ * grows about tenfold with each row below it, so the rows that ask grow
+ * with the bottom half: the first 4 up to 12 bottom rows, then one more a
+ * row (at n = 27, 14 bottom rows, asking at 4 rows left a stop waiting 8
+ * to 11 s). */
+enum { CANCEL_EVERY = 64, CANCEL_MIN_DEPTHS = 4, CANCEL_ROWS_BELOW = 8 };
+
+static int cancel_depths(const nq_join_scratch_t *scratch) {
+  int depths = scratch->n - scratch->top_rows - CANCEL_ROWS_BELOW;
+  return depths > CANCEL_MIN_DEPTHS ? depths : CANCEL_MIN_DEPTHS;
+}
 
 /* The walk's constants for one bucket, and what it adds up. */
 typedef struct bottom_walk {
@@ -398,7 +406,8 @@ static void walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64_t
   uint64_t *next = scratch->ruled_out[depth];
   uint32_t *next_index = scratch->live_index[depth];
   uint64_t nodes = 0, combined = 0, pruned = 0, repacks = 0;
-  if (depth <= CANCEL_DEPTHS && cancel_asked(scratch))
+  const int asks = depth <= cancel_depths(scratch);
+  if (asks && cancel_asked(scratch))
     return;
   for (uint64_t free_squares = allowed & ~ld & ~rd; free_squares != 0;
        free_squares = drop_lowest_bit(free_squares)) {
@@ -436,7 +445,7 @@ static void walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64_t
       }
       walk_bottom(walk, row + 1, below, below_ld, below_rd, next_table, next_index, next,
                   next_live);
-      if (depth < CANCEL_DEPTHS && scratch->abandoned)
+      if (asks && scratch->abandoned)
         break;
     }
     walk->solutions = before + (walk->solutions - before) * weight;
