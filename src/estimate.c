@@ -91,8 +91,8 @@ typedef struct plan {
   const nq_estimate_options_t *options;
   const nq_unit_t *frames; /* the backtracker: one unit of depth 1 (or 0) per frame */
   uint64_t frame_count;    /* the strata: frames, or the join's blocks of sets */
-  /* The join: its canonical column sets in id order, cut into frame_count
-   * blocks of consecutive ids. */
+  /* The join: its canonical column sets in increasing order, cut into
+   * frame_count blocks of consecutive sets. */
   const uint64_t *sets;
   uint64_t set_count;
   int top_rows;
@@ -481,8 +481,13 @@ static int probe_everywhere(nq_estimate_result_t *result, plan_t *plan, int thre
   return worst;
 }
 
-/* The join's canonical column sets, in id order (8 bytes each: 80 MB at
- * n = 28), for probes to draw from. */
+static int compare_sets(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The join's canonical column sets in increasing order (8 bytes each: 80
+ * MB at n = 28), for probes to draw from. */
 static int list_join_sets(uint64_t **out_sets, uint64_t *out_count, int n, int top_rows) {
   const nq__method_params_t params = {.n = n, .unit_param = top_rows};
   uint64_t count = 0;
@@ -505,6 +510,9 @@ static int list_join_sets(uint64_t **out_sets, uint64_t *out_count, int n, int t
     free(sets);
     return rc;
   }
+  /* Strata along the sets' increasing order, which their cost follows
+   * (the listing's own order is random). */
+  qsort(sets, count, sizeof *sets, compare_sets);
   *out_sets = sets;
   *out_count = count;
   return NQ_OK;

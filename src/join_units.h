@@ -3,8 +3,9 @@
 
 /* The join's units (join.c), for its method (method_join.c): the column
  * sets of the top half, one per orbit under the left-right mirror and the
- * up-down flip (the canonical ones, docs/algorithm.md section 7), in
- * increasing order of the set as a number. */
+ * up-down flip (the canonical ones, docs/algorithm.md section 7), walked
+ * in increasing order of the set as a number (method_join.c lists them in
+ * a fixed random order). */
 
 #include <stdint.h>
 

@@ -1,6 +1,6 @@
 /* The join as a counting method: a unit is a canonical column set of the
- * top half (join_units.h), its id the set's place among the canonical sets
- * in increasing order, its first word the set.  A unit's result is the
+ * top half (join_units.h), its id the set's place in a fixed random order
+ * of the canonical sets, its first word the set.  A unit's result is the
  * solutions the set stands for, its orbit's weight included (weight 1),
  * and in `nodes` the queens the bottom walk placed, the join's work
  * counter.  Boards without a row to cut (n = 0, 1) are one unit: the empty
@@ -12,6 +12,7 @@
 #include "method.h"
 #include "nqueens/error.h"
 #include "nqueens/join.h"
+#include "random.h"
 
 static int default_top_rows(int n) { return n < 2 ? 1 : nq_join_default_top_rows(n); }
 
@@ -22,31 +23,30 @@ static int check(const nq__method_params_t *params) {
   return n < 2 || (params->unit_param >= 1 && params->unit_param < n) ? NQ_OK : NQ_EINVAL;
 }
 
-/* The listing: the next canonical set, 0 after the last. */
-typedef struct listing {
+/* The canonical sets in increasing order: the next one, 0 after the last. */
+typedef struct walk_of_sets {
   int n, top_rows;
-  uint64_t next_id, set; /* the next set to look at; 0 once done */
-} listing_t;
+  uint64_t set; /* the next set to look at; 0 once done */
+} walk_of_sets_t;
 
-static void listing_start(listing_t *l, const nq__method_params_t *params) {
-  l->n = params->n;
-  l->top_rows = params->unit_param;
-  l->next_id = 0;
-  l->set = params->n < 2 ? 1 : nq__join_first_set(params->unit_param);
+static void walk_start(walk_of_sets_t *w, const nq__method_params_t *params) {
+  w->n = params->n;
+  w->top_rows = params->unit_param;
+  w->set = params->n < 2 ? 1 : nq__join_first_set(params->unit_param);
 }
 
 /* 1 and the next canonical set, 0 at the end. */
-static int listing_next(listing_t *l, uint64_t *columns) {
-  if (l->n < 2) { /* the one unit: no set */
-    int more = l->set != 0;
-    l->set = 0;
+static int walk_next(walk_of_sets_t *w, uint64_t *columns) {
+  if (w->n < 2) { /* the one unit: no set */
+    int more = w->set != 0;
+    w->set = 0;
     *columns = 0;
     return more;
   }
-  for (; l->set != 0; l->set = nq__join_next_set(l->set, l->n))
-    if (nq__join_is_canonical(l->set, l->n, l->top_rows)) {
-      *columns = l->set;
-      l->set = nq__join_next_set(l->set, l->n);
+  for (; w->set != 0; w->set = nq__join_next_set(w->set, w->n))
+    if (nq__join_is_canonical(w->set, w->n, w->top_rows)) {
+      *columns = w->set;
+      w->set = nq__join_next_set(w->set, w->n);
       return 1;
     }
   return 0;
@@ -57,35 +57,70 @@ enum { SETS_BETWEEN_LOOKS = 1 << 16 };
 
 static int units_total(uint64_t *total, const nq__method_params_t *params,
                        volatile sig_atomic_t *stop) {
-  listing_t l;
-  listing_start(&l, params);
+  walk_of_sets_t w;
+  walk_start(&w, params);
   uint64_t columns;
   *total = 0;
-  while (listing_next(&l, &columns))
+  while (walk_next(&w, &columns))
     if (++*total % SETS_BETWEEN_LOOKS == 0 && stop != NULL && *stop)
       return NQ_ESTOPPED;
   return NQ_OK;
 }
 
+/* The listing: every canonical set, in an order drawn at random once and
+ * for all (a seed of n and the cut, so every run and every rank lists the
+ * same): the first sets in increasing order are cheaper than the rest, and
+ * progress counted in units would run ahead of the work.  In a random
+ * order the share of units done estimates the share of the work.  Unit id
+ * k is the k-th set of that order (8 bytes a set: 80 MB at n = 28). */
+typedef struct listing {
+  uint64_t *sets;
+  uint64_t count, next_id;
+} listing_t;
+
+static void shuffle(uint64_t *sets, uint64_t count, int n, int top_rows) {
+  uint64_t state = nq__random_scramble(0x6a6f696e00000000u ^ ((uint64_t)n << 8) ^
+                                       (uint64_t)top_rows);
+  for (uint64_t i = count; i > 1; i--) {
+    uint64_t j = nq__random_next(&state) % i, swapped = sets[i - 1];
+    sets[i - 1] = sets[j];
+    sets[j] = swapped;
+  }
+}
+
 static int units_open(void **listing, const nq__method_params_t *params) {
-  listing_t *l = malloc(sizeof *l);
+  listing_t *l = calloc(1, sizeof *l);
   *listing = l;
   if (l == NULL)
     return NQ_ENOMEM;
-  listing_start(l, params);
-  return NQ_OK;
+  int rc = units_total(&l->count, params, NULL);
+  l->sets = rc == NQ_OK ? malloc((l->count ? l->count : 1) * sizeof *l->sets) : NULL;
+  if (rc == NQ_OK && l->sets == NULL)
+    rc = NQ_ENOMEM;
+  walk_of_sets_t w;
+  walk_start(&w, params);
+  for (uint64_t i = 0; rc == NQ_OK && i < l->count; i++)
+    walk_next(&w, &l->sets[i]);
+  if (rc == NQ_OK && params->n >= 2)
+    shuffle(l->sets, l->count, params->n, params->unit_param);
+  return rc;
 }
 
 static int units_next(void *listing, nq__work_t *unit) {
   listing_t *l = listing;
-  uint64_t columns;
-  if (!listing_next(l, &columns))
+  if (l->next_id >= l->count)
     return 0;
-  *unit = (nq__work_t){.id = l->next_id++, .data = {columns, 0}};
+  *unit = (nq__work_t){.id = l->next_id, .data = {l->sets[l->next_id], 0}};
+  l->next_id++;
   return 1;
 }
 
-static void units_close(void *listing) { free(listing); }
+static void units_close(void *listing) {
+  listing_t *l = listing;
+  if (l != NULL)
+    free(l->sets);
+  free(l);
+}
 
 static int solver_open(void **solver, const nq__method_params_t *params) {
   (void)params;

@@ -101,18 +101,43 @@ END_TEST
 /* The join's units: ids 0, 1, 2, ... in increasing order of the set, each
  * canonical, as many as units_total says; a unit outside the listing (a
  * set that is not canonical, or of another size) is refused. */
+static int compare_words(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The listing holds every canonical set once, ids 0, 1, ... in order, and
+ * not in increasing order of the sets (a random order, the same each
+ * time). */
 START_TEST(test_join_units_are_listed_in_order) {
   const nq__method_params_t params = {.n = 12, .unit_param = 6};
   void *listing = NULL, *scratch = NULL;
-  uint64_t total = 0, listed = 0, last_set = 0;
+  uint64_t total = 0, listed = 0, increasing = 0, sets[1024];
   ck_assert_int_eq(nq__method_join.units_total(&total, &params, NULL), NQ_OK);
+  ck_assert_uint_le(total, 1024);
   ck_assert_int_eq(nq__method_join.units_open(&listing, &params), NQ_OK);
   nq__work_t unit;
   while (nq__method_join.units_next(listing, &unit) > 0) {
-    ck_assert_uint_eq(unit.id, listed++);
-    ck_assert_uint_gt(unit.data[0], last_set);
+    ck_assert_uint_lt(listed, total);
+    ck_assert_uint_eq(unit.id, listed);
     ck_assert(nq__join_is_canonical(unit.data[0], 12, 6));
-    last_set = unit.data[0];
+    increasing += listed > 0 && unit.data[0] > sets[listed - 1];
+    sets[listed++] = unit.data[0];
+  }
+  ck_assert_uint_lt(increasing, total - 1);
+  void *again = NULL;
+  ck_assert_int_eq(nq__method_join.units_open(&again, &params), NQ_OK);
+  for (uint64_t k = 0; k < total; k++) {
+    ck_assert_int_eq(nq__method_join.units_next(again, &unit), 1);
+    ck_assert_uint_eq(unit.data[0], sets[k]);
+  }
+  nq__method_join.units_close(again);
+  qsort(sets, listed, sizeof *sets, compare_words);
+  uint64_t set = nq__join_first_set(6);
+  for (uint64_t k = 0; k < listed; k++, set = nq__join_next_set(set, 12)) {
+    while (!nq__join_is_canonical(set, 12, 6))
+      set = nq__join_next_set(set, 12);
+    ck_assert_uint_eq(sets[k], set);
   }
   nq__method_join.units_close(listing);
   ck_assert_uint_eq(listed, total);

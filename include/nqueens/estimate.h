@@ -20,8 +20,8 @@
 typedef struct nq_estimate_options {
   int n;
   /* The count to predict: the backtracker's (Knuth's probes, below), or
-   * the join's: its canonical column sets cut into up to 64 strata of
-   * consecutive ids, probes drawing one set a stratum uniformly and
+   * the join's: its canonical column sets in increasing order cut into up
+   * to 64 strata of consecutive sets, probes drawing one set a stratum uniformly and
    * solving it exactly, timed (exact_rows and walk do not apply). */
   nq_count_method_t method;
   /* How many probes.  probes > 0: exactly that many on each frame (at

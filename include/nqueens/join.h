@@ -17,10 +17,11 @@
  * enumerates, C(n, n/2) of them. */
 #define NQ_JOIN_MAX_N 32
 
-/* The version of the join's unit listing (the canonical column sets in
- * increasing order): journals record it, as the backtracker's
- * NQ_UNIT_SCHEME. */
-#define NQ_JOIN_UNIT_SCHEME 1
+/* The version of the join's unit listing (the canonical column sets in a
+ * fixed random order; 1 was increasing order): journals record it, as the
+ * backtracker's NQ_UNIT_SCHEME, so a journal of another listing is
+ * refused rather than read with the wrong sets. */
+#define NQ_JOIN_UNIT_SCHEME 2
 
 /* What a join did, for the measurements. */
 typedef struct nq_join_stats {
