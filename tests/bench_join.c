@@ -3,7 +3,11 @@
  *   bench_join [--threads T] [--top-rows M] N...
  * One thread (the default): the canonical column sets one after another
  * through the method's own listing and nq__join_unit, with everything the
- * join did (tops, words, ...).  With --threads T: a whole count through
+ * join did (tops, words, ...) and how the sets' times spread: the mean,
+ * the largest against it, the time of each quarter of the listing (random
+ * order) and of the sets in increasing order, the share of the dearest 1%
+ * of sets (what bounds the end of a run).  With --threads T: a whole count
+ * through
  * the run engine (nq_count_run, method NQ_COUNT_JOIN) on T threads of one
  * rank, its time and work counter.  Prints one line per n; exits 1 when a
  * count is wrong. */
@@ -31,6 +35,49 @@ static double now(void) {
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+typedef struct timed_set {
+  uint64_t set;
+  double seconds;
+} timed_set_t;
+
+static int by_set(const void *a, const void *b) {
+  uint64_t x = ((const timed_set_t *)a)->set, y = ((const timed_set_t *)b)->set;
+  return (x > y) - (x < y);
+}
+
+static int by_decreasing_time(const void *a, const void *b) {
+  double x = ((const timed_set_t *)a)->seconds, y = ((const timed_set_t *)b)->seconds;
+  return (x < y) - (x > y);
+}
+
+static void print_quarters(const char *order, const timed_set_t *times, size_t count) {
+  double quarters[4] = {0, 0, 0, 0};
+  for (size_t i = 0; i < count; i++)
+    quarters[i * 4 / count] += times[i].seconds;
+  printf(", quarters %s %.2f %.2f %.2f %.2f s", order, quarters[0], quarters[1], quarters[2],
+         quarters[3]);
+}
+
+/* How the sets' times spread (reorders them). */
+static void print_spread(timed_set_t *times, size_t count) {
+  double total = 0, largest = 0;
+  for (size_t i = 0; i < count; i++) {
+    total += times[i].seconds;
+    largest = times[i].seconds > largest ? times[i].seconds : largest;
+  }
+  double mean = total / (double)count;
+  printf("  sets' times: mean %.4f ms, largest %.1f ms (%.1fx the mean)", 1e3 * mean,
+         1e3 * largest, largest / mean);
+  print_quarters("of the listing", times, count);
+  qsort(times, count, sizeof *times, by_set);
+  print_quarters("in increasing order", times, count);
+  qsort(times, count, sizeof *times, by_decreasing_time);
+  double dearest = 0;
+  for (size_t i = 0; i < count / 100; i++)
+    dearest += times[i].seconds;
+  printf(", dearest 1%% of sets %.1f%% of the time\n", 100 * dearest / total);
+}
+
 /* Q(n) set by set on this thread, with the join's counters. */
 static int join_serially(mpz_t solutions, nq_join_stats_t *stats, int n, int top_rows) {
   const nq__method_params_t params = {
@@ -41,15 +88,26 @@ static int join_serially(mpz_t solutions, nq_join_stats_t *stats, int n, int top
     rc = nq__method_join.units_open(&listing, &params);
   if (rc == NQ_OK)
     rc = nq__method_join.solver_open(&scratch, &params);
+  uint64_t total = 0;
+  if (rc == NQ_OK)
+    rc = nq__method_join.units_total(&total, &params, NULL);
+  timed_set_t *times = rc == NQ_OK ? malloc((total ? total : 1) * sizeof *times) : NULL;
+  size_t timed = 0;
   nq__work_t unit;
-  while (rc == NQ_OK && nq__method_join.units_next(listing, &unit) > 0) {
+  while (rc == NQ_OK && times != NULL && nq__method_join.units_next(listing, &unit) > 0) {
     uint64_t count = 0;
+    double started = now();
     if (n < 2)
       count = 1;
     else
       rc = nq__join_unit(&count, stats, scratch, n, params.unit_param, unit.data[0]);
+    if (timed < total)
+      times[timed++] = (timed_set_t){unit.data[0], now() - started};
     mpz_add_ui(solutions, solutions, count);
   }
+  if (rc == NQ_OK && timed >= 100)
+    print_spread(times, timed);
+  free(times);
   if (scratch != NULL)
     nq__method_join.solver_close(scratch);
   if (listing != NULL)
