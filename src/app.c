@@ -469,6 +469,7 @@ static int run_estimate(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Co
                                                  ? NQ_COUNT_JOIN
                                                  : NQ_COUNT_BACKTRACK,
                                    .probes = cli->estimate_samples,
+                                   .strata = cli->estimate_strata,
                                    .seconds = cli->estimate_seconds,
                                    .seed = cli->seed,
                                    .threads = cli->threads ? cli->threads : default_threads(),
@@ -554,7 +555,7 @@ static int run_first(const nq_cli_t *cli, FILE *out, FILE *err) {
 
 /* The parsed options as numbers: ranks that read the same command line
  * encode the same words. */
-enum { CLI_WORDS = 18 };
+enum { CLI_WORDS = 19 };
 static void encode_cli(long long words[CLI_WORDS], const nq_cli_t *cli) {
   words[0] = cli->mode;
   words[1] = cli->n;
@@ -578,6 +579,7 @@ static void encode_cli(long long words[CLI_WORDS], const nq_cli_t *cli) {
   memcpy(&verify_bits, &cli->verify, sizeof verify_bits);
   words[16] = verify_bits;
   words[17] = cli->method;
+  words[18] = (long long)cli->estimate_strata;
 }
 
 static int agreement_failed(FILE *err, int rank, int mpi_code) {

@@ -24,6 +24,7 @@ enum {
   OPT_ESTIMATE,
   OPT_ESTIMATE_SAMPLES,
   OPT_ESTIMATE_RANKS,
+  OPT_ESTIMATE_STRATA,
   OPT_SEED,
   OPT_SLICE,
   OPT_VERIFY,
@@ -46,6 +47,7 @@ static const struct option long_options[] = {
     {"estimate", optional_argument, NULL, OPT_ESTIMATE},
     {"estimate-samples", required_argument, NULL, OPT_ESTIMATE_SAMPLES},
     {"estimate-ranks", required_argument, NULL, OPT_ESTIMATE_RANKS},
+    {"estimate-strata", required_argument, NULL, OPT_ESTIMATE_STRATA},
     {"seed", required_argument, NULL, OPT_SEED},
     {"slice", required_argument, NULL, OPT_SLICE},
     {"verify", required_argument, NULL, OPT_VERIFY},
@@ -297,6 +299,8 @@ static int take_option(parser_t *p, int option, const char *value) {
     return parse_count(p, &p->cli->estimate_samples, value, 2, "estimate-samples");
   case OPT_ESTIMATE_RANKS:
     return parse_count(p, &p->cli->estimate_ranks, value, 1, "estimate-ranks");
+  case OPT_ESTIMATE_STRATA:
+    return parse_count(p, &p->cli->estimate_strata, value, 1, "estimate-strata");
   case OPT_SEED:
     p->cli->seed_given = 1;
     return parse_count(p, &p->cli->seed, value, 0, "seed");
@@ -321,6 +325,11 @@ static int check_estimate(parser_t *p) {
   for (size_t i = 0; i < sizeof count_only / sizeof count_only[0]; i++)
     if (p->seen[count_only[i]])
       return fail(p, "--%s cannot be combined with --estimate", option_name(count_only[i]));
+  /* The backtracker's strata are its frames: their number is the board's. */
+  if (p->seen[OPT_ESTIMATE_STRATA] && nq__cli_method(p->cli) != NQ_METHOD_JOIN)
+    return fail(p, "--estimate-strata applies to the join's estimate (n %d-%d or --method join), "
+                   "not the backtracker's",
+                NQ_CLI_JOIN_FROM_N, NQ_CLI_JOIN_TO_N);
   return NQ_OK;
 }
 
@@ -397,7 +406,8 @@ static int check_combination(parser_t *p) {
   }
   if (!p->have_n)
     return fail(p, "missing board size: give -n N");
-  static const int estimate_only[] = {OPT_ESTIMATE_SAMPLES, OPT_ESTIMATE_RANKS};
+  static const int estimate_only[] = {OPT_ESTIMATE_SAMPLES, OPT_ESTIMATE_RANKS,
+                                      OPT_ESTIMATE_STRATA};
   for (size_t i = 0; i < sizeof estimate_only / sizeof estimate_only[0]; i++)
     if (p->seen[estimate_only[i]] && cli->mode != NQ_MODE_ESTIMATE)
       return fail(p, "--%s only applies to --estimate", option_name(estimate_only[i]));
@@ -574,6 +584,8 @@ void nq__cli_print_help(FILE *out) {
       "      --estimate-samples K  instead of a time: K probes on each frame (K >= 2),\n"
       "                     the same result for the same seed on any ranks x threads\n"
       "      --estimate-ranks P    also the time on P cores\n"
+      "      --estimate-strata K   the join's estimate: its sets cut into K strata\n"
+      "                     (default 64; fewer for a quick look at a large n)\n"
       "      --seed S       the random seed of --estimate's probes or --verify's\n"
       "                     sample (default 1)\n"
       "  -q, --quiet        no progress on stderr\n"

@@ -55,6 +55,7 @@ typedef struct nq_cli {
   double estimate_seconds;
   uint64_t estimate_samples; /* 0 unless given */
   uint64_t estimate_ranks;   /* --estimate-ranks P: 0 unless given */
+  uint64_t estimate_strata;  /* --estimate-strata K: the join's; 0 unless given */
   uint64_t seed;             /* --seed S: NQ_CLI_ESTIMATE_SEED unless given */
   int seed_given;
   int slice_index, slice_count; /* --slice I/K: I - 1 and K; 0 and 0 unless given */

@@ -411,6 +411,8 @@ static int options_valid(const nq_estimate_options_t *options) {
     return 0;
   if (options->exact_rows < 0 || options->exact_rows == 1)
     return 0;
+  if (options->strata > 0 && options->method != NQ_COUNT_JOIN)
+    return 0;
   if (options->probes == 0 ? !(options->seconds > 0.0) : options->probes < NQ_ESTIMATE_MIN_PROBES)
     return 0;
   if (options->threads < 0 || options->threads > NQ_COUNT_MAX_THREADS)
@@ -518,9 +520,15 @@ static int list_join_sets(uint64_t **out_sets, uint64_t *out_count, int n, int t
   return NQ_OK;
 }
 
-/* The join's strata: blocks of consecutive ids (their cost varies along
- * the listing), at most this many, and at least 2 sets a block. */
-enum { JOIN_STRATA = 64 };
+/* The join's strata: blocks of consecutive sets in increasing order
+ * (their cost varies along it), as many as asked (by default
+ * NQ_ESTIMATE_JOIN_STRATA) but at least 2 sets a block. */
+static uint64_t join_strata(const nq_estimate_options_t *options, uint64_t sets) {
+  uint64_t strata = options->strata > 0 ? options->strata : NQ_ESTIMATE_JOIN_STRATA;
+  if (strata > sets / 2)
+    strata = sets / 2;
+  return strata > 0 ? strata : 1;
+}
 
 static int estimate_join(nq_estimate_result_t *result, const nq_estimate_options_t *options,
                          MPI_Comm comm) {
@@ -534,9 +542,7 @@ static int estimate_join(nq_estimate_result_t *result, const nq_estimate_options
     return worst;
   }
   plan.sets = sets;
-  plan.frame_count = plan.set_count / 2 < JOIN_STRATA ? plan.set_count / 2 : JOIN_STRATA;
-  if (plan.frame_count < 1)
-    plan.frame_count = 1;
+  plan.frame_count = join_strata(options, plan.set_count);
   plan.probes_fixed = options->probes * plan.frame_count;
   plan.probes_minimum = NQ_ESTIMATE_MIN_PROBES * plan.frame_count;
   rc = probe_everywhere(result, &plan, options->threads > 1 ? options->threads : 1, comm);

@@ -190,15 +190,20 @@ END_TEST
 /* The join's estimate: sets drawn per stratum and solved exactly, n =
  * 10..17 with 4 a stratum, seeds 1..3: Q(n) and the work counter inside
  * their intervals, the time positive and summed from the sets' own. */
-static nq_estimate_result_t estimate_join(int n, uint64_t probes, uint64_t seed, int threads,
-                                          MPI_Comm comm) {
-  nq_estimate_options_t options = {.n = n, .method = NQ_COUNT_JOIN, .probes = probes,
-                                   .seed = seed, .threads = threads};
+static nq_estimate_result_t estimate_join_in(int n, uint64_t strata, uint64_t probes,
+                                             uint64_t seed, int threads, MPI_Comm comm) {
+  nq_estimate_options_t options = {.n = n, .method = NQ_COUNT_JOIN, .strata = strata,
+                                   .probes = probes, .seed = seed, .threads = threads};
   nq_estimate_result_t result;
   int rc = nq_estimate_run(&result, &options, comm);
   ck_assert_msg(rc == NQ_OK, "join n %d seed %llu: %s", n, (unsigned long long)seed,
                 nq_strerror(rc));
   return result;
+}
+
+static nq_estimate_result_t estimate_join(int n, uint64_t probes, uint64_t seed, int threads,
+                                          MPI_Comm comm) {
+  return estimate_join_in(n, 0, probes, seed, threads, comm);
 }
 
 START_TEST(test_estimate_join_interval_holds_known_counts) {
@@ -235,11 +240,34 @@ START_TEST(test_estimate_join_q21_within_five_percent) {
 }
 END_TEST
 
+/* Fewer strata (a quick look at a large n): as many as asked, never more
+ * than half the sets, and the intervals still hold, n = 14..16. */
+START_TEST(test_estimate_join_strata_as_asked) {
+  calibration_t calibration = {0, 0};
+  for (int n = 14; n <= 16; n++)
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+      nq_estimate_result_t result = estimate_join_in(n, 4, 6, seed, 2, MPI_COMM_WORLD);
+      if (support_rank() != 0)
+        continue;
+      ck_assert_uint_eq(result.frames, 4);
+      ck_assert_uint_eq(result.probes, 24);
+      check_case(&calibration, z_score(result.solutions, (double)known_all_large[n]),
+                 "join Q (4 strata)", n, seed);
+    }
+  nq_estimate_result_t small = estimate_join_in(8, 1000, 2, 1, 1, MPI_COMM_WORLD);
+  if (support_rank() == 0) {
+    check_calibration(&calibration, "join Q(14..16), 4 strata");
+    ck_assert_uint_eq(small.frames, small.units / 2);
+  }
+}
+END_TEST
+
 START_TEST(test_estimate_refuses_bad_options) {
   static const nq_estimate_options_t bad[] = {
       {.n = 33, .probes = 2, .method = NQ_COUNT_JOIN},
       {.n = 12, .probes = 2, .method = NQ_COUNT_JOIN, .walk = NQ_WALK_SCALAR},
       {.n = 12, .probes = 2, .method = (nq_count_method_t)7},
+      {.n = 12, .probes = 2, .strata = 4}, /* the backtracker's strata are its frames */
       {.n = 65, .probes = 2},
       {.n = -1, .probes = 2},
       {.n = 12, .probes = 1},
@@ -313,6 +341,7 @@ static Suite *make_suite(int argc, char **argv) {
   tcase_add_test(intervals, test_estimate_interval_holds_node_counts);
   tcase_add_loop_test(intervals, test_estimate_mean_over_seeds_is_unbiased, 10, 15);
   tcase_add_test(intervals, test_estimate_join_interval_holds_known_counts);
+  tcase_add_test(intervals, test_estimate_join_strata_as_asked);
   suite_add_tcase(suite, intervals);
   TCase *exact = tcase_create("exact");
   tcase_add_loop_test(exact, test_estimate_exact_rows_covering_the_board_are_exact, NODES_MIN_N,

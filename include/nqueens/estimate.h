@@ -16,14 +16,19 @@
 
 /* Probes per frame at least: fewer leave no variance to measure. */
 #define NQ_ESTIMATE_MIN_PROBES 2
+/* The join's strata unless asked otherwise. */
+#define NQ_ESTIMATE_JOIN_STRATA 64
 
 typedef struct nq_estimate_options {
   int n;
   /* The count to predict: the backtracker's (Knuth's probes, below), or
    * the join's: its canonical column sets in increasing order cut into up
-   * to 64 strata of consecutive sets, probes drawing one set a stratum uniformly and
+   * to `strata` strata of consecutive sets, probes drawing one set a stratum uniformly and
    * solving it exactly, timed (exact_rows and walk do not apply). */
   nq_count_method_t method;
+  /* The join's strata: 0 for up to NQ_ESTIMATE_JOIN_STRATA; never more
+   * than half its sets.  The backtracker's are its frames: 0 only. */
+  uint64_t strata;
   /* How many probes.  probes > 0: exactly that many on each frame (at
    * least NQ_ESTIMATE_MIN_PROBES), whatever the time, so that a fixed
    * seed gives a fixed result.  probes == 0: rounds of one probe per
@@ -84,8 +89,8 @@ int nq_estimate_exact_rows(int n);
  * that share them (with probes > 0 the result is the same on any number
  * of ranks, up to the rounding of the sums).  Returns 0, or on every rank
  * NQ_EINVAL for options no rank can run (n outside 0..NQ_MAX_N, probes 1,
- * seconds <= 0 without probes, exact_rows 1 or below 0) and NQ_ENOTSUP
- * when an explicit walk cannot run on some rank; NQ_EOVERFLOW if an exact
+ * seconds <= 0 without probes, exact_rows 1 or below 0, strata for the
+ * backtracker) and NQ_ENOTSUP when an explicit walk cannot run on some rank; NQ_EOVERFLOW if an exact
  * count wrapped; NQ_ENOMEM; NQ_ESTOPPED when options.stop was raised on
  * any rank; NQ_EMPI on the rank whose MPI call failed. */
 int nq_estimate_run(nq_estimate_result_t *result, const nq_estimate_options_t *options,
