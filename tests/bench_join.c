@@ -1,14 +1,15 @@
 /* Benchmark of the join method (not a test): for each n given, Q(n) by the
  * join, the time, and whether the count is OEIS's.
- *   bench_join [--threads T] [--top-rows M] N...
+ *   bench_join [--threads T] [--top-rows M] [--trace FILE] N...
  * One thread (the default): the canonical column sets one after another
  * through the method's own listing and nq__join_unit, with everything the
  * join did (tops, words, ...) and how the sets' times spread: the mean,
  * the largest against it, the time of each quarter of the listing (random
  * order) and of the sets in increasing order, the share of the dearest 1%
- * of sets (what bounds the end of a run).  With --threads T: a whole count
- * through
- * the run engine (nq_count_run, method NQ_COUNT_JOIN) on T threads of one
+ * of sets (what bounds the end of a run).  --trace FILE writes each set's
+ * time in listing order ("id seconds", a line a unit id), the cost trace
+ * bench_master --method join --cost trace replays at any rank count.  With
+ * --threads T: a whole count through the run engine (nq_count_run, method NQ_COUNT_JOIN) on T threads of one
  * rank, its time and work counter.  Prints one line per n; exits 1 when a
  * count is wrong. */
 
@@ -78,8 +79,19 @@ static void print_spread(timed_set_t *times, size_t count) {
   printf(", dearest 1%% of sets %.1f%% of the time\n", 100 * dearest / total);
 }
 
+/* Each set's time by unit id, for bench_master's trace costs. */
+static int write_trace(const char *path, const timed_set_t *times, size_t count) {
+  FILE *file = fopen(path, "w");
+  if (file == NULL)
+    return -1;
+  for (size_t id = 0; id < count; id++)
+    fprintf(file, "%zu %.9f\n", id, times[id].seconds);
+  return fclose(file) == 0 ? 0 : -1;
+}
+
 /* Q(n) set by set on this thread, with the join's counters. */
-static int join_serially(mpz_t solutions, nq_join_stats_t *stats, int n, int top_rows) {
+static int join_serially(mpz_t solutions, nq_join_stats_t *stats, int n, int top_rows,
+                         const char *trace_path) {
   const nq__method_params_t params = {
       .n = n, .unit_param = top_rows ? top_rows : nq__method_join.default_unit_param(n)};
   void *listing = NULL, *scratch = NULL;
@@ -105,6 +117,8 @@ static int join_serially(mpz_t solutions, nq_join_stats_t *stats, int n, int top
       times[timed++] = (timed_set_t){unit.data[0], now() - started};
     mpz_add_ui(solutions, solutions, count);
   }
+  if (rc == NQ_OK && trace_path != NULL && write_trace(trace_path, times, timed) != 0)
+    rc = NQ_EIO;
   if (rc == NQ_OK && timed >= 100)
     print_spread(times, timed);
   free(times);
@@ -115,7 +129,7 @@ static int join_serially(mpz_t solutions, nq_join_stats_t *stats, int n, int top
   return rc;
 }
 
-static int bench_one(int n, int top_rows, int threads) {
+static int bench_one(int n, int top_rows, int threads, const char *trace_path) {
   mpz_t solutions;
   mpz_init(solutions);
   nq_join_stats_t stats = {0};
@@ -131,7 +145,7 @@ static int bench_one(int n, int top_rows, int threads) {
     stats.bottom_nodes = mpz_get_ui(result.nodes);
     stats.buckets = result.units;
   } else {
-    code = join_serially(solutions, &stats, n, top_rows);
+    code = join_serially(solutions, &stats, n, top_rows, trace_path);
   }
   double seconds = now() - start;
   int wrong = code != NQ_OK || n > KNOWN_LARGE_MAX_N ||
@@ -153,14 +167,17 @@ static int bench_one(int n, int top_rows, int threads) {
 
 int main(int argc, char **argv) {
   int provided, threads = 1, top_rows = 0, failed = 0;
+  const char *trace_path = NULL;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
       threads = atoi(argv[++i]);
     else if (strcmp(argv[i], "--top-rows") == 0 && i + 1 < argc)
       top_rows = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc)
+      trace_path = argv[++i];
     else
-      failed |= bench_one(atoi(argv[i]), top_rows, threads);
+      failed |= bench_one(atoi(argv[i]), top_rows, threads, trace_path);
   }
   MPI_Finalize();
   return failed;

@@ -7,6 +7,8 @@
  *   mpirun --oversubscribe -np RANKS bench_master [options]
  *     --n N --depth D   the board and unit depth: the unit count (default
  *                       n 20, depth 0 = the program's default)
+ *     --method M        backtrack or join: whose units (the join's: its
+ *                       canonical column sets, depth = its top rows)
  *     --batch UNITS     units per batch (0 = the program's default)
  *     --cost MODEL      zero, const, lognormal, pareto or trace (default lognormal)
  *     --scale SECONDS   the mean cost of a unit (default 0.001)
@@ -53,6 +55,7 @@
 #include "nqueens/error.h"
 #include "nqueens/units.h"
 #include "messages.h"
+#include "method.h"
 #include "run.h"
 
 #define PI 3.14159265358979323846
@@ -352,6 +355,7 @@ static double simulated_seconds(uint64_t unit_id, void *context) {
 
 typedef struct settings {
   int n, depth, batch;
+  nq_count_method_t method;
   int ranks;  /* the first this many ranks of the job count (0: all) */
   double poll_ms, master_poll_ms; /* simulated units' cancel-hook slices */
   double polite_wait_ms;
@@ -372,7 +376,12 @@ static int parse(settings_t *s, char **argv, int first, int end) {
       s->n = atoi(value);
     else if (strcmp(option, "--depth") == 0)
       s->depth = atoi(value);
-    else if (strcmp(option, "--batch") == 0)
+    else if (strcmp(option, "--method") == 0) {
+      const nq__method_t *method = nq__method_named(value);
+      if (method == NULL)
+        return -1;
+      s->method = method->id;
+    }    else if (strcmp(option, "--batch") == 0)
       s->batch = atoi(value);
     else if (strcmp(option, "--scale") == 0)
       s->cost.scale = atof(value);
@@ -548,7 +557,8 @@ static int run_once(const settings_t *s, uint64_t units, MPI_Comm comm, int head
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  nq_count_options_t options = {.n = s->n, .depth = s->depth, .batch_units = s->batch};
+  nq_count_options_t options = {
+      .n = s->n, .method = s->method, .depth = s->depth, .batch_units = s->batch};
   rank_log_t log = {.cost = &s->cost};
   nq__faults_t faults = NQ_NO_FAULTS;
   faults.simulated_seconds = simulated_seconds;
@@ -578,7 +588,8 @@ static int run_once(const settings_t *s, uint64_t units, MPI_Comm comm, int head
     f.work = (double)unique_ns * 1e-9; /* a copy's second solve is not useful work */
     f.efficiency = f.work / ((double)size * f.wall);
     if (header) {
-      printf("# n %d, depth %d, %s costs", s->n, result.depth, cost_names[s->cost.model]);
+      printf("# n %d, %s, depth %d, %s costs", s->n, nq__method_of(s->method)->name, result.depth,
+             cost_names[s->cost.model]);
       if (s->cost.model == COST_LOGNORMAL)
         printf(", sigma %g", s->cost.sigma);
       else if (s->cost.model == COST_PARETO)
@@ -603,9 +614,20 @@ static int run_once(const settings_t *s, uint64_t units, MPI_Comm comm, int head
   return status;
 }
 
+/* The units of the group's method, n and depth. */
+static int units_of(uint64_t *units, const settings_t *s) {
+  const nq__method_t *method = nq__method_of(s->method);
+  nq__method_params_t params = {.n = s->n, .unit_param = s->depth};
+  if (params.unit_param == 0)
+    params.unit_param = method->default_unit_param(s->n);
+  if (method->check(&params) != NQ_OK)
+    return -1;
+  return method->units_total(units, &params, NULL) == NQ_OK ? 0 : -1;
+}
+
 static void usage(void) {
   fprintf(stderr,
-          "usage: mpirun -np RANKS bench_master [--n N] [--depth D] [--batch UNITS]\n"
+          "usage: mpirun -np RANKS bench_master [--n N] [--depth D] [--method M] [--batch UNITS]\n"
           "  [--cost zero|const|lognormal|pareto|trace] [--scale SECONDS] [--sigma S]\n"
           "  [--alpha A] [--trace FILE] [--seed S] [--ranks R] [--repeat K] [--poll-ms MS]\n"
           "  [--master-poll-ms MS] [--polite-wait-ms MS] [--label TEXT] [--data FILE]\n"
@@ -635,8 +657,7 @@ int main(int argc, char **argv) {
       end++;
     const char *trace_before = s.trace_path;
     uint64_t units = 0;
-    bad = parse(&s, argv, first, end) != 0 || nq_units_total(&units, s.n, s.depth) != NQ_OK ||
-          s.ranks > size;
+    bad = parse(&s, argv, first, end) != 0 || units_of(&units, &s) != 0 || s.ranks > size;
     if (!bad && s.trace_path != trace_before) {
       s.cost.trace = NULL; /* the group before keeps its own */
       s.cost.trace_length = 0;
@@ -658,7 +679,7 @@ int main(int argc, char **argv) {
   for (int g = 0; g < group_count; g++) {
     const settings_t *group = &groups[g];
     uint64_t units = 0;
-    nq_units_total(&units, group->n, group->depth);
+    units_of(&units, group);
     int ranks = group->ranks > 0 ? group->ranks : size;
     for (int run = 0; run < group->repeat; run++) {
       MPI_Comm comm;
