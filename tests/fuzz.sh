@@ -2,9 +2,9 @@
 # The fuzz target of the journal's readers (tests/fuzz_journal.c): built
 # with clang's libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer
 # from the sources it tests, seeded with real journals the program writes
-# (counts, --unique, slices, --verify's check lines, pairs of slices), and
-# run for SECONDS.  Any crash, hang (10 s an input), leak or wrong answer
-# that passes fails the test; the input that did it is kept in
+# (counts, --unique, slices, --verify's check lines, pairs of slices, the
+# join's), and run for SECONDS.  Any crash, hang (10 s an input), leak or
+# wrong answer that passes fails the test; the input that did it is kept in
 # ARTIFACTS_DIR.  Skipped (77) where clang cannot build a libFuzzer target.
 #   fuzz.sh NQUEENS_MPI SOURCE_DIR ARTIFACTS_DIR SECONDS [INCLUDE_DIR...]
 # NQ_FUZZ_SECONDS, when set, replaces SECONDS (a longer run by hand).
@@ -61,6 +61,8 @@ for slice in 1 2 3; do
   seed -n 8 -t 1 --slice "$slice/3" --checkpoint "$work/seeds/slice$slice"
 done
 seed -n 8 -t 1 --checkpoint "$work/seeds/verified8" --verify 0.5
+seed -n 8 -t 1 --method join --checkpoint "$work/seeds/join8"
+seed -n 9 -t 1 --method join --slice 1/2 --checkpoint "$work/seeds/join9-slice1"
 { printf C; cat "$work/seeds/count8"; } >"$work/seeds/count8.crc"
 { printf C; cat "$work/seeds/verified8"; } >"$work/seeds/verified8.crc"
 { printf C; cat "$work/seeds/count8"; echo =; cat "$work/seeds/count8-2threads"; } \
@@ -69,7 +71,7 @@ seed -n 8 -t 1 --checkpoint "$work/seeds/verified8" --verify 0.5
   >"$work/seeds/pair-slices.crc"
 { printf C; cat "$work/seeds/count8"; echo =; cat "$work/seeds/slice3"; } \
   >"$work/seeds/pair-whole.crc"
-if [ "$(find "$work/seeds" -type f -size +0 | wc -l)" -ne 14 ]; then
+if [ "$(find "$work/seeds" -type f -size +0 | wc -l)" -ne 16 ]; then
   echo "FAIL: the program did not write the seed journals"
   exit 1
 fi
