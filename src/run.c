@@ -84,13 +84,24 @@ static void count_started_units(const nq__run_t *run, size_t count) {
     *run->options->stop = 1;
 }
 
+/* A simulated unit (bench_master): its cost slept in slices, the solver's
+ * cancel hook asked between them. */
+static int simulate(nq_unit_result_t *result, const nq__run_solver_t *solver,
+                    const nq__faults_t *faults, const nq__work_t *unit) {
+  double seconds = faults->simulated_seconds(unit->id, faults->simulated_context);
+  double slice =
+      faults->simulated_poll_seconds > 0 ? faults->simulated_poll_seconds : NQ_POLL_SECONDS;
+  return nq__simulated_solve(result, unit->id, seconds, slice, solver->cancelled,
+                             solver->cancel_context);
+}
+
 int nq__run_solve(nq_unit_result_t *result, nq__run_solver_t *solver, const nq__run_t *run,
                   const nq__work_t *unit) {
   count_started_units(run, 1);
   if (unit->id == run->faults.failing_unit)
     return NQ_EUNIT;
   if (run->faults.simulated_seconds != NULL)
-    return nq__simulated_solve(result, solver, &run->faults, unit);
+    return simulate(result, solver, &run->faults, unit);
   int rc = run->method->solve(result, solver->method_solver, unit, &run->params);
   if (rc == NQ_OK && run->rank == run->faults.wrong_count_rank)
     result->solutions++;

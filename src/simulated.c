@@ -25,7 +25,8 @@ static int earlier(struct timespec a, struct timespec b) {
 /* Sleeping, not spinning: hundreds of oversubscribed ranks on a few cores
  * then cost the CPU nothing but their wake-ups.  Deadlines are absolute,
  * so late wake-ups do not add up over the slices. */
-static int sleep_asking(const nq__run_solver_t *solver, double seconds, double slice) {
+static int sleep_asking(double seconds, double slice, nq__simulated_cancel_fn cancelled,
+                        void *context) {
   struct timespec now, end;
   clock_gettime(CLOCK_MONOTONIC, &now);
   end = seconds_later(now, seconds);
@@ -38,22 +39,19 @@ static int sleep_asking(const nq__run_solver_t *solver, double seconds, double s
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (!earlier(now, end))
       return NQ_OK;
-    if (nq__run_solver_cancelled(solver))
+    if (cancelled != NULL && cancelled(context))
       return NQ_ESTOPPED;
   }
 }
 
-int nq__simulated_solve(nq_unit_result_t *result, const nq__run_solver_t *solver,
-                        const nq__faults_t *faults, const nq__work_t *unit) {
-  double seconds = faults->simulated_seconds(unit->id, faults->simulated_context);
+int nq__simulated_solve(nq_unit_result_t *result, uint64_t id, double seconds, double slice,
+                        nq__simulated_cancel_fn cancelled, void *context) {
   if (seconds > 0) {
-    double slice = faults->simulated_poll_seconds > 0 ? faults->simulated_poll_seconds
-                                                      : NQ_POLL_SECONDS;
-    int rc = sleep_asking(solver, seconds, slice);
+    int rc = sleep_asking(seconds, slice, cancelled, context);
     if (rc != NQ_OK)
       return rc;
   }
-  *result = (nq_unit_result_t){.id = unit->id, .solutions = 1, .stabilizer_sum = 8,
-                               .nodes = unit->id + 1, .weight = 1};
+  *result = (nq_unit_result_t){
+      .id = id, .solutions = 1, .stabilizer_sum = 8, .nodes = id + 1, .weight = 1};
   return NQ_OK;
 }

@@ -4,12 +4,16 @@
 /* Simulated units (nq__faults_t.simulated_seconds): the scheduling measured
  * without the search, on many more ranks than there are cores. */
 
-#include "nqueens/kernel.h"
-#include "run.h"
+#include <stdint.h>
 
-/* Sleeps the unit's simulated cost (0 s: returns at once), in slices of
- * faults->simulated_poll_seconds (0: NQ_POLL_SECONDS) with the solver's
- * cancel hook asked between them, as a walk asks it; a hook that says stop
+#include "nqueens/kernel.h"
+
+/* Asked between slices of sleep: non-zero abandons the unit. */
+typedef int (*nq__simulated_cancel_fn)(void *context);
+
+/* Sleeps unit `id`'s simulated cost of `seconds` (0: returns at once), in
+ * slices of `slice` seconds with `cancelled(context)` (if not NULL) asked
+ * between them, as a walk asks its cancel hook; a hook that says stop
  * gives NQ_ESTOPPED.  (Hundreds of ranks waking every millisecond would
  * fill a few cores: a benchmark may slice more coarsely where the hook
  * serves only stops.)  The result
@@ -17,7 +21,7 @@
  * nodes: a run of every unit totals exactly `units` solutions (and U =
  * units with --unique) and units (units + 1) / 2 nodes, so a unit lost or
  * counted twice shows. */
-int nq__simulated_solve(nq_unit_result_t *result, const nq__run_solver_t *solver,
-                        const nq__faults_t *faults, const nq__work_t *unit);
+int nq__simulated_solve(nq_unit_result_t *result, uint64_t id, double seconds, double slice,
+                        nq__simulated_cancel_fn cancelled, void *context);
 
 #endif
