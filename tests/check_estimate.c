@@ -262,6 +262,22 @@ START_TEST(test_estimate_join_strata_as_asked) {
 }
 END_TEST
 
+/* The quick look of a large board (8 strata, 2 sets each), n = 22 and
+ * 23 (about 5 and 20 s on a core): Q(n) inside its interval.  Larger n
+ * cost minutes a set: docs/record-attempt.md has Q(24) and Q(27) by hand. */
+START_TEST(test_estimate_join_quick_look_holds_q22_q23) {
+  for (int n = 22; n <= 23; n++) {
+    nq_estimate_result_t result = estimate_join_in(n, 8, 2, 1, 2, MPI_COMM_WORLD);
+    if (support_rank() != 0)
+      continue;
+    ck_assert_uint_eq(result.probes, 16);
+    ck_assert_msg(fabs(z_score(result.solutions, (double)known_all_large[n])) < 3.29,
+                  "join Q(%d) ~ %.4g (8 strata): %.2f SE off", n, result.solutions.value,
+                  z_score(result.solutions, (double)known_all_large[n]));
+  }
+}
+END_TEST
+
 START_TEST(test_estimate_refuses_bad_options) {
   static const nq_estimate_options_t bad[] = {
       {.n = 33, .probes = 2, .method = NQ_COUNT_JOIN},
@@ -332,6 +348,7 @@ static Suite *make_suite(int argc, char **argv) {
     TCase *slow = tcase_create("long");
     tcase_set_timeout(slow, 600);
     tcase_add_test(slow, test_estimate_join_q21_within_five_percent);
+    tcase_add_test(slow, test_estimate_join_quick_look_holds_q22_q23);
     suite_add_tcase(suite, slow);
     return suite;
   }
