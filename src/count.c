@@ -176,31 +176,36 @@ static int walk_runs_everywhere(const nq__run_t *run, MPI_Comm comm) {
 }
 
 /* Every rank learns how many units each rank takes per batch (GPU ranks
- * far more than CPU ranks, threaded ranks one share per thread), and rank
- * 0 how many search threads the run has. */
+ * far more than CPU ranks, threaded ranks one share per thread), rank 0
+ * how many search threads the run has, and all whether any rank's stop
+ * flag is already up: then none starts (NQ_ESTOPPED everywhere).  Heard
+ * later, through the run's messages, a slow rank's early stop could come
+ * after the others had finished every unit. */
 static int share_batch_sizes(nq__run_t *run, MPI_Comm comm) {
   int size = 1;
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
   run->batch_units = malloc((size_t)size * sizeof *run->batch_units);
-  int *all = malloc(2 * (size_t)size * sizeof *all);
+  int *all = malloc(3 * (size_t)size * sizeof *all);
   if (run->batch_units == NULL || all == NULL) {
     free(all);
     return NQ_ENOMEM;
   }
-  int mine[2] = {run->options->batch_units > 0 ? run->options->batch_units : NQ_BATCH_DEFAULT,
-                 nq__run_threads(run)};
+  volatile sig_atomic_t *stop = run->options->stop;
+  int mine[3] = {run->options->batch_units > 0 ? run->options->batch_units : NQ_BATCH_DEFAULT,
+                 nq__run_threads(run), stop != NULL && *stop};
   if (mine[0] > NQ_BATCH_MAX)
     mine[0] = NQ_BATCH_MAX;
   mine[0] = run->gpu != NULL ? NQ_GPU_BATCH_UNITS : mine[0] * mine[1];
-  int rc = MPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, comm);
+  int rc = MPI_Allgather(mine, 3, MPI_INT, all, 3, MPI_INT, comm), stopping = 0;
   run->threads_total = 0;
   for (int rank = 0; rc == MPI_SUCCESS && rank < size; rank++) {
-    run->batch_units[rank] = all[2 * rank];
-    run->threads_total += all[2 * rank + 1];
+    run->batch_units[rank] = all[3 * rank];
+    run->threads_total += all[3 * rank + 1];
+    stopping |= all[3 * rank + 2];
   }
   free(all);
   NQ_MPI_CHECK(comm, rc);
-  return NQ_OK;
+  return stopping ? NQ_ESTOPPED : NQ_OK;
 }
 
 /* The units' total (the guided batch sizes, progress, the slice and the
