@@ -285,7 +285,14 @@ took=$((($(date +%s%N) - signalled) / 1000000))
 check "3 ranks, -n 64 while rank 0 counts the units: SIGUSR1 to mpiexec, status $status (expected 3) in $took ms" \
   bash -c "[ $status -eq 3 ] && [ $took -le 5000 ]"
 stopped_within "--estimate 60" 1 -n 20 --estimate 60 -t 1
-stopped_within "-n 16 in its first moments" 0.01 -n 16 --method backtrack -t 1 -q
+# Under the sanitizers their runtime starts before main (tens of ms on a
+# loaded machine): that is the README's few milliseconds in which a
+# signal ends the program as usual, so the first moments tested come later.
+early=0
+[ -n "${ASAN_OPTIONS:-}" ] && early=0.06
+later_than_early() { awk -v d="$1" -v e="$early" 'BEGIN { exit !(d >= e) }'; }
+stopped_within "-n 16 in its first moments" "$(later_than_early 0.01 && echo 0.01 || echo "$early")" \
+  -n 16 --method backtrack -t 1 -q
 
 "${with_default_signals[@]}" "$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" -n 18 \
   --method backtrack -q >"$out" 2>"$err" &
@@ -298,6 +305,7 @@ check "3 ranks, SIGUSR1 to mpiexec 0.15 s after the start: status 3: $status, $(
 
 outcomes=""
 for delay in 0.005 0.01 0.015 0.02 0.025 0.03 0.035 0.04 0.05 0.06 0.08 0.1; do
+  later_than_early "$delay" || continue
   "${with_default_signals[@]}" "$binary" -n 13 --method backtrack -t 1 >"$out" 2>"$err" &
   pid=$!
   sleep "$delay"
@@ -309,7 +317,7 @@ for delay in 0.005 0.01 0.015 0.02 0.025 0.03 0.035 0.04 0.05 0.06 0.08 0.1; do
   fi
   outcomes+=" $status"
 done
-check "a short count signalled at 12 moments ends with 0 or 3 each time:$outcomes" \
+check "a short count signalled at up to 12 moments ends with 0 or 3 each time:$outcomes" \
   bash -c "! grep -qvE '^( (0|3))+\$' <<<'$outcomes'"
 
 # ---- the join (--method auto's choice for Q(18)) -----------------------------
