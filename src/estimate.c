@@ -68,20 +68,20 @@ int nq_estimate_exact_rows(int n) {
   return rows < 2 ? 2 : rows > 14 ? 14 : rows;
 }
 
-/* What one probe says about its frame: the frame's completions times its
- * weight, and the nodes a full count places in it. */
+/* What a probe measures: its stratum's solutions, the nodes a full count
+ * places in it and (the join's) the CPU time of its exactly solved set. */
+enum { OF_SOLUTIONS, OF_NODES, OF_SECONDS, QUANTITIES };
+
+/* What one probe says about its stratum, each quantity scaled to it. */
 typedef struct probe_result {
-  double solutions, nodes;
-  double seconds; /* the join's: the CPU time of its exactly solved set */
+  double of[QUANTITIES];
 } probe_result_t;
 
 /* Per stratum (a frame; for the join a block of column sets), the sums the
  * estimate and its variance need. */
 typedef struct stratum_sums {
   double probes;
-  double solutions, solutions_squared;
-  double nodes, nodes_squared;
-  double seconds, seconds_squared;
+  double sum[QUANTITIES], squares[QUANTITIES];
 } stratum_sums_t;
 
 enum { SUMS_WORDS = sizeof(stratum_sums_t) / sizeof(double) };
@@ -167,7 +167,7 @@ static int probe(probe_result_t *out, prober_t *prober, const nq_unit_t *frame, 
     if (at.step >= counted && at.step <= walk_end)
       nodes += weight * branching;
     if (branching == 0) {
-      *out = (probe_result_t){0.0, nodes, 0.0};
+      *out = (probe_result_t){{0.0, nodes, 0.0}};
       return NQ_OK;
     }
     const uint64_t queen = nth_square(free_squares, rng_below(rng, (uint64_t)branching));
@@ -181,8 +181,8 @@ static int probe(probe_result_t *out, prober_t *prober, const nq_unit_t *frame, 
   rc = count_exactly(&below, prober, &at);
   if (rc != NQ_OK)
     return rc;
-  *out = (probe_result_t){weight * (double)below.solutions * frame->frame.weight,
-                          nodes + weight * (double)below.nodes, 0.0};
+  *out = (probe_result_t){{weight * (double)below.solutions * frame->frame.weight,
+                           nodes + weight * (double)below.nodes, 0.0}};
   return NQ_OK;
 }
 
@@ -197,7 +197,7 @@ static int probe_join(probe_result_t *out, prober_t *prober, uint64_t s, rng_t *
   const plan_t *plan = &prober->plan;
   const uint64_t first = block_first(plan, s), size = block_first(plan, s + 1) - first;
   if (size == 0) {
-    *out = (probe_result_t){0, 0, 0};
+    *out = (probe_result_t){{0, 0, 0}};
     return NQ_OK;
   }
   const uint64_t set = plan->sets[first + rng_below(rng, size)];
@@ -210,8 +210,8 @@ static int probe_join(probe_result_t *out, prober_t *prober, uint64_t s, rng_t *
   double seconds = thread_seconds() - started;
   prober->exact_seconds += seconds;
   prober->exact_nodes += stats.bottom_nodes;
-  *out = (probe_result_t){(double)size * (double)solutions, (double)size * (double)stats.bottom_nodes,
-                          (double)size * seconds};
+  *out = (probe_result_t){{(double)size * (double)solutions,
+                           (double)size * (double)stats.bottom_nodes, (double)size * seconds}};
   return rc;
 }
 
@@ -245,19 +245,17 @@ static void *run_prober(void *argument) {
        k += plan->probe_stride) {
     uint64_t frame = k % plan->frame_count;
     rng_t rng = rng_for_probe(plan->options->seed, plan->options->n, k);
-    probe_result_t found = {0, 0, 0};
+    probe_result_t found = {{0, 0, 0}};
     prober->rc = plan->sets != NULL ? probe_join(&found, prober, frame, &rng)
                                     : probe(&found, prober, &plan->frames[frame], &rng);
     if (prober->rc != NQ_OK)
       break;
     stratum_sums_t *sums = &prober->sums[frame];
     sums->probes += 1.0;
-    sums->solutions += found.solutions;
-    sums->solutions_squared += found.solutions * found.solutions;
-    sums->nodes += found.nodes;
-    sums->nodes_squared += found.nodes * found.nodes;
-    sums->seconds += found.seconds;
-    sums->seconds_squared += found.seconds * found.seconds;
+    for (int q = 0; q < QUANTITIES; q++) {
+      sums->sum[q] += found.of[q];
+      sums->squares[q] += found.of[q] * found.of[q];
+    }
   }
   return NULL;
 }
@@ -341,21 +339,14 @@ static int list_frames(nq_unit_t **out_frames, uint64_t *out_count, int n) {
   return NQ_OK;
 }
 
-/* The stratified estimate: per frame the mean of its probes, summed; its
- * variance, per frame the sample variance over the probes. */
-/* Which of a stratum's sums an estimate is of. */
-enum { OF_SOLUTIONS, OF_NODES, OF_SECONDS };
-
+/* The stratified estimate of one quantity: per stratum the mean of its
+ * probes, summed; its variance, per stratum the sample variance over the
+ * probes. */
 static nq_estimate_value_t stratified(const stratum_sums_t *sums, uint64_t frames, int of) {
   double total = 0.0, variance = 0.0;
   for (uint64_t f = 0; f < frames; f++) {
     const double m = sums[f].probes;
-    const double sum = of == OF_SOLUTIONS ? sums[f].solutions
-                       : of == OF_NODES   ? sums[f].nodes
-                                          : sums[f].seconds;
-    const double squares = of == OF_SOLUTIONS ? sums[f].solutions_squared
-                           : of == OF_NODES   ? sums[f].nodes_squared
-                                              : sums[f].seconds_squared;
+    const double sum = sums[f].sum[of], squares = sums[f].squares[of];
     if (m < 1.0)
       continue;
     total += sum / m;
@@ -483,43 +474,6 @@ static int probe_everywhere(nq_estimate_result_t *result, plan_t *plan, int thre
   return worst;
 }
 
-static int compare_sets(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return (x > y) - (x < y);
-}
-
-/* The join's canonical column sets in increasing order (8 bytes each: 80
- * MB at n = 28), for probes to draw from. */
-static int list_join_sets(uint64_t **out_sets, uint64_t *out_count, int n, int top_rows) {
-  const nq__method_params_t params = {.n = n, .unit_param = top_rows};
-  uint64_t count = 0;
-  int rc = nq__method_join.check(&params);
-  if (rc == NQ_OK)
-    rc = nq__method_join.units_total(&count, &params, NULL);
-  uint64_t *sets = rc == NQ_OK ? malloc((count ? count : 1) * sizeof *sets) : NULL;
-  void *listing = NULL;
-  if (rc == NQ_OK && sets == NULL)
-    rc = NQ_ENOMEM;
-  if (rc == NQ_OK)
-    rc = nq__method_join.units_open(&listing, &params);
-  nq__work_t unit;
-  for (uint64_t i = 0; rc == NQ_OK && i < count && nq__method_join.units_next(listing, &unit) > 0;
-       i++)
-    sets[i] = unit.data[0];
-  if (listing != NULL)
-    nq__method_join.units_close(listing);
-  if (rc != NQ_OK) {
-    free(sets);
-    return rc;
-  }
-  /* Strata along the sets' increasing order, which their cost follows
-   * (the listing's own order is random). */
-  qsort(sets, count, sizeof *sets, compare_sets);
-  *out_sets = sets;
-  *out_count = count;
-  return NQ_OK;
-}
-
 /* The join's strata: blocks of consecutive sets in increasing order
  * (their cost varies along it), as many as asked (by default
  * NQ_ESTIMATE_JOIN_STRATA) but at least 2 sets a block. */
@@ -533,9 +487,10 @@ static uint64_t join_strata(const nq_estimate_options_t *options, uint64_t sets)
 static int estimate_join(nq_estimate_result_t *result, const nq_estimate_options_t *options,
                          MPI_Comm comm) {
   plan_t plan = {.options = options,
-                 .top_rows = options->n < 2 ? 1 : nq_join_default_top_rows(options->n)};
+                 .top_rows = nq__method_join.default_unit_param(options->n)};
+  /* Strata along the sets' increasing order, which their cost follows. */
   uint64_t *sets = NULL;
-  int rc = list_join_sets(&sets, &plan.set_count, options->n, plan.top_rows), worst = rc;
+  int rc = nq__join_list_sets(&sets, &plan.set_count, options->n, plan.top_rows), worst = rc;
   NQ_MPI_CHECK(comm, MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm));
   if (worst != NQ_OK) {
     free(sets);

@@ -16,6 +16,10 @@
 uint64_t nq__join_first_set(int top_rows);
 uint64_t nq__join_next_set(uint64_t set, int n);
 
+/* Every canonical set of the cut in increasing order, in a new array
+ * (method_join.c; for n < 2 the one unit, set 0).  NQ_ENOMEM. */
+int nq__join_list_sets(uint64_t **sets, uint64_t *count, int n, int top_rows);
+
 /* Whether `columns` is a canonical set of the cut (its orbit's first). */
 int nq__join_is_canonical(uint64_t columns, int n, int top_rows);
 

@@ -437,6 +437,12 @@ static int parse_header(nq__journal_header_t *header, char *message, const char 
   return NQ_OK;
 }
 
+/* How the method of a header calls its unit parameter in messages. */
+static const char *unit_param_word(const char *method_name) {
+  const nq__method_t *method = nq__method_named(method_name);
+  return method != NULL ? method->unit_param_word : "depth";
+}
+
 /* One line naming the first field in which the journal and this run
  * differ. */
 static int compare_headers(char *message, const char *path, const nq__journal_header_t *found,
@@ -450,12 +456,11 @@ static int compare_headers(char *message, const char *path, const nq__journal_he
   if (found->unique != expected->unique)
     return refuse(message, path, "journal was written %s --unique, this run is %s it",
                   found->unique ? "with" : "without", expected->unique ? "with" : "without");
-  if (found->depth != expected->depth)
-    return strcmp(found->method, "join") == 0
-               ? refuse(message, path, "journal has top rows %d, this run top rows %d",
-                        found->depth, expected->depth)
-               : refuse(message, path, "journal has unit depth %d, this run depth %d",
-                        found->depth, expected->depth);
+  if (found->depth != expected->depth) {
+    const char *word = unit_param_word(expected->method); /* found's: the same */
+    return refuse(message, path, "journal has %s %d, this run %s %d", word, found->depth, word,
+                  expected->depth);
+  }
   if (found->scheme != expected->scheme)
     return refuse(message, path, "journal uses unit scheme %d, this program scheme %d",
                   found->scheme, expected->scheme);
@@ -848,8 +853,7 @@ int nq__journal_check_units(const nq__journal_header_t *header,
                                       .unique = header->unique, .walk = NQ_WALK_AUTO};
   if (method->check(&params) != NQ_OK)
     return refuse(message, path, "journal header names n = %d with %s %d, which %s cannot count",
-                  header->n, header->method[0] == 'j' ? "top rows" : "depth", header->depth,
-                  header->method);
+                  header->n, method->unit_param_word, header->depth, header->method);
   uint64_t units = 0;
   int rc = method->units_total(&units, &params, NULL);
   if (rc != NQ_OK)
@@ -859,7 +863,7 @@ int nq__journal_check_units(const nq__journal_header_t *header,
                   "journal header says %" PRIu64 " units, but n = %d at %s %d has %" PRIu64
                   ": a damaged or altered header",
                   header->total_units, header->n,
-                  header->method[0] == 'j' ? "top rows" : "depth", header->depth, units);
+                  method->unit_param_word, header->depth, units);
   return NQ_OK;
 }
 

@@ -45,6 +45,7 @@ typedef struct nq__method {
   const char *name;    /* "backtrack", "join": the journal's and the output's */
   int scheme;          /* the version of its unit listing (journal headers) */
   const char *unit_word; /* how a unit is called in messages: "work unit", "column set" */
+  const char *unit_param_word; /* and its unit parameter: "depth", "top rows" */
   /* The unit parameter when the options say 0, and whether one is valid. */
   int (*default_unit_param)(int n);
   int (*check)(const nq__method_params_t *params);

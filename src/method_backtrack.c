@@ -99,6 +99,7 @@ const nq__method_t nq__method_backtrack = {
     .name = "backtrack",
     .scheme = NQ_UNIT_SCHEME,
     .unit_word = "work unit",
+    .unit_param_word = "depth",
     .default_unit_param = default_depth,
     .check = check,
     .units_total = units_total,

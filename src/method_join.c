@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 
+#include "grow.h"
 #include "join_units.h"
 #include "method.h"
 #include "nqueens/error.h"
@@ -88,19 +89,30 @@ static void shuffle(uint64_t *sets, uint64_t count, int n, int top_rows) {
   }
 }
 
+int nq__join_list_sets(uint64_t **out_sets, uint64_t *out_count, int n, int top_rows) {
+  const nq__method_params_t params = {.n = n, .unit_param = top_rows};
+  walk_of_sets_t w;
+  walk_start(&w, &params);
+  uint64_t *sets = NULL, columns;
+  size_t capacity = 0, count = 0;
+  while (walk_next(&w, &columns)) {
+    if (nq__grow((void **)&sets, &capacity, count + 1, sizeof *sets) != NQ_OK) {
+      free(sets);
+      return NQ_ENOMEM;
+    }
+    sets[count++] = columns;
+  }
+  *out_sets = sets;
+  *out_count = count;
+  return NQ_OK;
+}
+
 static int units_open(void **listing, const nq__method_params_t *params) {
   listing_t *l = calloc(1, sizeof *l);
   *listing = l;
   if (l == NULL)
     return NQ_ENOMEM;
-  int rc = units_total(&l->count, params, NULL);
-  l->sets = rc == NQ_OK ? malloc((l->count ? l->count : 1) * sizeof *l->sets) : NULL;
-  if (rc == NQ_OK && l->sets == NULL)
-    rc = NQ_ENOMEM;
-  walk_of_sets_t w;
-  walk_start(&w, params);
-  for (uint64_t i = 0; rc == NQ_OK && i < l->count; i++)
-    walk_next(&w, &l->sets[i]);
+  int rc = nq__join_list_sets(&l->sets, &l->count, params->n, params->unit_param);
   if (rc == NQ_OK && params->n >= 2)
     shuffle(l->sets, l->count, params->n, params->unit_param);
   return rc;
@@ -155,6 +167,7 @@ const nq__method_t nq__method_join = {
     .name = "join",
     .scheme = NQ_JOIN_UNIT_SCHEME,
     .unit_word = "column set",
+    .unit_param_word = "top rows",
     .default_unit_param = default_top_rows,
     .check = check,
     .units_total = units_total,

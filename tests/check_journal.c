@@ -578,7 +578,7 @@ typedef struct wrong_field {
 static const wrong_field_t wrong_fields[] = {
     {"n", "journal is for n = 8, this run is n = 9"},
     {"unique", "journal was written with --unique, this run is without it"},
-    {"depth", "journal has unit depth 2, this run depth 3"},
+    {"depth", "journal has depth 2, this run depth 3"},
     {"scheme", "journal uses unit scheme 1, this program scheme 2"},
     {"version", "journal was written by version test-1.0, this is version test-1.1"},
     {"units", "journal has 100 units in all, this run 101"},
