@@ -65,6 +65,7 @@ struct nq_join_scratch {
   int (*cancelled)(void *context);
   void *cancel_context;
   int cancel_countdown; /* entries until the hook is asked again */
+  int cancel_depth;     /* the deepest bottom row that asks (cancel_depths) */
   int abandoned;        /* the bucket in hand was abandoned */
 };
 
@@ -406,7 +407,7 @@ static void walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64_t
   uint64_t *next = scratch->ruled_out[depth];
   uint32_t *next_index = scratch->live_index[depth];
   uint64_t nodes = 0, combined = 0, pruned = 0, repacks = 0;
-  const int asks = depth <= cancel_depths(scratch);
+  const int asks = depth <= scratch->cancel_depth;
   if (asks && cancel_asked(scratch))
     return;
   for (uint64_t free_squares = allowed & ~ld & ~rd; free_squares != 0;
@@ -475,6 +476,7 @@ static int join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_sc
                          const uint8_t first_row_weight[NQ_JOIN_MAX_N]) {
   scratch->n = n;
   scratch->top_rows = top_rows;
+  scratch->cancel_depth = cancel_depths(scratch);
   scratch->abandoned = 0;
   top_table_t *bucket = &scratch->tables[0];
   bucket->tops = 0;
