@@ -258,6 +258,11 @@ static int gather_provenance(nq__provenance_t *provenance, int rc,
   return everyone == NQ_OK ? nq__provenance_gather(provenance, comm) : NQ_OK;
 }
 
+/* The library's method for what the command line chose (auto resolved). */
+static nq_count_method_t count_method(const nq_cli_t *cli) {
+  return nq__cli_method(cli) == NQ_METHOD_JOIN ? NQ_COUNT_JOIN : NQ_COUNT_BACKTRACK;
+}
+
 /* Rank 0: a rank fell silent; the job must end without it. */
 static int without_silent_ranks(FILE *err, const nq_count_result_t *result, int status) {
   fprintf(err,
@@ -282,9 +287,7 @@ static int run_count(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm 
   nq__provenance_t provenance;
   nq__provenance_start(&provenance);
   nq_count_options_t options = {.n = cli->n,
-                                .method = nq__cli_method(cli) == NQ_METHOD_JOIN
-                                              ? NQ_COUNT_JOIN
-                                              : NQ_COUNT_BACKTRACK,
+                                .method = count_method(cli),
                                 .unique = cli->unique,
                                 .walk = cli->walk,
                                 .gpu = cli->gpu,
@@ -465,9 +468,7 @@ static int write_estimate(const nq_cli_t *cli, const nq_estimate_result_t *resul
 static int run_estimate(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm comm,
                         int rank, FILE *out, FILE *err) {
   nq_estimate_options_t options = {.n = cli->n,
-                                   .method = nq__cli_method(cli) == NQ_METHOD_JOIN
-                                                 ? NQ_COUNT_JOIN
-                                                 : NQ_COUNT_BACKTRACK,
+                                   .method = count_method(cli),
                                    .probes = cli->estimate_samples,
                                    .strata = cli->estimate_strata,
                                    .seconds = cli->estimate_seconds,

@@ -70,10 +70,6 @@ void nq__run_solver_set_cancel(const nq__run_t *run, nq__run_solver_t *solver,
   run->method->solver_set_cancel(solver->method_solver, cancelled, context);
 }
 
-int nq__run_solver_cancelled(const nq__run_solver_t *solver) {
-  return solver->cancelled != NULL && solver->cancelled(solver->cancel_context);
-}
-
 /* The test's signal: faults.stop_rank sets its stop flag as it starts
  * `count` more units past faults.stop_after_units. */
 static void count_started_units(const nq__run_t *run, size_t count) {

@@ -105,9 +105,6 @@ void nq__run_solver_close(const nq__run_t *run, nq__run_solver_t *solver);
 void nq__run_solver_set_cancel(const nq__run_t *run, nq__run_solver_t *solver,
                                nq__method_cancel_fn cancelled, void *context);
 
-/* Whether the solver's cancel hook asks to abandon the unit. */
-int nq__run_solver_cancelled(const nq__run_solver_t *solver);
-
 /* Solves one unit where it runs, through the fault hook. */
 int nq__run_solve(nq_unit_result_t *result, nq__run_solver_t *solver, const nq__run_t *run,
                   const nq__work_t *unit);

@@ -334,11 +334,21 @@ END_TEST
 
 /* ---- Estimates ---------------------------------------------------------- */
 
+/* An estimate of Q(27) as the output writes it (free the text). */
+static char *estimate_text(const nq_estimate_result_t *result, nq_format_t format, uint64_t cores,
+                           uint64_t seed) {
+  memory_t m;
+  memory_open(&m, NQ_OUTPUT_CAPACITY);
+  ck_assert_int_eq(nq__output_estimate(&m.output, format, 27, cores, seed, result), NQ_OK);
+  memory_close(&m);
+  return m.text;
+}
+
 /* Made-up figures whose derived times are easy to check by hand: 1.6e10
  * core-seconds are 507 years (of 365.25 days), 127 on 4 threads, and 185
  * days on 1000 cores. */
 static char *estimate_output(nq_format_t format, uint64_t cores) {
-  nq_estimate_result_t result = {.solutions = {2e17, 1e15},
+  const nq_estimate_result_t result = {.solutions = {2e17, 1e15},
                                  .nodes = {4e18, 2e16},
                                  .nodes_per_second = 2.5e8,
                                  .core_seconds = {1.6e10, 8e7},
@@ -351,11 +361,7 @@ static char *estimate_output(nq_format_t format, uint64_t cores) {
                                  .threads = 4,
                                  .walk = NQ_WALK_AVX512,
                                  .seconds = 1.5};
-  memory_t m;
-  memory_open(&m, NQ_OUTPUT_CAPACITY);
-  ck_assert_int_eq(nq__output_estimate(&m.output, format, 27, cores, 3, &result), NQ_OK);
-  memory_close(&m);
-  return m.text;
+  return estimate_text(&result, format, cores, 3);
 }
 
 START_TEST(test_estimate_text_is_exact) {
@@ -408,25 +414,20 @@ START_TEST(test_join_estimate_is_exact) {
                                  .ranks = 1,
                                  .threads = 2,
                                  .seconds = 3600};
-  memory_t m;
-  memory_open(&m, NQ_OUTPUT_CAPACITY);
-  ck_assert_int_eq(nq__output_estimate(&m.output, NQ_FORMAT_TEXT, 27, 0, 1, &result), NQ_OK);
-  memory_close(&m);
+  char *text = estimate_text(&result, NQ_FORMAT_TEXT, 0, 1);
   ck_assert_str_eq(
-      m.text,
+      text,
       "Q(27) ~ 2.3e+17, 95% interval 2.255e+17 to 2.345e+17 (standard error 1%)\n"
       "nodes ~ 6e+16, 95% interval 5.765e+16 to 6.235e+16 (standard error 2%)\n"
       "one core: 38 years (95%: 36.5 to 39.5), the sampled sets' own CPU time\n"
       "on 1 rank, 2 threads: 19 years (95%: 18.3 to 19.8)\n"
       "join method: 128 column sets drawn from the 5448978 and solved exactly, in 64 strata "
       "(at least 2 each), seed 1: 3600.000 s on 1 rank, 2 threads\n");
-  free(m.text);
-  memory_open(&m, NQ_OUTPUT_CAPACITY);
-  ck_assert_int_eq(nq__output_estimate(&m.output, NQ_FORMAT_JSON, 27, 0, 1, &result), NQ_OK);
-  memory_close(&m);
-  ck_assert_ptr_nonnull(strstr(m.text, ",\"method\":\"join\",\"units\":5448978,\"version\":"));
-  ck_assert_ptr_null(strstr(m.text, "\"walk\""));
-  free(m.text);
+  free(text);
+  text = estimate_text(&result, NQ_FORMAT_JSON, 0, 1);
+  ck_assert_ptr_nonnull(strstr(text, ",\"method\":\"join\",\"units\":5448978,\"version\":"));
+  ck_assert_ptr_null(strstr(text, "\"walk\""));
+  free(text);
 }
 END_TEST
 
