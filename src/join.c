@@ -74,10 +74,9 @@ struct nq_join_scratch {
  * than a small subtree, and the hook costs nothing measurable (entries
  * below those rows, where nearly all the work is, never ask).  A subtree
  * grows about tenfold with each row below it, so the rows that ask grow
- * with the bottom half: the first 4 up to 12 bottom rows, then one more a
- * row (at n = 27, 14 bottom rows, asking at 4 rows left a stop waiting 8
- * to 11 s). */
-enum { CANCEL_EVERY = 64, CANCEL_MIN_DEPTHS = 4, CANCEL_ROWS_BELOW = 8 };
+ * with the bottom half: the first 4 up to 11 bottom rows, then one more a
+ * row (docs/performance.md, "Stops", has the waits this was chosen by). */
+enum { CANCEL_EVERY = 64, CANCEL_MIN_DEPTHS = 4, CANCEL_ROWS_BELOW = 7 };
 
 static int cancel_depths(const nq_join_scratch_t *scratch) {
   int depths = scratch->n - scratch->top_rows - CANCEL_ROWS_BELOW;
@@ -190,7 +189,9 @@ static int push_top(nq_join_scratch_t *scratch, uint32_t ld, uint32_t rd) {
 /* Every placement of rows row..m-1 on the columns `allowed` (one for each
  * of those rows), one queen a row; each complete one is stored with its
  * attacks on row m.  The last row has one column left, so it needs no
- * loop and no call. */
+ * loop and no call.  Rows with as many rows below them as the bottom
+ * walk's asking rows ask the cancel hook too: at record sizes a stop was
+ * seen waiting on this listing (docs/performance.md, "Stops"). */
 static int collect_tops(nq_join_scratch_t *scratch, uint64_t *nodes, int row, uint64_t allowed,
                         uint64_t ld, uint64_t rd) {
   const uint64_t board = board_columns(scratch->n);
@@ -201,6 +202,8 @@ static int collect_tops(nq_join_scratch_t *scratch, uint64_t *nodes, int row, ui
     return push_top(scratch, (uint32_t)(((ld | allowed) << 1) & board),
                     (uint32_t)((rd | allowed) >> 1));
   }
+  if (scratch->top_rows - 1 - row >= CANCEL_ROWS_BELOW && cancel_asked(scratch))
+    return NQ_ESTOPPED;
   for (uint64_t free_squares = allowed & ~ld & ~rd; free_squares != 0;
        free_squares = drop_lowest_bit(free_squares)) {
     uint64_t queen = lowest_bit(free_squares);
