@@ -64,6 +64,14 @@ static int finish_totals(nq_count_result_t *result, nq__totals_t *totals, int un
   return unique && slice->count == 1 ? nq__totals_unique(result->unique, totals) : NQ_OK;
 }
 
+static void take_master_outcome(nq_count_result_t *result, const nq__master_outcome_t *outcome) {
+  result->failed_rank = outcome->failed_rank;
+  result->copies_sent = outcome->copies_sent;
+  result->copies_confirmed = outcome->copies_confirmed;
+  result->silent_ranks = outcome->silent_ranks;
+  result->first_silent_rank = outcome->first_silent_rank;
+}
+
 static int run_on(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm) {
   const nq_count_options_t *options = run->options;
   int rank = 0, size = 1, rc;
@@ -75,7 +83,9 @@ static int run_on(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm
     return nq__worker_run(run, comm);
   nq__totals_t totals;
   nq__totals_init(&totals);
-  rc = nq__master_run(&totals, result, run, comm);
+  nq__master_outcome_t outcome = {.failed_rank = -1, .first_silent_rank = -1};
+  rc = nq__master_run(&totals, &outcome, run, comm);
+  take_master_outcome(result, &outcome);
   if (rc == NQ_OK)
     rc = finish_totals(result, &totals, options->unique, &run->slice);
   else if (rc == NQ_ESTOPPED)
@@ -241,15 +251,27 @@ static int refuse_marked_journal(nq_count_result_t *result, const nq__run_t *run
  * drawn, then the journal opened again for the verdicts, written as they
  * come.  A journal that records a difference (now or in an earlier run)
  * fails the run: its total is not to be trusted. */
+static void take_verify_outcome(nq_count_result_t *result, const nq__verify_outcome_t *outcome) {
+  result->verified_batches = outcome->batches;
+  result->verified_units = outcome->units;
+  result->verify_differing = outcome->differing;
+  result->verify_first = outcome->first;
+  result->verify_end = outcome->end;
+  if (result->silent_ranks == 0)
+    result->first_silent_rank = outcome->first_silent_rank;
+  result->silent_ranks += outcome->silent_ranks;
+}
+
 static int verify(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm) {
-  nq__verify_t v;
-  int rc = nq__verify_draw(&v, result, run, comm);
+  nq__verify_t v = {.outcome = {.first_silent_rank = -1}};
+  int rc = nq__verify_draw(&v, result->message, run, comm);
   nq__journal_state_clear(&run->resumed);
   nq__journal_state_init(&run->resumed);
   if (rc == NQ_OK)
     rc = open_journal(result, run, comm);
   if (rc == NQ_OK)
-    rc = nq__verify_solve(&v, result, run, comm);
+    rc = nq__verify_solve(&v, run, comm);
+  take_verify_outcome(result, &v.outcome);
   if (rc == NQ_ESTOPPED)
     result->verify_pending = 1;
   if (rc == NQ_OK)

@@ -598,7 +598,7 @@ static void free_buffers(master_t *m) {
   free(m->local_results);
 }
 
-int nq__master_run(nq__totals_t *totals, nq_count_result_t *result, const nq__run_t *run,
+int nq__master_run(nq__totals_t *totals, nq__master_outcome_t *outcome, const nq__run_t *run,
                    MPI_Comm comm) {
   int size = 1;
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
@@ -643,11 +643,12 @@ int nq__master_run(nq__totals_t *totals, nq_count_result_t *result, const nq__ru
    * that must not pass for a total. */
   if (rc == NQ_OK && totals->units != run->slice_units)
     rc = NQ_ECHECK;
-  result->failed_rank = m->failure != NQ_OK ? m->failed_rank : -1;
-  result->copies_sent = m->backups.copies_sent;
-  result->copies_confirmed = m->backups.copies_confirmed;
-  result->silent_ranks = m->silent_count;
-  result->first_silent_rank = m->silent_count > 0 ? m->first_silent : -1;
+  *outcome = (nq__master_outcome_t){
+      .failed_rank = m->failure != NQ_OK ? m->failed_rank : -1,
+      .copies_sent = m->backups.copies_sent,
+      .copies_confirmed = m->backups.copies_confirmed,
+      .silent_ranks = m->silent_count,
+      .first_silent_rank = m->silent_count > 0 ? m->first_silent : -1};
   nq__pool_destroy(m->pool);
   if (m->listing != NULL)
     run->method->units_close(m->listing);

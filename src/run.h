@@ -121,11 +121,20 @@ int nq__run_solve_batch(nq_unit_result_t *results, const nq__run_t *run, const n
 int nq__gpu_ranks_open(nq__run_t *run, MPI_Comm comm);
 void nq__gpu_ranks_close(nq__run_t *run);
 
+/* What the master learns besides the totals; the caller copies it into
+ * whatever result it reports. */
+typedef struct nq__master_outcome {
+  int failed_rank; /* the rank whose unit failed, else -1 */
+  uint64_t copies_sent, copies_confirmed; /* backup copies (backups.h) */
+  int silent_ranks;      /* peers that never answered their last batch */
+  int first_silent_rank; /* the lowest of them, else -1 */
+} nq__master_outcome_t;
+
 /* The two roles (master.c, worker.c).  The master returns the first unit
- * failure with the rank that had it (result->failed_rank), after every
- * worker has stopped, and counts the backup copies in `result`; or,
- * once any rank was asked to stop, NQ_ESTOPPED, as every worker then does. */
-int nq__master_run(nq__totals_t *totals, nq_count_result_t *result, const nq__run_t *run,
+ * failure with the rank that had it (outcome->failed_rank), after every
+ * worker has stopped; or, once any rank was asked to stop, NQ_ESTOPPED,
+ * as every worker then does. */
+int nq__master_run(nq__totals_t *totals, nq__master_outcome_t *outcome, const nq__run_t *run,
                    MPI_Comm comm);
 int nq__worker_run(const nq__run_t *run, MPI_Comm comm);
 

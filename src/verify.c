@@ -115,7 +115,7 @@ static int checked_by_first(const void *a, const void *b) {
 /* The sample less the batches an earlier run checked (their verdicts are
  * the journal's: a "differ" one fails the run all the same), which count
  * as verified. */
-static void drop_checked(drawing_t *d, nq_count_result_t *result) {
+static void drop_checked(drawing_t *d, nq__verify_outcome_t *outcome) {
   if (d->count == 0) /* qsort takes no NULL, even for nothing */
     return;
   qsort(d->items, d->count, sizeof *d->items, by_first);
@@ -126,8 +126,8 @@ static void drop_checked(drawing_t *d, nq_count_result_t *result) {
     checked_t key = {d->items[i].first, d->items[i].count};
     if (d->checked_count > 0 && bsearch(&key, d->checked, d->checked_count, sizeof key,
                                         checked_by_first) != NULL) {
-      result->verified_batches++;
-      result->verified_units += d->items[i].count;
+      outcome->batches++;
+      outcome->units += d->items[i].count;
       continue;
     }
     d->items[kept++] = d->items[i];
@@ -137,13 +137,13 @@ static void drop_checked(drawing_t *d, nq_count_result_t *result) {
 
 /* Rank 0: the sample, each batch dealt to a rank other than its own, in
  * file order (so that a rerun deals it alike), then sorted by first id. */
-static int draw_sample(drawing_t *d, nq_count_result_t *result, const nq__run_t *run, int size,
-                       const int *node_of) {
+static int draw_sample(drawing_t *d, nq__verify_outcome_t *outcome,
+                       char message[static NQ__JOURNAL_MESSAGE_SIZE], const nq__run_t *run,
+                       int size, const int *node_of) {
   nq__journal_state_t state;
   nq__journal_state_init(&state);
   d->state = run->options->verify_seed;
   d->share = run->options->verify;
-  char *message = result->message;
   int rc = nq__journal_visit(&state, message, run->options->checkpoint, draw_record, d);
   if (rc == NQ_OK && d->count == 0 && state.records > 0) {
     d->share = 1; /* a share that drew nothing still checks one batch: the first */
@@ -159,7 +159,7 @@ static int draw_sample(drawing_t *d, nq_count_result_t *result, const nq__run_t 
     d->items[k].checked_by = checker(own < size ? own : 0, k, size, node_of);
   }
   if (rc == NQ_OK)
-    drop_checked(d, result);
+    drop_checked(d, outcome);
   return rc;
 }
 
@@ -198,12 +198,13 @@ static int deal(nq__verify_t *v, const drawing_t *d, int rank, MPI_Comm comm) {
   return NQ_OK;
 }
 
-int nq__verify_draw(nq__verify_t *v, nq_count_result_t *result, const nq__run_t *run,
-                    MPI_Comm comm) {
+int nq__verify_draw(nq__verify_t *v, char message[static NQ__JOURNAL_MESSAGE_SIZE],
+                    const nq__run_t *run, MPI_Comm comm) {
   int rank = 0, size = 1, rc = NQ_OK;
   NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
   memset(v, 0, sizeof *v);
+  v->outcome.first_silent_rank = -1;
   drawing_t *d = calloc(1, sizeof *d);
   v->drawing = d;
   int *node_of = NULL;
@@ -213,7 +214,7 @@ int nq__verify_draw(nq__verify_t *v, nq_count_result_t *result, const nq__run_t 
   if (d == NULL || (rank == 0 && v->done == NULL))
     rc = NQ_ENOMEM;
   else if (rank == 0 && rc == NQ_OK)
-    rc = draw_sample(d, result, run, size, node_of);
+    rc = draw_sample(d, &v->outcome, message, run, size, node_of);
   free(node_of);
   NQ_MPI_CHECK(comm, MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, comm));
   return rc == NQ_OK ? deal(v, d, rank, comm) : rc;
@@ -226,7 +227,7 @@ typedef struct verifier {
   MPI_Comm comm;
   int rank, size;
   const nq__verify_t *v;
-  nq_count_result_t *result; /* rank 0 */
+  nq__verify_outcome_t *outcome; /* rank 0 */
   int status;   /* rank 0: the first failure (a unit's, the journal's), a stop, or OK */
   int stopping; /* rank 0: cancel sent; a worker: cancel received or its own stop */
   int *done;    /* rank 0: the workers whose last word came in */
@@ -251,20 +252,20 @@ static void begin_cancel(verifier_t *w, int why) {
       w->mpi_failed = 1;
 }
 
-/* Rank 0: an answer's verdict, into the result and a check line. */
+/* Rank 0: an answer's verdict, into the outcome and a check line. */
 static void judge(verifier_t *w, const uint64_t *answer) {
   const drawing_t *d = w->v->drawing;
-  nq_count_result_t *result = w->result;
+  nq__verify_outcome_t *outcome = w->outcome;
   const sample_t *s = &d->items[answer[0]];
   unsigned __int128 found[3];
   for (int i = 0; i < 3; i++)
     found[i] = (unsigned __int128)answer[2 + 2 * i] << 64 | answer[1 + 2 * i];
   int agrees = found[0] == s->sums[0] && found[1] == s->sums[1] && found[2] == s->sums[2];
-  result->verified_batches++;
-  result->verified_units += s->count;
-  if (!agrees && result->verify_differing++ == 0) {
-    result->verify_first = s->first;
-    result->verify_end = s->first + s->count;
+  outcome->batches++;
+  outcome->units += s->count;
+  if (!agrees && outcome->differing++ == 0) {
+    outcome->first = s->first;
+    outcome->end = s->first + s->count;
   }
   nq__totals_t sums;
   nq__totals_init(&sums);
@@ -415,15 +416,15 @@ static void wait_for_workers(verifier_t *w) {
     nanosleep(&pause, NULL);
   }
   for (int rank = 1; rank < w->size; rank++)
-    if (!w->done[rank] && w->result->silent_ranks++ == 0)
-      w->result->first_silent_rank = rank;
+    if (!w->done[rank] && w->outcome->silent_ranks++ == 0)
+      w->outcome->first_silent_rank = rank;
 }
 
 /* The run's verdict on rank 0: a failure, a difference, a stop, or OK. */
 static int verdict(const verifier_t *w) {
   if (w->status != NQ_OK && w->status != NQ_ESTOPPED)
     return w->status;
-  if (w->result->verify_differing > 0)
+  if (w->outcome->differing > 0)
     return NQ_ECHECK;
   return w->status;
 }
@@ -453,9 +454,8 @@ static int hear_verdict(verifier_t *w, int rc) {
   }
 }
 
-int nq__verify_solve(nq__verify_t *v, nq_count_result_t *result, const nq__run_t *run,
-                     MPI_Comm comm) {
-  verifier_t w = {.run = run, .comm = comm, .v = v, .result = result};
+int nq__verify_solve(nq__verify_t *v, const nq__run_t *run, MPI_Comm comm) {
+  verifier_t w = {.run = run, .comm = comm, .v = v, .outcome = &v->outcome};
   NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &w.rank));
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &w.size));
   w.last_poll = MPI_Wtime();
@@ -482,4 +482,5 @@ void nq__verify_clear(nq__verify_t *v) {
   free(v->dealt);
   free(v->done);
   memset(v, 0, sizeof *v);
+  v->outcome.first_silent_rank = -1;
 }
