@@ -16,6 +16,7 @@
 #include "output.h"
 #include "progress.h"
 #include "provenance.h"
+#include "count_faults.h"
 #include "run.h"
 #include "stop_signals.h"
 #include "status.h"

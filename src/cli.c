@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nqueens/count.h"
+#include "nqueens/options.h"
 #include "nqueens/error.h"
 #include "nqueens/join.h"
 #include "nqueens/slice.h"

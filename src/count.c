@@ -8,6 +8,7 @@
 #include "messages.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
+#include "count_faults.h"
 #include "run.h"
 #include "totals.h"
 #include "verify.h"

@@ -12,7 +12,7 @@
 #include "join_units.h"
 #include "method.h"
 #include "mpi_check.h"
-#include "nqueens/count.h" /* NQ_COUNT_MAX_THREADS */
+#include "nqueens/options.h"
 #include "nqueens/error.h"
 #include "nqueens/units.h"
 #include "random.h"

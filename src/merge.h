@@ -19,7 +19,7 @@
 #include <gmp.h>
 
 #include "journal.h"
-#include "nqueens/count.h"
+#include "nqueens/options.h"
 
 typedef enum nq__merge_conflict_kind {
   NQ__MERGE_DIFFER,     /* two ways of summing units first..end-1 disagree: `journal`'s

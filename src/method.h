@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nqueens/count.h"
+#include "nqueens/options.h"
 #include "nqueens/kernel.h"
 
 /* A unit as the engine handles it. */

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "nqueens/count.h"
+#include "nqueens/options.h"
 
 typedef struct nq__progress_printer {
   FILE *err;

@@ -11,7 +11,7 @@
 #include "gpu.h"
 #include "journal.h"
 #include "method.h"
-#include "nqueens/count.h"
+#include "nqueens/options.h"
 #include "nqueens/kernel.h"
 #include "nqueens/slice.h"
 #include "totals.h"
@@ -75,10 +75,6 @@ typedef struct nq__run {
  * options name and its resolved unit parameter.  NQ_EINVAL for options it
  * cannot count (the join: no --unique, walk or GPU; a cut off the board). */
 int nq__run_choose_method(nq__run_t *run);
-
-/* nq_count_run with faults injected. */
-int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_t *options,
-                              nq__faults_t faults, MPI_Comm comm);
 
 /* Search threads on this rank: options.threads (at least 1), but 1 on a
  * rank that drives a GPU. */

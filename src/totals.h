@@ -8,7 +8,7 @@
 
 #include <gmp.h>
 
-#include "nqueens/count.h"
+#include "nqueens/options.h"
 #include "nqueens/kernel.h"
 
 /* The primes of the residues (NQ_COUNT_RESIDUE_PRIMES). */

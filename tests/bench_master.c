@@ -56,6 +56,7 @@
 #include "nqueens/units.h"
 #include "messages.h"
 #include "method.h"
+#include "count_faults.h"
 #include "run.h"
 
 #define PI 3.14159265358979323846

@@ -29,6 +29,7 @@
 
 #include "messages.h"
 #include "journal.h"
+#include "count_faults.h"
 #include "run.h"
 #include "support.h"
 

@@ -11,7 +11,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-#include "nqueens/count.h"
+#include "nqueens/options.h"
 #include "nqueens/kernel.h"
 
 /* Probes per frame at least: fewer leave no variance to measure. */
