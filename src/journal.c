@@ -1,11 +1,10 @@
-#define _POSIX_C_SOURCE 200809L /* fdatasync, pwrite, link, strdup, O_DIRECTORY */
+#define _POSIX_C_SOURCE 200809L /* fdatasync, pwrite, link, O_CLOEXEC */
 
 #include "journal.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "durable.h"
 #include "grow.h"
 #include "method.h"
 #include "nqueens/error.h"
@@ -944,18 +944,9 @@ static int write_all(int fd, const char *text, size_t length, off_t offset) {
 }
 
 static int sync_directory(char *message, const char *path) {
-  char *copy = strdup(path);
-  if (copy == NULL)
-    return NQ_ENOMEM;
-  int fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  /* EINVAL: a filesystem that cannot sync a directory says so. */
-  int synced = fd >= 0 && (fsync(fd) == 0 || errno == EINVAL);
-  int saved_errno = errno;
-  if (fd >= 0)
-    close(fd);
-  free(copy);
-  return synced ? NQ_OK
-                : refuse(message, path, "cannot sync its directory: %s", strerror(saved_errno));
+  return nq__sync_directory_of(path) == 0
+             ? NQ_OK
+             : refuse(message, path, "cannot sync its directory: %s", strerror(errno));
 }
 
 /* Puts the temporary file in place under `path`.  link(2) does so only

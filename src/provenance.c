@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "durable.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
 
@@ -116,13 +117,6 @@ int nq__provenance_sha256(char out[NQ_SHA256_HEX], const char *path, char *messa
   return NQ_OK;
 }
 
-/* The directory part of `path` (dirname may change its argument). */
-static void directory_of(char out[PATH_MAX], const char *path) {
-  char copy[PATH_MAX];
-  snprintf(copy, sizeof copy, "%s", path);
-  snprintf(out, PATH_MAX, "%s", dirname(copy));
-}
-
 /* The path with its directory resolved (the file itself need not exist):
  * two names of one place compare equal.  Empty when the directory does
  * not resolve. */
@@ -133,7 +127,7 @@ static void canonical_path(char out[PATH_MAX], const char *path) {
     snprintf(out, PATH_MAX, "%s", resolved);
     return;
   }
-  directory_of(directory, path);
+  nq__directory_of(directory, path);
   snprintf(copy, sizeof copy, "%s", path);
   const char *name = basename(copy);
   size_t length = realpath(directory, resolved) != NULL ? strlen(resolved) : 0;
@@ -207,7 +201,7 @@ int nq__provenance_check_destination(char *target, const char *path, const char 
                path, keep[i]);
       return NQ_EINVAL;
     }
-  directory_of(directory, target);
+  nq__directory_of(directory, target);
   if (access(directory, W_OK | X_OK) != 0) {
     snprintf(message, message_size, "--json %s: cannot write in %s: %s", path, directory,
              strerror(errno));
@@ -256,12 +250,12 @@ int nq__provenance_commit(FILE *file, const char *temp, const char *path, char *
     unlink(temp);
     return rc;
   }
-  char directory[PATH_MAX];
-  directory_of(directory, path);
-  int fd = open(directory, O_RDONLY | O_DIRECTORY);
-  if (fd < 0 || fsync(fd) != 0)
+  if (nq__sync_directory_of(path) != 0) {
+    char directory[PATH_MAX];
+    int saved_errno = errno; /* the reason failed() gives */
+    nq__directory_of(directory, path);
+    errno = saved_errno;
     rc = failed(message, message_size, "cannot sync the directory", directory, NQ_EIO);
-  if (fd >= 0)
-    close(fd);
+  }
   return rc;
 }
