@@ -58,6 +58,29 @@ skip() {
 # A hung run fails instead of stalling the suite.
 limit=300
 
+# The sanitizer build's tests (they set ASAN_OPTIONS) start each process in
+# tenths of a second and count several times slower.  What they look for,
+# memory errors and undefined behaviour, one case of a kind shows as well
+# as twenty: there, loops over many cases of one kind take a sample.
+sanitized=0
+[ -n "${ASAN_OPTIONS:-}" ] && sanitized=1
+# sized N: the board N, or N - 1 under the sanitizers, for a count sized to
+# take seconds there too (a board costs 5x to 8x the one below it).
+sized() { echo $(($1 - sanitized)); }
+# thinned STEP ITEM...: the items, one a line; under the sanitizers only
+# every STEP-th of them from the first, and the last.
+thinned() {
+  local step=$1 i=0
+  shift
+  [ "$sanitized" -eq 1 ] || step=1
+  for item in "$@"; do
+    if [ $((i % step)) -eq 0 ] || [ "$i" -eq $(($# - 1)) ]; then
+      printf '%s\n' "$item"
+    fi
+    i=$((i + 1))
+  done
+}
+
 # run ARGS...: the binary alone (a singleton MPI process).
 run() {
   timeout "$limit" "$binary" "$@" >"$out" 2>"$err"

@@ -17,7 +17,17 @@
 unsaved_line='nqueens-mpi: stopped cleanly; nothing was saved \(no --checkpoint\): rerun to start over'
 stopped_line=$unsaved_line
 journal=$work/q18.journal
-progress_line='nqueens-mpi: [0-9]+/8192 units \([0-9.]+%\), [0-9]+ solutions so far, [0-9.e+]+ units/s, [0-9.]+ (s|min|h|d) elapsed, ETA ([0-9.]+ (s|min|h|d)|unknown)'
+# The board of the counts below: Q(18), whose stops cost nothing, but
+# whose resumes count the rest; those take Q(17) under the sanitizers
+# (e2e_lib.sh, sized).
+board=18
+# progress_for UNITS: a progress line of a count of UNITS units, as an ERE.
+progress_for() {
+  echo "nqueens-mpi: [0-9]+/$1 units \\([0-9.]+%\\), [0-9]+ solutions so far, [0-9.e+]+ units/s, [0-9.]+ (s|min|h|d) elapsed, ETA ([0-9.]+ (s|min|h|d)|unknown)"
+}
+# The backtracker's units at its default depth: 8192 for Q(18), 6112 for Q(17).
+backtrack_units() { if [ "$1" = 18 ]; then echo 8192; else echo 6112; fi; }
+progress_line=$(progress_for 8192)
 # Every wait is for a condition; this bound only turns a hang into a
 # failure, and is far longer than a loaded machine needs.
 patience=120
@@ -42,9 +52,9 @@ start_count() {
   : >"$out"
   : >"$err"
   if [ "$ranks" -eq 0 ]; then
-    "$@" "$binary" -n 18 --progress 1 "${count_args[@]}" >"$out" 2>"$err" &
+    "$@" "$binary" -n "$board" --progress 1 "${count_args[@]}" >"$out" 2>"$err" &
   else
-    "$@" "$mpiexec" "$numproc_flag" "$ranks" -q --oversubscribe "$binary" -n 18 --progress 1 \
+    "$@" "$mpiexec" "$numproc_flag" "$ranks" -q --oversubscribe "$binary" -n "$board" --progress 1 \
       "${count_args[@]}" >"$out" 2>"$err" &
   fi
   pid=$!
@@ -164,7 +174,9 @@ signal_ok "3 ranks, SIGTERM to rank 1 alone" TERM "rank 1"
 # ---- with --checkpoint: stopped, then resumed -------------------------------
 # The stop line names the units kept; the journal (read by --status) holds
 # exactly those; the same command then counts the rest, and the total is
-# Q(18).
+# exact.
+board=$(sized 18)
+progress_line=$(progress_for "$(backtrack_units "$board")")
 
 journal_units_done() {
   "$binary" --status "$journal" --format json 2>/dev/null |
@@ -188,11 +200,11 @@ stop_and_resume() {
   check "$label: the stop line says $said units, the journal holds '$kept'" [ "$said" = "$kept" ]
   check "$label: no unit was finished before the stop" [ "${kept:-0}" -gt 0 ]
   if [ "$ranks" -eq 0 ]; then
-    run -n 18 "${count_args[@]}" --format json -q
+    run -n "$board" "${count_args[@]}" --format json -q
   else
-    run_ranks "$ranks" -n 18 "${count_args[@]}" --format json -q
+    run_ranks "$ranks" -n "$board" "${count_args[@]}" --format json -q
   fi
-  count_ok "$label, resumed" 18
+  count_ok "$label, resumed" "$board"
   check "$label, resumed: the $kept units kept were not all taken from the journal: $(head -c 300 "$out")" \
     grep -q "\"resumed_units\":$kept[,}]" "$out"
 }
@@ -206,10 +218,12 @@ stop_and_resume "3 ranks, --checkpoint, SIGTERM to rank 2 alone" 3 TERM "rank 2"
 # where it stands); the check lines written before stay, and the same
 # command then checks only the batches without one.
 
+# Q(17), Q(16) under the sanitizers (e2e_lib.sh, sized).
+verified_n=$(sized 17)
 rm -f "$journal"
-run_ranks 3 -n 17 --method backtrack --checkpoint "$journal" -t 1 -q
+run_ranks 3 -n "$verified_n" --method backtrack --checkpoint "$journal" -t 1 -q
 checks_at_least() { [ "$(grep -c '^check ' "$journal" 2>/dev/null || echo 0)" -ge "$1" ]; }
-"${with_default_signals[@]}" "$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" -n 17 \
+"${with_default_signals[@]}" "$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" -n "$verified_n" \
   --method backtrack --checkpoint "$journal" --verify 1 -t 1 -q >"$out" 2>"$err" &
 pid=$!
 within "$patience" checks_at_least 20
@@ -224,7 +238,7 @@ kept=$(grep -c '^check ' "$journal")
 # the bound is for a stop, not for mpiexec.)
 check "--verify, SIGUSR1 to mpiexec: status 3 within 5 s ($took ms), a stop line, $kept checks kept: $(head -c 200 "$err")" \
   bash -c "[ $status -eq 3 ] && [ $took -le 5000 ] && [ ! -s '$out' ] && grep -q 'stopped cleanly during --verify: the count is complete' '$err' && [ $kept -ge 20 ]"
-run_ranks 3 -n 17 --method backtrack --checkpoint "$journal" --verify 1 -t 1 -q --format json
+run_ranks 3 -n "$verified_n" --method backtrack --checkpoint "$journal" --verify 1 -t 1 -q --format json
 batches=$(sed -n 's/.*"verified_batches":\([0-9]*\).*/\1/p' "$out")
 records=$(grep -c '^[0-9]' "$journal")
 distinct=$(grep '^check ' "$journal" | cut -d' ' -f2,3 | sort -u | wc -l)
@@ -233,8 +247,8 @@ check "--verify resumed: status 0, every one of the $records batches checked onc
 
 # Alone, the same.
 rm -f "$journal"
-run -n 17 --method backtrack --checkpoint "$journal" -t 1 -q
-"${with_default_signals[@]}" "$binary" -n 17 --method backtrack --checkpoint "$journal" \
+run -n "$verified_n" --method backtrack --checkpoint "$journal" -t 1 -q
+"${with_default_signals[@]}" "$binary" -n "$verified_n" --method backtrack --checkpoint "$journal" \
   --verify 1 -t 1 -q >"$out" 2>"$err" &
 pid=$!
 within "$patience" checks_at_least 20
@@ -245,7 +259,7 @@ status=$?
 kept=$(grep -c '^check ' "$journal")
 check "--verify alone, SIGINT: status 3, $kept checks kept" \
   bash -c "[ $status -eq 3 ] && [ $kept -ge 20 ] && grep -q 'during --verify' '$err'"
-run -n 17 --method backtrack --checkpoint "$journal" --verify 1 -t 1 -q --format json
+run -n "$verified_n" --method backtrack --checkpoint "$journal" --verify 1 -t 1 -q --format json
 check "--verify alone, resumed: status 0, each batch checked once" \
   bash -c "[ $status -eq 0 ] && [ \$(grep '^check ' '$journal' | cut -d' ' -f2,3 | sort -u | wc -l) -eq \$(grep -c '^check ' '$journal') ]"
 
@@ -320,10 +334,11 @@ done
 check "a short count signalled at up to 12 moments ends with 0 or 3 each time:$outcomes" \
   bash -c "! grep -qvE '^( (0|3))+\$' <<<'$outcomes'"
 
-# ---- the join (--method auto's choice for Q(18)) -----------------------------
-# The same engine: the same stops, its finished units in the journal.
+# ---- the join -------------------------------------------------------------------
+# The same engine: the same stops, its finished units in the journal.  (That
+# auto takes the join for Q(18) with a checkpoint is e2e_join.sh's to check.)
 
-count_args=(--checkpoint "$journal")
+count_args=(--method join --checkpoint "$journal")
 stopped_line="nqueens-mpi: stopped cleanly, resumable with the same command: [0-9]+ units done are in $journal"
 progress_line='nqueens-mpi: [0-9]+/[0-9]+ units \([0-9.]+%\), [0-9]+ solutions so far, [0-9.e+]+ units/s, [0-9.]+ (s|min|h|d) elapsed, ETA ([0-9.]+ (s|min|h|d)|unknown)'
 for signal in INT TERM; do
