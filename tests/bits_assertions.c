@@ -1,6 +1,6 @@
 /* Built and run in the sanitizer build (NQ_SANITIZE=ON) only, which
  * promises assertions on: breaks the precondition of lowest_bit in
- * src/bits.h on purpose.  ctest passes it only when the assertion's own
+ * src/base/bits.h on purpose.  ctest passes it only when the assertion's own
  * message appears (PASS_REGULAR_EXPRESSION), so a build where NDEBUG crept
  * back in, and the search's preconditions went unchecked, fails.  The
  * library is compiled with the same flags as this file.  ctest counts a
@@ -21,7 +21,7 @@ static void exit_quietly(int signal_number) {
 
 int main(void) {
 #ifdef NDEBUG
-  fprintf(stderr, "bits_assertions: NDEBUG is defined: the asserts of src/bits.h are off\n");
+  fprintf(stderr, "bits_assertions: NDEBUG is defined: the asserts of src/base/bits.h are off\n");
   return 1;
 #else
   signal(SIGABRT, exit_quietly);

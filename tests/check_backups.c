@@ -1,4 +1,4 @@
-/* The master's ledger of batches out (src/backups.c): copies go to the
+/* The master's ledger of batches out (src/run/backups.c): copies go to the
  * oldest unanswered batch first, once each; the first answer counts, a
  * later one confirms it word for word or is a conflict, and a later one
  * that brings nothing changes nothing. */

@@ -1,4 +1,4 @@
-/* The bit transpose (src/bit_transpose.h, private) against the definition,
+/* The bit transpose (src/base/bit_transpose.h, private) against the definition,
  * bit by bit: every width, counts around the blocks of 16 and the words
  * of 64, and no word written outside the bitsets' own. */
 #include <check.h>

@@ -1,4 +1,4 @@
-/* The GPU search (src/gpu_batch.c, src/gpu_walk.h): units cut into
+/* The GPU search (src/gpu/gpu_batch.c, src/gpu/gpu_walk.h): units cut into
  * sub-problems and walked one step at a time must give, unit by unit, the
  * CPU kernel's solutions, stabilizer sums and nodes, and the brute force's
  * completions.  The walk runs on the host here (the same code the device

@@ -1,4 +1,4 @@
-/* The join method (include/nqueens/join.h, src/method_join.c): each
+/* The join method (include/nqueens/join.h, src/method/method_join.c): each
  * bucket's count against the permutation brute force, column set by column
  * set and cut by cut; its units' listing; a bucket abandoned on a cancel;
  * Q(n) through the run engine against OEIS over the ranks and threads it

@@ -1,4 +1,4 @@
-/* The checkpoint journal (src/journal.h, private): the format pinned by a
+/* The checkpoint journal (src/record/journal.h, private): the format pinned by a
  * golden file, round trips past 2^64, torn tails at every byte, damage and
  * wrong headers refused with the file untouched, the done cursor against a
  * bitmap, and the lock against a second process. */

@@ -286,7 +286,7 @@ START_TEST(test_solve_rejects_invalid_frames) {
 }
 END_TEST
 
-/* A cancel hook (src/search.h) that counts its calls and says yes from
+/* A cancel hook (src/search/search.h) that counts its calls and says yes from
  * call `cancel_at` on (never when 0). */
 typedef struct cancel_probe {
   unsigned calls, cancel_at;

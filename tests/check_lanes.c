@@ -1,4 +1,4 @@
-/* The lane walk (src/lanes.c) against a plain recursive count: the same
+/* The lane walk (src/search/lanes.c) against a plain recursive count: the same
  * completions and the same node count, on searches made up to stress it
  * (boards up to 32 wide, queens in column 31, gaps of 1 to 3 rows, stray
  * diagonal bits above the board) and on every unit of real boards.  On a
@@ -206,7 +206,7 @@ START_TEST(test_lanes_match_scalar_walk_on_every_unit) {
 }
 END_TEST
 
-/* Counts the cancel hook's calls (src/search.h); says yes when `yes`. */
+/* Counts the cancel hook's calls (src/search/search.h); says yes when `yes`. */
 typedef struct cancel_probe {
   unsigned calls;
   int yes;

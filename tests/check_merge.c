@@ -1,4 +1,4 @@
-/* --merge (src/merge.h, private): journals written here, merged: the total
+/* --merge (src/record/merge.h, private): journals written here, merged: the total
  * only when every unit is there; units solved more than once compared
  * over the coarsest ranges where the records share their ends, however
  * the batches fall (a wrong unit in a whole run's records against three

@@ -1,4 +1,4 @@
-/* The master/worker message layouts (src/messages.h, private): every field
+/* The master/worker message layouts (src/run/messages.h, private): every field
  * of a unit and of a result survives packing, at the edges of its range,
  * and lands where docs/design.md says. */
 #include <check.h>

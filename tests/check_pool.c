@@ -1,4 +1,4 @@
-/* A rank's search threads (src/pool.c): batches come back whole, in the
+/* A rank's search threads (src/run/pool.c): batches come back whole, in the
  * order they went in, with each unit's result exactly what one searcher
  * gives; failed and cancelled batches come back too, in their turn. */
 

@@ -1,4 +1,4 @@
-/* The run's totals (src/totals.h, private): exact past 2^64, and U(n)
+/* The run's totals (src/record/totals.h, private): exact past 2^64, and U(n)
  * from Burnside's sum only when 8 divides it. */
 #include <check.h>
 

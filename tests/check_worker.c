@@ -1,4 +1,4 @@
-/* The worker role (src/worker.c) against a master played by the test on
+/* The worker role (src/run/worker.c) against a master played by the test on
  * rank 0: it answers every message but a stop or a cancel, a batch with
  * its results, and anything it cannot take (a message of no known kind, a
  * malformed batch) with a failure it then keeps, so a master never waits

@@ -15,7 +15,8 @@ if [ "$#" -lt 4 ]; then
 fi
 binary=$1 source=$2 artifacts=$3 seconds=${NQ_FUZZ_SECONDS:-$4}
 shift 4
-includes=(-I"$source/include" -I"$source/src")
+includes=(-I"$source/include")
+for layer in "$source"/src/*/; do includes+=(-I"$layer"); done
 for directory in "$@"; do includes+=(-I"$directory"); done
 
 work=$(mktemp -d)
@@ -34,8 +35,9 @@ fi
 
 # The readers and what they call, nothing of MPI's but its header.
 sources=()
-for name in journal merge totals slice units frame symmetry error status method method_backtrack \
-  method_join join bit_transpose kernel lanes; do
+for name in record/journal record/merge record/totals board/slice board/units board/frame \
+  board/symmetry base/error base/durable base/bit_transpose app/status method/method \
+  method/method_backtrack method/method_join join/join search/kernel search/lanes; do
   sources+=("$source/src/$name.c")
 done
 if ! "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
