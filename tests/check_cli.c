@@ -35,7 +35,7 @@ static void make_command_line(command_line_t *line, const char *const *words) {
   line->argv[line->argc] = NULL;
 }
 
-static int parse(nq_cli_t *cli, char *message, const char *const *words) {
+static int parse(nq__cli_t *cli, char *message, const char *const *words) {
   command_line_t line;
   make_command_line(&line, words);
   return nq__cli_parse(cli, message, MESSAGE_SIZE, line.argc, line.argv);
@@ -43,7 +43,7 @@ static int parse(nq_cli_t *cli, char *message, const char *const *words) {
 
 typedef struct good_case {
   const char *words[MAX_WORDS + 1];
-  nq_cli_t expected;
+  nq__cli_t expected;
 } good_case_t;
 
 static const good_case_t good_cases[] = {
@@ -77,7 +77,7 @@ static const good_case_t good_cases[] = {
 
 START_TEST(test_parse_accepts_good_command_lines) {
   const good_case_t *good = &good_cases[_i];
-  nq_cli_t cli;
+  nq__cli_t cli;
   char message[MESSAGE_SIZE] = "unchanged";
   int rc = parse(&cli, message, good->words);
   ck_assert_msg(rc == NQ_OK, "case %d (%s ...) rejected: %s", _i, good->words[0], message);
@@ -200,7 +200,7 @@ static const bad_case_t bad_cases[] = {
 /* Slices, verification, merge and --json as parsed.  The command lines
  * stay alive: the parsed options point into them. */
 START_TEST(test_parse_record_options) {
-  nq_cli_t cli;
+  nq__cli_t cli;
   char message[MESSAGE_SIZE];
   const char *slice[] = {"-n", "20", "--slice", "2/7", "--checkpoint", "j", "--verify",
                          "0.25", "--seed", "9", "--json", "r.json", NULL};
@@ -242,7 +242,7 @@ START_TEST(test_parse_counting_switches) {
     const char *words[MAX_WORDS + 1];
     double progress;
     int quiet, gpu;
-    nq_method_t method;
+    nq__method_choice_t method;
   } cases[] = {
       {{"-n", "8", NULL}, 60, 0, 0, NQ_METHOD_AUTO},
       {{"-n", "8", "--progress", "5", NULL}, 5, 0, 0, NQ_METHOD_AUTO},
@@ -254,7 +254,7 @@ START_TEST(test_parse_counting_switches) {
       {{"-n", "9", "--method", "join", "--progress", "2", NULL}, 2, 0, 0, NQ_METHOD_JOIN},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    nq_cli_t cli;
+    nq__cli_t cli;
     char message[MESSAGE_SIZE];
     ck_assert_int_eq(parse(&cli, message, cases[i].words), NQ_OK);
     ck_assert_msg(cli.progress == cases[i].progress, "case %zu: progress %g", i, cli.progress);
@@ -273,7 +273,7 @@ END_TEST
 START_TEST(test_method_auto_chooses) {
   static const struct {
     const char *words[MAX_WORDS + 1];
-    nq_method_t method;
+    nq__method_choice_t method;
   } cases[] = {
       {{"-n", "18", NULL}, NQ_METHOD_JOIN},
       {{"-n", "20", "-t", "2", "--progress", "5", "--format", "json", NULL}, NQ_METHOD_JOIN},
@@ -297,7 +297,7 @@ START_TEST(test_method_auto_chooses) {
       {{"-n", "12", "--method", "join", NULL}, NQ_METHOD_JOIN},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    nq_cli_t cli;
+    nq__cli_t cli;
     char message[MESSAGE_SIZE];
     ck_assert_msg(parse(&cli, message, cases[i].words) == NQ_OK, "case %zu: %s", i, message);
     ck_assert_msg(nq__cli_method(&cli) == cases[i].method, "case %zu: method %d", i,
@@ -323,7 +323,7 @@ START_TEST(test_parse_estimate_options) {
        NQ_CLI_ESTIMATE_SECONDS, 4, 0, 9},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    nq_cli_t cli;
+    nq__cli_t cli;
     char message[MESSAGE_SIZE];
     ck_assert_msg(parse(&cli, message, cases[i].words) == NQ_OK, "case %zu: %s", i, message);
     ck_assert_int_eq(cli.mode, NQ_MODE_ESTIMATE);
@@ -339,7 +339,7 @@ END_TEST
 
 START_TEST(test_parse_rejects_bad_command_lines) {
   const bad_case_t *bad = &bad_cases[_i];
-  nq_cli_t cli;
+  nq__cli_t cli;
   char message[MESSAGE_SIZE];
   memset(message, 'Z', sizeof message);
   int rc = parse(&cli, message, bad->words);
@@ -359,7 +359,7 @@ START_TEST(test_parse_runs_repeatedly) {
   static const char *const good[] = {"-n", "8", "--list", NULL};
   static const char *const bad[] = {"-n", "8", "--bogus", NULL};
   for (int round = 0; round < 2; round++) {
-    nq_cli_t cli;
+    nq__cli_t cli;
     char message[MESSAGE_SIZE];
     ck_assert_int_eq(parse(&cli, message, bad), NQ_EINVAL);
     ck_assert_int_eq(parse(&cli, message, good), NQ_OK);
@@ -372,7 +372,7 @@ END_TEST
 START_TEST(test_parse_truncates_message_to_buffer) {
   static const char *const words[] = {"-n", "99999999999999999999999", NULL};
   command_line_t line;
-  nq_cli_t cli;
+  nq__cli_t cli;
   char message[16];
   memset(message, 'Z', sizeof message);
   make_command_line(&line, words);

@@ -24,7 +24,7 @@
 /* Output into memory; `text` holds all of it after memory_close. */
 typedef struct memory {
   FILE *stream;
-  nq_output_t output;
+  nq__output_t output;
   char *text;
   size_t size;
 } memory_t;
@@ -68,7 +68,7 @@ static FILE *full_disk(void) {
 /* Per the format: each row n characters, '.' but for a 'Q' in the queen's
  * column; text boards separated by a blank line and the empty board named,
  * JSON an array of arrays of row strings on one line. */
-static void expected_board(FILE *out, const uint8_t *board, int n, nq_format_t format) {
+static void expected_board(FILE *out, const uint8_t *board, int n, nq__format_t format) {
   if (format == NQ_FORMAT_TEXT && n == 0)
     fputs("(the empty board)\n", out);
   if (format == NQ_FORMAT_JSON)
@@ -88,7 +88,7 @@ static void expected_board(FILE *out, const uint8_t *board, int n, nq_format_t f
 }
 
 /* The first `limit` boards of n (0 = all) as the listing prints them. */
-static char *expected_listing(int n, nq_format_t format, size_t limit) {
+static char *expected_listing(int n, nq__format_t format, size_t limit) {
   const brute_solutions_t *solutions = brute_solutions(n);
   size_t boards = limit != 0 && limit < solutions->count ? limit : solutions->count, size = 0;
   char *text = NULL;
@@ -121,10 +121,10 @@ static void assert_same_text(const char *got, const char *expected, const char *
 /* ---- The board writer ---------------------------------------------------- */
 
 /* Lists the brute-force solutions of n through the board writer. */
-static char *list_boards(int n, nq_format_t format, size_t capacity, uint64_t *boards) {
+static char *list_boards(int n, nq__format_t format, size_t capacity, uint64_t *boards) {
   const brute_solutions_t *solutions = brute_solutions(n);
   memory_t m;
-  nq_board_writer_t writer;
+  nq__board_writer_t writer;
   memory_open(&m, capacity);
   ck_assert_int_eq(nq__output_boards_begin(&writer, &m.output, format, n), NQ_OK);
   for (size_t i = 0; i < solutions->count; i++)
@@ -192,7 +192,7 @@ END_TEST
 /* n = 10 lists 80 kB of text and 93 kB of JSON: the smallest buffer fills
  * and is written out many times, with boards that end at every offset. */
 START_TEST(test_list_through_the_smallest_buffer) {
-  nq_format_t format = (nq_format_t)_i;
+  nq__format_t format = (nq__format_t)_i;
   uint64_t boards = 0;
   char *text = list_boards(10, format, NQ_OUTPUT_MIN_CAPACITY, &boards);
   char *expected = expected_listing(10, format, 0);
@@ -219,7 +219,7 @@ START_TEST(test_list_rejects_boards_that_do_not_fit) {
   static const uint8_t off_board[4] = {1, 3, 0, 4};
   static const uint8_t board[4] = {1, 3, 0, 2};
   memory_t m;
-  nq_board_writer_t writer;
+  nq__board_writer_t writer;
   memory_open(&m, NQ_OUTPUT_CAPACITY);
   ck_assert_int_eq(nq__output_boards_begin(&writer, &m.output, NQ_FORMAT_TEXT, 4), NQ_OK);
   ck_assert_int_eq(nq__output_board(&writer, off_board, 4), NQ_EINVAL);
@@ -232,7 +232,7 @@ START_TEST(test_list_rejects_boards_that_do_not_fit) {
 END_TEST
 
 START_TEST(test_open_rejects_a_buffer_too_small_for_a_board) {
-  nq_output_t output;
+  nq__output_t output;
   ck_assert_int_eq(nq__output_open(&output, stdout, NQ_OUTPUT_MIN_CAPACITY - 1), NQ_EINVAL);
 }
 END_TEST
@@ -247,7 +247,7 @@ static const char big_nodes[] = "1208925819614629174706176";
 
 /* A made-up count of 3 ranks with 12 threads; `copies` adds 5 backup
  * copies, 4 of them confirmed. */
-static char *count_output(nq_format_t format, int unique, int copies) {
+static char *count_output(nq__format_t format, int unique, int copies) {
   nq_count_result_t result;
   nq_count_result_init(&result);
   ck_assert_int_eq(mpz_set_str(result.solutions, big_solutions, 10), 0);
@@ -335,7 +335,7 @@ END_TEST
 /* ---- Estimates ---------------------------------------------------------- */
 
 /* An estimate of Q(27) as the output writes it (free the text). */
-static char *estimate_text(const nq_estimate_result_t *result, nq_format_t format, uint64_t cores,
+static char *estimate_text(const nq_estimate_result_t *result, nq__format_t format, uint64_t cores,
                            uint64_t seed) {
   memory_t m;
   memory_open(&m, NQ_OUTPUT_CAPACITY);
@@ -347,7 +347,7 @@ static char *estimate_text(const nq_estimate_result_t *result, nq_format_t forma
 /* Made-up figures whose derived times are easy to check by hand: 1.6e10
  * core-seconds are 507 years (of 365.25 days), 127 on 4 threads, and 185
  * days on 1000 cores. */
-static char *estimate_output(nq_format_t format, uint64_t cores) {
+static char *estimate_output(nq__format_t format, uint64_t cores) {
   const nq_estimate_result_t result = {.solutions = {2e17, 1e15},
                                  .nodes = {4e18, 2e16},
                                  .nodes_per_second = 2.5e8,
@@ -456,7 +456,7 @@ START_TEST(test_count_text_singular_is_exact) {
 }
 END_TEST
 
-static char *first_output(nq_format_t format, int n, const uint8_t *columns,
+static char *first_output(nq__format_t format, int n, const uint8_t *columns,
                           nq_first_kind_t kind) {
   memory_t m;
   memory_open(&m, NQ_OUTPUT_CAPACITY);
@@ -526,7 +526,7 @@ START_TEST(test_pieces_through_the_smallest_buffer) {
   memory_open(&small, NQ_OUTPUT_MIN_CAPACITY);
   memory_open(&large, NQ_OUTPUT_CAPACITY);
   for (int i = 0; i < 1000; i++) {
-    nq_format_t format = i % 2 ? NQ_FORMAT_JSON : NQ_FORMAT_TEXT;
+    nq__format_t format = i % 2 ? NQ_FORMAT_JSON : NQ_FORMAT_TEXT;
     ck_assert_int_eq(
         nq__output_first(&small.output, format, 5, columns, NQ_FIRST_CONSTRUCTED, 0.5), NQ_OK);
     ck_assert_int_eq(
@@ -583,7 +583,7 @@ static void command_free(command_t *c) {
 
 /* stdout carries boards only: a size without any says so on stderr in
  * text, while JSON's empty array says it by itself. */
-static void assert_listing(int n, nq_format_t format, size_t limit) {
+static void assert_listing(int n, nq__format_t format, size_t limit) {
   char line[64];
   snprintf(line, sizeof line, "-n %d --list%s%s", n,
            format == NQ_FORMAT_JSON ? " --format json" : "", limit ? " --limit" : "");
@@ -678,9 +678,9 @@ END_TEST
 
 /* Every writer through the output: the error shows once the buffer is
  * written out, and keeps the errno of the failed write. */
-static void assert_writers_fail(FILE *stream, nq_format_t format, int expected_errno) {
+static void assert_writers_fail(FILE *stream, nq__format_t format, int expected_errno) {
   static const uint8_t columns[4] = {1, 3, 0, 2};
-  nq_output_t output;
+  nq__output_t output;
   nq_count_result_t result;
   nq_count_result_init(&result);
   mpz_set_ui(result.solutions, 2);
@@ -692,7 +692,7 @@ static void assert_writers_fail(FILE *stream, nq_format_t format, int expected_e
   nq_count_result_clear(&result);
 
   clearerr(stream);
-  nq_board_writer_t writer;
+  nq__board_writer_t writer;
   ck_assert_int_eq(nq__output_open(&output, stream, NQ_OUTPUT_CAPACITY), NQ_OK);
   ck_assert_int_eq(nq__output_boards_begin(&writer, &output, format, 4), NQ_OK);
   ck_assert_int_eq(nq__output_board(&writer, columns, 4), NQ_OK);
@@ -713,14 +713,14 @@ static void assert_writers_fail(FILE *stream, nq_format_t format, int expected_e
 START_TEST(test_writers_report_a_read_only_stream) {
   FILE *read_only = fopen("/dev/null", "r");
   ck_assert_ptr_nonnull(read_only);
-  assert_writers_fail(read_only, (nq_format_t)_i, EBADF);
+  assert_writers_fail(read_only, (nq__format_t)_i, EBADF);
   fclose(read_only);
 }
 END_TEST
 
 START_TEST(test_writers_report_a_full_disk) {
   FILE *disk = full_disk();
-  assert_writers_fail(disk, (nq_format_t)_i, ENOSPC);
+  assert_writers_fail(disk, (nq__format_t)_i, ENOSPC);
   fclose(disk);
 }
 END_TEST
@@ -730,8 +730,8 @@ END_TEST
 START_TEST(test_list_stops_at_the_first_failed_write) {
   static const uint8_t board[4] = {1, 3, 0, 2};
   FILE *disk = full_disk();
-  nq_output_t output;
-  nq_board_writer_t writer;
+  nq__output_t output;
+  nq__board_writer_t writer;
   ck_assert_int_eq(nq__output_open(&output, disk, NQ_OUTPUT_MIN_CAPACITY), NQ_OK);
   ck_assert_int_eq(nq__output_boards_begin(&writer, &output, NQ_FORMAT_TEXT, 4), NQ_OK);
   int rc = NQ_OK;

@@ -88,14 +88,14 @@ static int flushed(FILE *out, FILE *err, const char *what) {
 
 /* Counts, boards and --first go through the output module's buffer,
  * opened here on `out` ... */
-static int open_output(nq_output_t *output, FILE *out, FILE *err, const char *what) {
+static int open_output(nq__output_t *output, FILE *out, FILE *err, const char *what) {
   int rc = nq__output_open(output, out, NQ_OUTPUT_CAPACITY);
   return rc == NQ_OK ? NQ_EXIT_OK : runtime_failure(err, what, rc, 0);
 }
 
 /* ... and after the writers (whose result is `rc`), flush what is left,
  * free the buffer and report a failure with the system's reason. */
-static int close_output(nq_output_t *output, int rc, FILE *err, const char *what) {
+static int close_output(nq__output_t *output, int rc, FILE *err, const char *what) {
   if (rc == NQ_OK)
     rc = nq__output_flush(output);
   int write_errno = rc == NQ_EIO ? output->write_errno : 0;
@@ -105,6 +105,17 @@ static int close_output(nq_output_t *output, int rc, FILE *err, const char *what
 
 /* A failed unit is reported once, by rank 0, naming the rank that ran it;
  * an MPI failure by the rank that saw it (the job is then aborted). */
+/* NQ_ENOTSUP from a count or an estimate: the walk asked for is refused on
+ * every rank at once, before any work, so it is a usage error. */
+static int walk_refused(FILE *err, int rank, const nq__cli_t *cli) {
+  if (rank == 0)
+    fprintf(err,
+            "nqueens-mpi: --walk %s needs AVX-512 F, CD and VPOPCNTDQ on every rank's CPU "
+            "and a build with the lane walk (see --version)\n",
+            nq_walk_name(cli->walk));
+  return NQ_EXIT_USAGE;
+}
+
 static int count_failure(FILE *err, int rank, int code, const nq_count_result_t *result) {
   if (code == NQ_EMPI)
     return runtime_failure(err, "counting failed", code, 0);
@@ -116,10 +127,10 @@ static int count_failure(FILE *err, int rank, int code, const nq_count_result_t 
   return NQ_EXIT_FAILURE;
 }
 
-static int write_count(const nq_cli_t *cli, const nq_count_result_t *result, FILE *out,
+static int write_count(const nq__cli_t *cli, const nq_count_result_t *result, FILE *out,
                        FILE *err) {
   static const char what[] = "writing the count failed";
-  nq_output_t output;
+  nq__output_t output;
   if (open_output(&output, out, err, what) != NQ_EXIT_OK)
     return NQ_EXIT_FAILURE;
   int rc = nq__output_count(&output, cli->format, cli->n, cli->unique, result);
@@ -143,7 +154,7 @@ static int count_until_stopped(nq_count_result_t *result, nq_count_options_t *op
 
 /* What a stop kept: with a checkpoint, every finished batch is in the
  * journal and the same command resumes; without one, nothing. */
-static void report_stop(FILE *err, const nq_cli_t *cli, const nq_count_result_t *result) {
+static void report_stop(FILE *err, const nq__cli_t *cli, const nq_count_result_t *result) {
   if (result->verify_pending) {
     fprintf(err,
             "nqueens-mpi: stopped %s: the count is complete in %s, with %" PRIu64
@@ -168,7 +179,7 @@ static void report_stop(FILE *err, const nq_cli_t *cli, const nq_count_result_t 
 /* --json FILE: the record written durably (rank 0), by `write` into a
  * temporary file beside `path` (FILE, or its link's target) that replaces
  * it once whole. */
-typedef int (*record_writer_fn)(nq_output_t *output, const void *context);
+typedef int (*record_writer_fn)(nq__output_t *output, const void *context);
 
 static int write_record(const char *path, record_writer_fn write, const void *context,
                         FILE *err) {
@@ -178,7 +189,7 @@ static int write_record(const char *path, record_writer_fn write, const void *co
     fprintf(err, "nqueens-mpi: --json: %s\n", message);
     return NQ_EXIT_FAILURE;
   }
-  nq_output_t output;
+  nq__output_t output;
   int rc = nq__output_open(&output, file, NQ_OUTPUT_CAPACITY);
   if (rc == NQ_OK)
     rc = write(&output, context);
@@ -203,7 +214,7 @@ static int write_record(const char *path, record_writer_fn write, const void *co
 /* Bad input found before any work: every rank learns rank 0's verdict on
  * --json's destination, which must not be any of the journals `keep`.
  * Rank 0's `target` is the path to write. */
-static int json_destination_ok(char target[PATH_MAX], const nq_cli_t *cli,
+static int json_destination_ok(char target[PATH_MAX], const nq__cli_t *cli,
                                const char *const *keep, int keep_count, MPI_Comm comm, int rank,
                                FILE *err) {
   if (cli->json_file == NULL)
@@ -220,20 +231,20 @@ static int json_destination_ok(char target[PATH_MAX], const nq_cli_t *cli,
 }
 
 typedef struct count_record {
-  const nq_cli_t *cli;
+  const nq__cli_t *cli;
   const nq_count_result_t *result;
   const nq__provenance_t *provenance;
   char journal_sha256[NQ_SHA256_HEX];
 } count_record_t;
 
-static int write_count_record(nq_output_t *output, const void *context) {
+static int write_count_record(nq__output_t *output, const void *context) {
   const count_record_t *c = context;
   return nq__output_count_record(output, c->cli, c->result, c->provenance, c->journal_sha256);
 }
 
 /* Rank 0, after a complete count: the record, with the journal's hash,
  * into `target` (--json's file resolved). */
-static int record_count(const char *target, const nq_cli_t *cli, const nq_count_result_t *result,
+static int record_count(const char *target, const nq__cli_t *cli, const nq_count_result_t *result,
                         const nq__provenance_t *provenance, FILE *err) {
   count_record_t record = {cli, result, provenance, ""};
   char message[PATH_MAX + 256];
@@ -260,7 +271,7 @@ static int gather_provenance(nq__provenance_t *provenance, int rc,
 }
 
 /* The library's method for what the command line chose (auto resolved). */
-static nq_count_method_t count_method(const nq_cli_t *cli) {
+static nq_count_method_t count_method(const nq__cli_t *cli) {
   return nq__cli_method(cli) == NQ_METHOD_JOIN ? NQ_COUNT_JOIN : NQ_COUNT_BACKTRACK;
 }
 
@@ -277,7 +288,7 @@ static int without_silent_ranks(FILE *err, const nq_count_result_t *result, int 
   return status | NQ_EXIT_WITHOUT_SILENT_RANKS;
 }
 
-static int run_count(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm comm, int rank,
+static int run_count(const nq__cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm comm, int rank,
                      FILE *out, FILE *err) {
   char json_target[PATH_MAX] = "";
   const char *journals[1] = {cli->checkpoint};
@@ -318,13 +329,7 @@ static int run_count(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm 
       report_stop(err, cli, &result);
     status = NQ_EXIT_STOPPED;
   } else if (rc == NQ_ENOTSUP) {
-    /* Refused on every rank at once, before any work: a usage error. */
-    if (rank == 0)
-      fprintf(err,
-              "nqueens-mpi: --walk %s needs AVX-512 F, CD and VPOPCNTDQ on every rank's CPU "
-              "and a build with the lane walk (see --version)\n",
-              nq_walk_name(cli->walk));
-    status = NQ_EXIT_USAGE;
+    status = walk_refused(err, rank, cli);
   } else if (rc == NQ_EJOURNAL || rc == NQ_EBUSY) {
     if (rank == 0)
       fprintf(err, "nqueens-mpi: --checkpoint %s: %s\n", cli->checkpoint, result.message);
@@ -363,20 +368,20 @@ static int run_count(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm 
  * 1 when units are missing or the journals disagree; 2 for a file that is
  * not a journal of the same count. */
 typedef struct merge_record {
-  const nq_cli_t *cli;
+  const nq__cli_t *cli;
   const nq__merge_result_t *result;
   const nq__provenance_t *provenance;
   char (*sha256s)[NQ_SHA256_HEX];
 } merge_record_t;
 
-static int write_merge_record(nq_output_t *output, const void *context) {
+static int write_merge_record(nq__output_t *output, const void *context) {
   const merge_record_t *m = context;
   return nq__output_merge_record(output, m->cli, m->result, m->provenance, m->sha256s);
 }
 
 /* The merge's record, with every journal's hash: written whether or not
  * the merge is a total (it says which). */
-static int record_merge(const char *target, const nq_cli_t *cli,
+static int record_merge(const char *target, const nq__cli_t *cli,
                         const nq__merge_result_t *result, nq__provenance_t *provenance,
                         FILE *err) {
   char message[PATH_MAX + 256];
@@ -418,7 +423,7 @@ static int say_no_total(FILE *err, const nq__merge_result_t *result) {
   return NQ_EXIT_FAILURE;
 }
 
-static int run_merge(const nq_cli_t *cli, FILE *out, FILE *err) {
+static int run_merge(const nq__cli_t *cli, FILE *out, FILE *err) {
   static const char what[] = "writing the merge failed";
   char message[NQ__JOURNAL_MESSAGE_SIZE], json_target[PATH_MAX] = "";
   int destination = json_destination_ok(json_target, cli, (const char *const *)cli->merge_files,
@@ -437,7 +442,7 @@ static int run_merge(const nq_cli_t *cli, FILE *out, FILE *err) {
     fprintf(err, "nqueens-mpi: --merge: %s\n", message);
     status = rc == NQ_EJOURNAL ? NQ_EXIT_USAGE : NQ_EXIT_FAILURE;
   } else {
-    nq_output_t output;
+    nq__output_t output;
     if (open_output(&output, out, err, what) != NQ_EXIT_OK) {
       status = NQ_EXIT_FAILURE;
     } else {
@@ -454,10 +459,10 @@ static int run_merge(const nq_cli_t *cli, FILE *out, FILE *err) {
   return status;
 }
 
-static int write_estimate(const nq_cli_t *cli, const nq_estimate_result_t *result, FILE *out,
+static int write_estimate(const nq__cli_t *cli, const nq_estimate_result_t *result, FILE *out,
                           FILE *err) {
   static const char what[] = "writing the estimate failed";
-  nq_output_t output;
+  nq__output_t output;
   if (open_output(&output, out, err, what) != NQ_EXIT_OK)
     return NQ_EXIT_FAILURE;
   int rc = nq__output_estimate(&output, cli->format, cli->n, cli->estimate_ranks, cli->seed,
@@ -466,7 +471,7 @@ static int write_estimate(const nq_cli_t *cli, const nq_estimate_result_t *resul
 }
 
 /* --estimate: every rank and thread probes; rank 0 writes the result. */
-static int run_estimate(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm comm,
+static int run_estimate(const nq__cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm comm,
                         int rank, FILE *out, FILE *err) {
   nq_estimate_options_t options = {.n = cli->n,
                                    .method = count_method(cli),
@@ -479,14 +484,8 @@ static int run_estimate(const nq_cli_t *cli, volatile sig_atomic_t *stop, MPI_Co
                                    .stop = stop};
   nq_estimate_result_t result;
   int rc = nq_estimate_run(&result, &options, comm);
-  if (rc == NQ_ENOTSUP) {
-    if (rank == 0)
-      fprintf(err,
-              "nqueens-mpi: --walk %s needs AVX-512 F, CD and VPOPCNTDQ on every rank's CPU "
-              "and a build with the lane walk (see --version)\n",
-              nq_walk_name(cli->walk));
-    return NQ_EXIT_USAGE;
-  }
+  if (rc == NQ_ENOTSUP)
+    return walk_refused(err, rank, cli);
   if (rc == NQ_EMPI)
     return runtime_failure(err, "estimating failed", rc, 0);
   if (rc == NQ_ESTOPPED) {
@@ -522,10 +521,10 @@ static int write_board(const uint8_t *columns, int n, void *writer) {
  * stream, with nothing to gather from other ranks.  Standard output
  * carries boards only, so that a size has none is said on stderr and
  * `--list | wc -l` counts 0. */
-static int run_list(const nq_cli_t *cli, FILE *out, FILE *err) {
+static int run_list(const nq__cli_t *cli, FILE *out, FILE *err) {
   static const char what[] = "listing failed";
-  nq_output_t output;
-  nq_board_writer_t writer;
+  nq__output_t output;
+  nq__board_writer_t writer;
   if (open_output(&output, out, err, what) != NQ_EXIT_OK)
     return NQ_EXIT_FAILURE;
   int rc = nq__output_boards_begin(&writer, &output, cli->format, cli->n);
@@ -539,11 +538,11 @@ static int run_list(const nq_cli_t *cli, FILE *out, FILE *err) {
   return status;
 }
 
-static int run_first(const nq_cli_t *cli, FILE *out, FILE *err) {
+static int run_first(const nq__cli_t *cli, FILE *out, FILE *err) {
   static const char what[] = "--first failed";
   uint8_t columns[NQ_MAX_N];
   nq_first_kind_t kind;
-  nq_output_t output;
+  nq__output_t output;
   double started = MPI_Wtime();
   int rc = nq_solutions_first(columns, &kind, cli->n);
   if (rc != NQ_OK)
@@ -558,7 +557,7 @@ static int run_first(const nq_cli_t *cli, FILE *out, FILE *err) {
 /* The parsed options as numbers: ranks that read the same command line
  * encode the same words. */
 enum { CLI_WORDS = 19 };
-static void encode_cli(long long words[CLI_WORDS], const nq_cli_t *cli) {
+static void encode_cli(long long words[CLI_WORDS], const nq__cli_t *cli) {
   words[0] = cli->mode;
   words[1] = cli->n;
   words[2] = cli->format;
@@ -603,7 +602,7 @@ static int agreement_failed(FILE *err, int rank, int mpi_code) {
  * difference ends every rank with NQ_EXIT_USAGE, and rank 0 alone says
  * why, in one line.  `message` holds this rank's parse error, if any.
  * Returns NQ_EXIT_OK when all ranks hold the same options. */
-static int ranks_agree(const nq_cli_t *cli, int parse_rc, char *message, int message_size,
+static int ranks_agree(const nq__cli_t *cli, int parse_rc, char *message, int message_size,
                        MPI_Comm comm, int rank, FILE *err) {
   int size = 1, code;
   if ((code = MPI_Comm_size(comm, &size)) != MPI_SUCCESS)
@@ -642,7 +641,7 @@ static int ranks_agree(const nq_cli_t *cli, int parse_rc, char *message, int mes
 }
 
 int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
-  nq_cli_t cli;
+  nq__cli_t cli;
   char message[256];
   int rank = 0;
   /* Errors come back as codes (reported with their place by NQ_MPI_CHECK)

@@ -64,7 +64,7 @@ static const struct option long_options[] = {
 static const char short_options[] = "+:n:t:lfuqhV";
 
 typedef struct parser {
-  nq_cli_t *cli;
+  nq__cli_t *cli;
   int argc;
   char **argv;
   char *message;
@@ -261,7 +261,7 @@ static int parse_walk(parser_t *p, const char *text) {
   return fail(p, "unknown --walk '%s' (use auto, scalar or avx512)", text);
 }
 
-static int set_mode(parser_t *p, nq_mode_t mode, const char *name) {
+static int set_mode(parser_t *p, nq__mode_t mode, const char *name) {
   if (p->cli->mode != NQ_MODE_COUNT && p->cli->mode != mode) {
     static const char *const names[] = {"", "--list", "--first", "--help", "--version",
                                         "--status", "--estimate", "--merge"};
@@ -361,7 +361,7 @@ static int check_status(parser_t *p) {
  * (journal, slices, verification, --json): what only the backtracker's
  * units give (U(n), a chosen walk, GPUs) it cannot.  Returns the option
  * that asks for one of them, or 0. */
-static int backtrack_only_option(const nq_cli_t *cli) {
+static int backtrack_only_option(const nq__cli_t *cli) {
   if (cli->unique)
     return 'u';
   if (cli->walk != NQ_WALK_AUTO)
@@ -382,7 +382,7 @@ static int check_join(parser_t *p) {
   return NQ_OK;
 }
 
-nq_method_t nq__cli_method(const nq_cli_t *cli) {
+nq__method_choice_t nq__cli_method(const nq__cli_t *cli) {
   if (cli->method != NQ_METHOD_AUTO)
     return cli->method;
   const int join_faster = cli->n >= NQ_CLI_JOIN_FROM_N && cli->n <= NQ_CLI_JOIN_TO_N;
@@ -394,7 +394,7 @@ nq_method_t nq__cli_method(const nq_cli_t *cli) {
 
 /* Rules that concern the options together, checked once all are read. */
 static int check_combination(parser_t *p) {
-  nq_cli_t *cli = p->cli;
+  nq__cli_t *cli = p->cli;
   if (cli->mode == NQ_MODE_HELP || cli->mode == NQ_MODE_VERSION)
     return NQ_OK;
   if (cli->mode == NQ_MODE_STATUS)
@@ -484,7 +484,7 @@ static int take_operands(char **argv, int argc, int *scanned) {
   return optind < *scanned;
 }
 
-int nq__cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, char **argv) {
+int nq__cli_parse(nq__cli_t *cli, char *message, size_t message_size, int argc, char **argv) {
   parser_t p = {.cli = cli, .argc = argc, .argv = argv, .message = message,
                 .message_size = message_size};
   memset(cli, 0, sizeof *cli);

@@ -7,7 +7,7 @@
 
 #include "nqueens/kernel.h"
 
-typedef enum nq_mode {
+typedef enum nq__mode {
   NQ_MODE_COUNT = 0,
   NQ_MODE_LIST,
   NQ_MODE_FIRST,
@@ -16,16 +16,16 @@ typedef enum nq_mode {
   NQ_MODE_STATUS,
   NQ_MODE_ESTIMATE,
   NQ_MODE_MERGE
-} nq_mode_t;
+} nq__mode_t;
 
-typedef enum nq_format { NQ_FORMAT_TEXT = 0, NQ_FORMAT_JSON } nq_format_t;
+typedef enum nq__format { NQ_FORMAT_TEXT = 0, NQ_FORMAT_JSON } nq__format_t;
 
 /* --method: how a count is made.  JOIN is the method of
  * include/nqueens/join.h, for Q(n) alone; AUTO takes it where it measured
  * faster (NQ_CLI_JOIN_FROM_N..TO_N) for a count that asks for nothing
  * only the backtracker gives (nq__cli_method).  Both count through the
  * same run engine (nq_count_run). */
-typedef enum nq_method { NQ_METHOD_AUTO = 0, NQ_METHOD_BACKTRACK, NQ_METHOD_JOIN } nq_method_t;
+typedef enum nq__method_choice { NQ_METHOD_AUTO = 0, NQ_METHOD_BACKTRACK, NQ_METHOD_JOIN } nq__method_choice_t;
 
 /* The boards on which the join counted faster than the backtracker's
  * fastest walk on a Zen 4 (AVX-512) machine (docs/research.md): measured
@@ -36,14 +36,14 @@ typedef enum nq_method { NQ_METHOD_AUTO = 0, NQ_METHOD_BACKTRACK, NQ_METHOD_JOIN
 #define NQ_CLI_JOIN_FROM_N 18
 #define NQ_CLI_JOIN_TO_N 21
 
-typedef struct nq_cli {
+typedef struct nq__cli {
   int n;
-  nq_mode_t mode;
-  nq_format_t format;
+  nq__mode_t mode;
+  nq__format_t format;
   uint64_t limit; /* --list only; 0 = no limit */
   int unique;
   nq_walk_t walk; /* --walk: counting only; AUTO unless given */
-  nq_method_t method; /* --method: counting only; AUTO unless given */
+  nq__method_choice_t method; /* --method: counting only; AUTO unless given */
   int gpu;        /* --gpu: counting only */
   int threads;    /* -t, --threads T: counting only; 0 unless given */
   double progress; /* --progress SECS: counting only; 0 = off */
@@ -63,7 +63,7 @@ typedef struct nq_cli {
   const char *json_file;        /* --json FILE: counting or --merge; NULL unless given */
   char **merge_files;           /* --merge FILE...: the journals */
   int merge_count;
-} nq_cli_t;
+} nq__cli_t;
 
 #define NQ_CLI_ESTIMATE_SECONDS 20.0
 #define NQ_CLI_ESTIMATE_SEED 1
@@ -87,7 +87,7 @@ enum {
 
 /* Parses argv.  On a usage error returns NQ_EINVAL and writes one line
  * (without newline) naming the problem into `message`. */
-int nq__cli_parse(nq_cli_t *cli, char *message, size_t message_size, int argc, char **argv);
+int nq__cli_parse(nq__cli_t *cli, char *message, size_t message_size, int argc, char **argv);
 
 void nq__cli_print_help(FILE *out);
 
@@ -95,6 +95,6 @@ void nq__cli_print_help(FILE *out);
  * AUTO the join on the boards where it measured faster, unless an option
  * asks for what only the backtracker gives (--unique, --walk, --gpu).  The
  * journal, slices, verification and --json serve both. */
-nq_method_t nq__cli_method(const nq_cli_t *cli);
+nq__method_choice_t nq__cli_method(const nq__cli_t *cli);
 
 #endif

@@ -18,8 +18,8 @@
 
 /* ---- The buffered stream --------------------------------------------- */
 
-int nq__output_open(nq_output_t *output, FILE *stream, size_t capacity) {
-  *output = (nq_output_t){.stream = stream, .status = NQ_OK};
+int nq__output_open(nq__output_t *output, FILE *stream, size_t capacity) {
+  *output = (nq__output_t){.stream = stream, .status = NQ_OK};
   if (capacity < NQ_OUTPUT_MIN_CAPACITY)
     return NQ_EINVAL;
   output->buffer = malloc(capacity);
@@ -30,7 +30,7 @@ int nq__output_open(nq_output_t *output, FILE *stream, size_t capacity) {
 }
 
 /* Only the first failure counts: what follows it is a consequence. */
-static void fail(nq_output_t *output, int code, int write_errno) {
+static void fail(nq__output_t *output, int code, int write_errno) {
   if (output->status != NQ_OK)
     return;
   output->status = code;
@@ -40,7 +40,7 @@ static void fail(nq_output_t *output, int code, int write_errno) {
 /* errno is cleared first so that a failure which sets none reports none,
  * not a stale reason.  ferror as well as the count: glibc's fwrite to an
  * unbuffered stream can report every byte written when the write failed. */
-static void write_buffer(nq_output_t *output) {
+static void write_buffer(nq__output_t *output) {
   if (output->status == NQ_OK && output->used > 0) {
     errno = 0;
     size_t written = fwrite(output->buffer, 1, output->used, output->stream);
@@ -50,7 +50,7 @@ static void write_buffer(nq_output_t *output) {
   output->used = 0;
 }
 
-int nq__output_flush(nq_output_t *output) {
+int nq__output_flush(nq__output_t *output) {
   write_buffer(output);
   if (output->status == NQ_OK) {
     errno = 0;
@@ -60,7 +60,7 @@ int nq__output_flush(nq_output_t *output) {
   return output->status;
 }
 
-void nq__output_close(nq_output_t *output) {
+void nq__output_close(nq__output_t *output) {
   free(output->buffer);
   output->buffer = NULL;
   output->used = output->capacity = 0;
@@ -69,7 +69,7 @@ void nq__output_close(nq_output_t *output) {
 /* Where the next `size` bytes go, after writing the buffer out if they do
  * not fit behind what it holds; NULL once the output has failed.  The
  * caller adds what it wrote to `used`. */
-static char *room_for(nq_output_t *output, size_t size) {
+static char *room_for(nq__output_t *output, size_t size) {
   if (output->status != NQ_OK)
     return NULL;
   if (output->capacity - output->used < size) {
@@ -84,7 +84,7 @@ static char *room_for(nq_output_t *output, size_t size) {
   return output->buffer + output->used;
 }
 
-static void append(nq_output_t *output, const char *bytes, size_t size) {
+static void append(nq__output_t *output, const char *bytes, size_t size) {
   char *room = room_for(output, size);
   if (room == NULL)
     return;
@@ -92,15 +92,15 @@ static void append(nq_output_t *output, const char *bytes, size_t size) {
   output->used += size;
 }
 
-static void append_text(nq_output_t *output, const char *text) {
+static void append_text(nq__output_t *output, const char *text) {
   append(output, text, strlen(text));
 }
 
-static void append_char(nq_output_t *output, char c) { append(output, &c, 1); }
+static void append_char(nq__output_t *output, char c) { append(output, &c, 1); }
 
 /* printf's conversions plus GMP's %Zd for the big counts.  Measured
  * first, then formatted straight into the buffer. */
-static void append_format(nq_output_t *output, const char *format, ...) {
+static void append_format(nq__output_t *output, const char *format, ...) {
   va_list measure, print;
   va_start(measure, format);
   va_copy(print, measure);
@@ -119,7 +119,7 @@ static void append_format(nq_output_t *output, const char *format, ...) {
 }
 
 /* One row of a board: a Q in the queen's column, dots elsewhere. */
-static void append_row(nq_output_t *output, int n, int queen_col) {
+static void append_row(nq__output_t *output, int n, int queen_col) {
   char *room = room_for(output, (size_t)n);
   if (room == NULL)
     return;
@@ -129,7 +129,7 @@ static void append_row(nq_output_t *output, int n, int queen_col) {
 }
 
 /* A JSON string: quotes, backslashes and control characters escaped. */
-static void append_json_string(nq_output_t *output, const char *text) {
+static void append_json_string(nq__output_t *output, const char *text) {
   append_char(output, '"');
   for (const char *c = text; *c; c++)
     if (*c == '"' || *c == '\\')
@@ -141,7 +141,7 @@ static void append_json_string(nq_output_t *output, const char *text) {
   append_char(output, '"');
 }
 
-static void append_residues(nq_output_t *output, const uint32_t *residues) {
+static void append_residues(nq__output_t *output, const uint32_t *residues) {
   static const uint32_t primes[NQ_COUNT_RESIDUES] = NQ_COUNT_RESIDUE_PRIMES;
   append_text(output, ",\"solutions_mod\":{");
   for (int i = 0; i < NQ_COUNT_RESIDUES; i++)
@@ -162,7 +162,7 @@ static double count_seconds(const nq_count_result_t *r) {
 }
 
 /* A slice's counts are shares, not Q(n): said so, with how to get Q(n). */
-static void slice_as_text(nq_output_t *output, int n, int unique, const nq_count_result_t *r) {
+static void slice_as_text(nq__output_t *output, int n, int unique, const nq_count_result_t *r) {
   append_format(output, "slice %d/%d of Q(%d): %Zd solution%s (merge every slice's journal "
                         "with --merge for Q(%d))\n",
                 r->slice_index + 1, r->slice_count, n, r->solutions,
@@ -171,7 +171,7 @@ static void slice_as_text(nq_output_t *output, int n, int unique, const nq_count
     append_format(output, "its share of 8 x U(%d): %Zd\n", n, r->unique);
 }
 
-static void count_as_text(nq_output_t *output, int n, int unique, const nq_count_result_t *r) {
+static void count_as_text(nq__output_t *output, int n, int unique, const nq_count_result_t *r) {
   if (r->slice_count > 1) {
     slice_as_text(output, n, unique, r);
   } else {
@@ -214,7 +214,7 @@ static void count_as_text(nq_output_t *output, int n, int unique, const nq_count
 }
 
 /* Big counts are JSON strings: parsers round numbers beyond 2^53. */
-static void count_as_json(nq_output_t *output, int n, int unique, const nq_count_result_t *r) {
+static void count_as_json(nq__output_t *output, int n, int unique, const nq_count_result_t *r) {
   append_format(output, "{\"n\":%d,\"solutions\":\"%Zd\"", n, r->solutions);
   if (unique)
     append_format(output, r->slice_count > 1 ? ",\"unique_times_8\":\"%Zd\"" : ",\"unique\":\"%Zd\"",
@@ -248,7 +248,7 @@ static void count_as_json(nq_output_t *output, int n, int unique, const nq_count
   append_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);
 }
 
-int nq__output_count(nq_output_t *output, nq_format_t format, int n, int unique,
+int nq__output_count(nq__output_t *output, nq__format_t format, int n, int unique,
                     const nq_count_result_t *result) {
   if (format == NQ_FORMAT_JSON)
     count_as_json(output, n, unique, result);
@@ -270,7 +270,7 @@ static size_t conflicts_kept(const nq__merge_result_t *r) {
                                                       : NQ__MERGE_CONFLICTS_KEPT;
 }
 
-static void merge_conflict_as_text(nq_output_t *output, char *const *paths, int n,
+static void merge_conflict_as_text(nq__output_t *output, char *const *paths, int n,
                                    const nq__merge_conflict_t *c) {
   switch (c->kind) {
   case NQ__MERGE_SUMS:
@@ -297,7 +297,7 @@ static void merge_conflict_as_text(nq_output_t *output, char *const *paths, int 
   }
 }
 
-static void merge_conflicts_as_text(nq_output_t *output, char *const *paths,
+static void merge_conflicts_as_text(nq__output_t *output, char *const *paths,
                                     const nq__merge_result_t *r) {
   for (size_t i = 0; i < conflicts_kept(r); i++)
     merge_conflict_as_text(output, paths, r->header.n, &r->conflicts[i]);
@@ -305,7 +305,7 @@ static void merge_conflicts_as_text(nq_output_t *output, char *const *paths,
     append_format(output, "conflict: %zu more\n", r->conflict_count - conflicts_kept(r));
 }
 
-static void merge_as_text(nq_output_t *output, char *const *paths, const nq__merge_result_t *r) {
+static void merge_as_text(nq__output_t *output, char *const *paths, const nq__merge_result_t *r) {
   const int n = r->header.n;
   append_format(output, "merged %d journal%s of n = %d: %" PRIu64 " of %" PRIu64 " units present",
                 r->journals, r->journals == 1 ? "" : "s", n, r->units_present,
@@ -341,7 +341,7 @@ static void merge_as_text(nq_output_t *output, char *const *paths, const nq__mer
 }
 
 /* ,"complete":..., and the totals when the merge is one. */
-static void append_merge_totals(nq_output_t *output, const nq__merge_result_t *r) {
+static void append_merge_totals(nq__output_t *output, const nq__merge_result_t *r) {
   append_format(output, ",\"complete\":%s", nq__merge_is_total(r) ? "true" : "false");
   if (!nq__merge_is_total(r))
     return;
@@ -351,7 +351,7 @@ static void append_merge_totals(nq_output_t *output, const nq__merge_result_t *r
   append_format(output, ",\"nodes\":\"%Zd\"", r->nodes);
 }
 
-static void merge_as_json(nq_output_t *output, char *const *paths, const nq__merge_result_t *r) {
+static void merge_as_json(nq__output_t *output, char *const *paths, const nq__merge_result_t *r) {
   append_format(output, "{\"n\":%d", r->header.n);
   append_merge_totals(output, r);
   append_format(output,
@@ -392,7 +392,7 @@ static void merge_as_json(nq_output_t *output, char *const *paths, const nq__mer
   append_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);
 }
 
-int nq__output_merge(nq_output_t *output, nq_format_t format, char *const *paths,
+int nq__output_merge(nq__output_t *output, nq__format_t format, char *const *paths,
                      const nq__merge_result_t *result) {
   if (format == NQ_FORMAT_JSON)
     merge_as_json(output, paths, result);
@@ -406,13 +406,13 @@ int nq__output_merge(nq_output_t *output, nq_format_t format, char *const *paths
 
 
 /* "key":"text", the text escaped. */
-static void append_json_field(nq_output_t *output, const char *key, const char *text) {
+static void append_json_field(nq__output_t *output, const char *key, const char *text) {
   append_format(output, ",\"%s\":", key);
   append_json_string(output, text);
 }
 
 /* What every record says of when, where and by what it was made. */
-static void append_origin(nq_output_t *output, const nq__provenance_t *p) {
+static void append_origin(nq__output_t *output, const nq__provenance_t *p) {
   char started[32], ended[32];
   nq__provenance_iso_time(started, p->started_ms);
   nq__provenance_iso_time(ended, p->ended_ms);
@@ -443,7 +443,7 @@ static void append_origin(nq_output_t *output, const nq__provenance_t *p) {
   }
 }
 
-int nq__output_count_record(nq_output_t *output, const nq_cli_t *cli,
+int nq__output_count_record(nq__output_t *output, const nq__cli_t *cli,
                             const nq_count_result_t *r, const nq__provenance_t *p,
                             const char *journal_sha256) {
   append_format(output, "{\"record\":\"count\",\"n\":%d,\"solutions\":\"%Zd\"", cli->n,
@@ -484,7 +484,7 @@ int nq__output_count_record(nq_output_t *output, const nq_cli_t *cli,
   return output->status;
 }
 
-int nq__output_merge_record(nq_output_t *output, const nq_cli_t *cli,
+int nq__output_merge_record(nq__output_t *output, const nq__cli_t *cli,
                             const nq__merge_result_t *r, const nq__provenance_t *p,
                             char (*sha256s)[NQ_SHA256_HEX]) {
   append_format(output, "{\"record\":\"merge\",\"n\":%d", r->header.n);
@@ -538,7 +538,7 @@ static void duration_unit(double seconds, double *scale, const char **unit) {
 
 /* Three digits, but whole numbers below ten million as they are: "5226
  * years" reads better than "5.23e+03 years". */
-static void append_amount(nq_output_t *output, double amount) {
+static void append_amount(nq__output_t *output, double amount) {
   if (amount >= 1000 && amount < 1e7)
     append_format(output, "%.0f", amount);
   else
@@ -546,7 +546,7 @@ static void append_amount(nq_output_t *output, double amount) {
 }
 
 /* "465 years (95%: 462 to 468)" for core-seconds shared by `cores`. */
-static void append_duration(nq_output_t *output, nq_estimate_value_t core_seconds, double cores) {
+static void append_duration(nq__output_t *output, nq_estimate_value_t core_seconds, double cores) {
   nq_estimate_value_t wall = {core_seconds.value / cores, core_seconds.error / cores};
   double bounds[2], scale;
   const char *unit;
@@ -560,7 +560,7 @@ static void append_duration(nq_output_t *output, nq_estimate_value_t core_second
   append_char(output, ')');
 }
 
-static void estimated_as_text(nq_output_t *output, const char *name,
+static void estimated_as_text(nq__output_t *output, const char *name,
                               nq_estimate_value_t estimate) {
   double bounds[2];
   interval95(bounds, estimate);
@@ -569,7 +569,7 @@ static void estimated_as_text(nq_output_t *output, const char *name,
                 estimate.value > 0 ? 100 * estimate.error / estimate.value : 0.0);
 }
 
-static void estimate_as_text(nq_output_t *output, int n, uint64_t cores, uint64_t seed,
+static void estimate_as_text(nq__output_t *output, int n, uint64_t cores, uint64_t seed,
                              const nq_estimate_result_t *r) {
   char name[16];
   snprintf(name, sizeof name, "Q(%d)", n);
@@ -614,7 +614,7 @@ static void estimate_as_text(nq_output_t *output, int n, uint64_t cores, uint64_
                   r->threads == 1 ? "" : "s", nq_walk_name(r->walk));
 }
 
-static void estimated_as_json(nq_output_t *output, const char *key,
+static void estimated_as_json(nq__output_t *output, const char *key,
                               nq_estimate_value_t estimate) {
   double bounds[2];
   interval95(bounds, estimate);
@@ -622,7 +622,7 @@ static void estimated_as_json(nq_output_t *output, const char *key,
                 key, estimate.value, key, estimate.error, key, bounds[0], key, bounds[1]);
 }
 
-static void estimate_as_json(nq_output_t *output, int n, uint64_t cores, uint64_t seed,
+static void estimate_as_json(nq__output_t *output, int n, uint64_t cores, uint64_t seed,
                              const nq_estimate_result_t *r) {
   append_format(output, "{\"n\":%d,\"estimate\":true", n);
   estimated_as_json(output, "solutions", r->solutions);
@@ -653,7 +653,7 @@ static void estimate_as_json(nq_output_t *output, int n, uint64_t cores, uint64_
   append_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);
 }
 
-int nq__output_estimate(nq_output_t *output, nq_format_t format, int n, uint64_t cores,
+int nq__output_estimate(nq__output_t *output, nq__format_t format, int n, uint64_t cores,
                         uint64_t seed, const nq_estimate_result_t *result) {
   if (format == NQ_FORMAT_JSON)
     estimate_as_json(output, n, cores, seed, result);
@@ -666,7 +666,7 @@ int nq__output_estimate(nq_output_t *output, nq_format_t format, int n, uint64_t
 
 /* A row of the kept board with its queen in column 0, where `shown`
  * says it is until the first board moves it. */
-static char *lay_out_row(nq_board_writer_t *writer, int row, char *at) {
+static char *lay_out_row(nq__board_writer_t *writer, int row, char *at) {
   writer->row_squares[row] = (size_t)(at - writer->text);
   writer->shown[row] = 0;
   memset(at, '.', (size_t)writer->n);
@@ -677,7 +677,7 @@ static char *lay_out_row(nq_board_writer_t *writer, int row, char *at) {
 static const char empty_board[] = "(the empty board)\n";
 
 /* A blank line before the board, then its rows. */
-static size_t lay_out_text_board(nq_board_writer_t *writer) {
+static size_t lay_out_text_board(nq__board_writer_t *writer) {
   char *at = writer->text;
   *at++ = '\n';
   if (writer->n == 0) {
@@ -692,7 +692,7 @@ static size_t lay_out_text_board(nq_board_writer_t *writer) {
 }
 
 /* A comma before the board, then an array of row strings. */
-static size_t lay_out_json_board(nq_board_writer_t *writer) {
+static size_t lay_out_json_board(nq__board_writer_t *writer) {
   char *at = writer->text;
   *at++ = ',';
   *at++ = '[';
@@ -707,7 +707,7 @@ static size_t lay_out_json_board(nq_board_writer_t *writer) {
   return (size_t)(at - writer->text);
 }
 
-int nq__output_boards_begin(nq_board_writer_t *writer, nq_output_t *output, nq_format_t format,
+int nq__output_boards_begin(nq__board_writer_t *writer, nq__output_t *output, nq__format_t format,
                             int n) {
   if (n < 0 || n > NQ_MAX_N)
     return NQ_EINVAL;
@@ -724,14 +724,14 @@ int nq__output_boards_begin(nq_board_writer_t *writer, nq_output_t *output, nq_f
   return output->status;
 }
 
-static void move_queen(nq_board_writer_t *writer, int row, int col) {
+static void move_queen(nq__board_writer_t *writer, int row, int col) {
   char *squares = writer->text + writer->row_squares[row];
   squares[writer->shown[row]] = '.';
   squares[col] = 'Q';
   writer->shown[row] = (uint8_t)col;
 }
 
-int nq__output_board(nq_board_writer_t *writer, const uint8_t *columns, int n) {
+int nq__output_board(nq__board_writer_t *writer, const uint8_t *columns, int n) {
   if (n != writer->n)
     return NQ_EINVAL;
   for (int row = 0; row < n; row++) {
@@ -747,7 +747,7 @@ int nq__output_board(nq_board_writer_t *writer, const uint8_t *columns, int n) {
   return writer->output->status;
 }
 
-int nq__output_boards_end(nq_board_writer_t *writer) {
+int nq__output_boards_end(nq__board_writer_t *writer) {
   if (writer->format == NQ_FORMAT_JSON)
     append_text(writer->output, "]\n");
   return writer->output->status;
@@ -763,7 +763,7 @@ static const char *kind_name(nq_first_kind_t kind) {
   }
 }
 
-static void board_as_json(nq_output_t *output, const uint8_t *columns, int n) {
+static void board_as_json(nq__output_t *output, const uint8_t *columns, int n) {
   append_char(output, '[');
   for (int row = 0; row < n; row++) {
     append_text(output, row ? ",\"" : "\"");
@@ -773,7 +773,7 @@ static void board_as_json(nq_output_t *output, const uint8_t *columns, int n) {
   append_char(output, ']');
 }
 
-static void first_as_json(nq_output_t *output, int n, const uint8_t *columns,
+static void first_as_json(nq__output_t *output, int n, const uint8_t *columns,
                           nq_first_kind_t kind, double seconds) {
   append_format(output, "{\"n\":%d,\"board\":", n);
   if (kind == NQ_FIRST_NONE) {
@@ -789,7 +789,7 @@ static void first_as_json(nq_output_t *output, int n, const uint8_t *columns,
                 kind_name(kind), seconds, NQ_VERSION);
 }
 
-static void first_as_text(nq_output_t *output, int n, const uint8_t *columns,
+static void first_as_text(nq__output_t *output, int n, const uint8_t *columns,
                           nq_first_kind_t kind) {
   if (kind == NQ_FIRST_NONE) {
     append_format(output, "No solution exists for n = %d.\n", n);
@@ -809,7 +809,7 @@ static void first_as_text(nq_output_t *output, int n, const uint8_t *columns,
   append_char(output, '\n');
 }
 
-int nq__output_first(nq_output_t *output, nq_format_t format, int n, const uint8_t *columns,
+int nq__output_first(nq__output_t *output, nq__format_t format, int n, const uint8_t *columns,
                     nq_first_kind_t kind, double seconds) {
   if (format == NQ_FORMAT_JSON)
     first_as_json(output, n, columns, kind, seconds);

@@ -89,7 +89,7 @@ static void print_json(FILE *out, const char *path, const status_t *s) {
   fputs("}\n", out);
 }
 
-int nq__status_print(FILE *out, FILE *err, const char *path, nq_format_t format) {
+int nq__status_print(FILE *out, FILE *err, const char *path, nq__format_t format) {
   char message[NQ__JOURNAL_MESSAGE_SIZE];
   nq__journal_state_t state;
   nq__journal_state_init(&state);

@@ -11,6 +11,6 @@
 /* Prints the journal's state on `out`, a warning or refusal on `err`.
  * Returns the exit status: NQ_EXIT_USAGE for a file that is not a usable
  * journal, NQ_EXIT_FAILURE when writing fails. */
-int nq__status_print(FILE *out, FILE *err, const char *path, nq_format_t format);
+int nq__status_print(FILE *out, FILE *err, const char *path, nq__format_t format);
 
 #endif

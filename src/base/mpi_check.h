@@ -13,9 +13,9 @@ void nq__mpi_report(int mpi_code, const char *call, const char *file, int line, 
 
 #define NQ_MPI_CHECK(comm, call)                                          \
   do {                                                                    \
-    int nq_mpi_code_ = (call);                                            \
-    if (nq_mpi_code_ != MPI_SUCCESS) {                                    \
-      nq__mpi_report(nq_mpi_code_, #call, __FILE__, __LINE__, (comm));    \
+    int nq__mpi_code_ = (call);                                            \
+    if (nq__mpi_code_ != MPI_SUCCESS) {                                    \
+      nq__mpi_report(nq__mpi_code_, #call, __FILE__, __LINE__, (comm));    \
       return NQ_EMPI;                                                     \
     }                                                                     \
   } while (0)
