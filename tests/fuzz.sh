@@ -35,9 +35,10 @@ fi
 
 # The readers and what they call, nothing of MPI's but its header.
 sources=()
-for name in record/journal record/merge record/totals board/slice board/units board/frame \
-  board/symmetry base/error base/durable base/bit_transpose app/status method/method \
-  method/method_backtrack method/method_join join/join search/kernel search/lanes; do
+for name in record/journal record/journal_lines record/journal_load record/merge record/totals \
+  board/slice board/units board/frame board/symmetry base/error base/durable base/bit_transpose \
+  app/status method/method method/method_backtrack method/method_join join/join search/kernel \
+  search/lanes; do
   sources+=("$source/src/$name.c")
 done
 if ! "$clang" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

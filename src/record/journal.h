@@ -39,9 +39,9 @@ typedef struct nq__journal_header {
   int depth;  /* the method's unit parameter, resolved (the backtracker's
                  pre-placed rows, the join's top rows) */
   int scheme; /* the method's unit scheme in the program that wrote it */
-  char method[NQ__JOURNAL_METHOD_MAX + 1]; /* "backtrack" or "join" */
+  char method[NQ__JOURNAL_METHOD_MAX + 1];   /* "backtrack" or "join" */
   char version[NQ__JOURNAL_VERSION_MAX + 1]; /* no spaces or control characters */
-  uint64_t total_units; /* units of the whole enumeration */
+  uint64_t total_units;                      /* units of the whole enumeration */
   int slice_index, slice_count; /* the run's slice (nqueens/slice.h); 0 of 1: all units */
 } nq__journal_header_t;
 
@@ -59,7 +59,7 @@ typedef struct nq__journal_state {
   uint64_t records;
   int64_t first_time_ms, last_time_ms; /* earliest and latest record; 0 without any */
   uint64_t checks, checks_differing; /* check lines (--verify), and those that found a difference */
-  uint64_t runs; /* run lines: counts that opened the journal */
+  uint64_t runs;                     /* run lines: counts that opened the journal */
   uint64_t differing_first, differing_end; /* the first such check's units */
   uint64_t device, inode; /* the file read (st_dev, st_ino): one file under two names */
   /* The time the count spent counting, summed over its runs (from each run
