@@ -317,22 +317,39 @@ if within "$patience" ended; then wait "$pid"; status=$?; else end_hung_run; sta
 check "3 ranks, SIGUSR1 to mpiexec 0.15 s after the start: status 3: $status, $(head -c 200 "$err")" \
   bash -c "[ $status -eq 3 ] && [ ! -s '$out' ]"
 
+# usr1_blocked PID: that process has SIGUSR1 blocked (main blocks the stop
+# signals first thing; before main, while the loader maps the libraries,
+# they have their default actions).
+usr1_blocked() {
+  local mask
+  mask=$(sed -n 's/^SigBlk:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
+  [ -n "$mask" ] && signal_bit "$mask" "$(kill -l USR1)"
+}
 outcomes=""
 for delay in 0.005 0.01 0.015 0.02 0.025 0.03 0.035 0.04 0.05 0.06 0.08 0.1; do
   later_than_early "$delay" || continue
   "${with_default_signals[@]}" "$binary" -n 13 --method backtrack -t 1 >"$out" 2>"$err" &
   pid=$!
   sleep "$delay"
+  before_main=1
+  usr1_blocked "$pid" && before_main=0
   kill -s USR1 "$pid" 2>/dev/null
   wait "$pid"
   status=$?
   if [ "$status" -eq 0 ] && ! grep -qx "Q(13) = ${known_all[13]} solutions on the 13x13 board" "$out"; then
     status=0-without-the-result
   fi
+  # Killed by the signal (128 + 10) is the README's first few milliseconds
+  # only: the signal was sent before main had blocked it, early on.  (A
+  # loaded machine takes longer than 5 ms to reach main; CI saw it once.)
+  if [ "$status" = 138 ] && [ "$before_main" -eq 1 ] &&
+    awk -v d="$delay" 'BEGIN { exit !(d < 0.03) }'; then
+    status=before-main
+  fi
   outcomes+=" $status"
 done
-check "a short count signalled at up to 12 moments ends with 0 or 3 each time:$outcomes" \
-  bash -c "! grep -qvE '^( (0|3))+\$' <<<'$outcomes'"
+check "a short count signalled at up to 12 moments ends with 0 or 3 each time (killed only before main):$outcomes" \
+  bash -c "! grep -qvE '^( (0|3|before-main))+\$' <<<'$outcomes'"
 
 # ---- the join -------------------------------------------------------------------
 # The same engine: the same stops, its finished units in the journal.  (That

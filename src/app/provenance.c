@@ -63,10 +63,9 @@ int nq__provenance_gather(nq__provenance_t *p, MPI_Comm comm) {
   NQ_MPI_CHECK(comm, MPI_Get_processor_name(name, &length));
   if (rank == 0)
     p->hosts = calloc((size_t)size, MPI_MAX_PROCESSOR_NAME);
-  int allocated = rank != 0 || p->hosts != NULL;
-  NQ_MPI_CHECK(comm, MPI_Bcast(&allocated, 1, MPI_INT, 0, comm));
-  if (!allocated)
-    return NQ_ENOMEM; /* on every rank */
+  int rc = nq__agree_with_rank0(rank != 0 || p->hosts != NULL ? NQ_OK : NQ_ENOMEM, comm);
+  if (rc != NQ_OK)
+    return rc; /* on every rank */
   NQ_MPI_CHECK(comm, MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, p->hosts,
                                 MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm));
   if (rank == 0) {

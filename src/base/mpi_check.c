@@ -10,3 +10,20 @@ void nq__mpi_report(int mpi_code, const char *call, const char *file, int line, 
   fprintf(stderr, "nqueens-mpi: rank %d: %s failed at %s:%d: %s\n", rank, call, file, line,
           message);
 }
+
+int nq__agree_worst(int code, MPI_Comm comm) {
+  int worst = code;
+  int mpi_code = MPI_Allreduce(&code, &worst, 1, MPI_INT, MPI_MIN, comm);
+  if (mpi_code == MPI_SUCCESS)
+    return worst;
+  nq__mpi_report(mpi_code, "MPI_Allreduce (the worst code)", __FILE__, __LINE__, comm);
+  return NQ_EMPI;
+}
+
+int nq__agree_with_rank0(int code, MPI_Comm comm) {
+  int mpi_code = MPI_Bcast(&code, 1, MPI_INT, 0, comm);
+  if (mpi_code == MPI_SUCCESS)
+    return code;
+  nq__mpi_report(mpi_code, "MPI_Bcast (rank 0's code)", __FILE__, __LINE__, comm);
+  return NQ_EMPI;
+}

@@ -11,13 +11,23 @@
 
 void nq__mpi_report(int mpi_code, const char *call, const char *file, int line, MPI_Comm comm);
 
-#define NQ_MPI_CHECK(comm, call)                                          \
-  do {                                                                    \
-    int nq__mpi_code_ = (call);                                            \
-    if (nq__mpi_code_ != MPI_SUCCESS) {                                    \
-      nq__mpi_report(nq__mpi_code_, #call, __FILE__, __LINE__, (comm));    \
-      return NQ_EMPI;                                                     \
-    }                                                                     \
+#define NQ_MPI_CHECK(comm, call)                                         \
+  do {                                                                   \
+    int nq__mpi_code_ = (call);                                          \
+    if (nq__mpi_code_ != MPI_SUCCESS) {                                  \
+      nq__mpi_report(nq__mpi_code_, #call, __FILE__, __LINE__, (comm));  \
+      return NQ_EMPI;                                                    \
+    }                                                                    \
   } while (0)
+
+/* The verdicts every rank must share before it acts, so that no rank goes
+ * on alone into a collective the others have left.  Collective; each
+ * returns the agreed code, or NQ_EMPI (reported) when the collective
+ * itself failed. */
+/* The lowest code of all ranks: NQ_OK is 0 and every failure negative, so
+ * any rank's failure is every rank's. */
+int nq__agree_worst(int code, MPI_Comm comm);
+/* Rank 0's code (the rank that alone decided: a journal, the units). */
+int nq__agree_with_rank0(int code, MPI_Comm comm);
 
 #endif

@@ -135,8 +135,7 @@ static int open_journal(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm
     rc = nq__journal_open(&run->journal, &run->resumed, message, options->checkpoint, &header);
     snprintf(result->message, sizeof result->message, "%s", message);
   }
-  NQ_MPI_CHECK(comm, MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
-  return rc;
+  return nq__agree_with_rank0(rc, comm);
 }
 
 /* Rank 0 marks this count's start in the journal: restarts are the runs
@@ -149,8 +148,8 @@ static int note_run(nq_count_result_t *result, const nq__run_t *run, MPI_Comm co
     if (!nq__journal_read_only(run->journal)) /* complete: this run only reads it */
       rc = nq__journal_append_run(run->journal, nq__journal_now_ms(), size);
   }
-  NQ_MPI_CHECK(comm, MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
-  return rc == NQ_OK ? NQ_OK : NQ_EIO;
+  rc = nq__agree_with_rank0(rc, comm);
+  return rc == NQ_OK || rc == NQ_EMPI ? rc : NQ_EIO;
 }
 
 /* The final sync: a run whose finished work may not be on the disk has
@@ -181,9 +180,7 @@ static int walk_runs_everywhere(const nq__run_t *run, MPI_Comm comm) {
   int here = nq_walk_supported(options->walk, options->n);
   if (rank == run->faults.walk_refusing_rank)
     here = 0;
-  int everywhere = here;
-  NQ_MPI_CHECK(comm, MPI_Allreduce(&here, &everywhere, 1, MPI_INT, MPI_MIN, comm));
-  return everywhere ? NQ_OK : NQ_ENOTSUP;
+  return nq__agree_worst(here ? NQ_OK : NQ_ENOTSUP, comm);
 }
 
 /* Every rank learns how many units each rank takes per batch (GPU ranks
@@ -233,8 +230,7 @@ static int count_units(nq__run_t *run, MPI_Comm comm) {
                        run->units_total);
   if (rank == 0 && rc == NQ_OK)
     run->slice_units = nq_slice_units(&run->slice);
-  NQ_MPI_CHECK(comm, MPI_Bcast(&rc, 1, MPI_INT, 0, comm));
-  return rc;
+  return nq__agree_with_rank0(rc, comm);
 }
 
 /* A journal that records a failed check gives no trusted total, with or

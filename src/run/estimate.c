@@ -413,9 +413,8 @@ static int options_valid(const nq_estimate_options_t *options) {
 }
 
 static int walk_runs_everywhere(const nq_estimate_options_t *options, MPI_Comm comm) {
-  int here = nq_walk_supported(options->walk, options->n), everywhere = here;
-  NQ_MPI_CHECK(comm, MPI_Allreduce(&here, &everywhere, 1, MPI_INT, MPI_MIN, comm));
-  return everywhere ? NQ_OK : NQ_ENOTSUP;
+  return nq__agree_worst(nq_walk_supported(options->walk, options->n) ? NQ_OK : NQ_ENOTSUP,
+                         comm);
 }
 
 static void set_deadline(struct timespec *deadline, double seconds) {
@@ -429,49 +428,65 @@ static void set_deadline(struct timespec *deadline, double seconds) {
   }
 }
 
+/* The probes' sums: this rank's and, on rank 0, everyone's (NULL where
+ * the allocation failed: the rank still takes part in every collective). */
+typedef struct probe_sums {
+  double *mine, *all;
+  size_t words;
+} probe_sums_t;
+
+/* Collective: this rank's probes, then every rank learns whether any
+ * failed (the worst code), then rank 0 the sums.  It owns no memory, so
+ * that NQ_MPI_CHECK's early return leaks nothing. */
+static int probe_and_sum(nq_estimate_result_t *result, plan_t *plan, const probe_sums_t *sums,
+                         int threads, int before, int total, MPI_Comm comm) {
+  int rank = 0, size = 1;
+  NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
+  NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
+  uint64_t exact_nodes = 0, all_exact_nodes = 0;
+  const size_t words = sums->words;
+  int rc = sums->mine != NULL && sums->all != NULL ? NQ_OK : NQ_ENOMEM;
+  NQ_MPI_CHECK(comm, MPI_Barrier(comm));
+  double started = MPI_Wtime();
+  set_deadline(&plan->deadline, plan->options->seconds);
+  if (rc == NQ_OK)
+    rc = probe_on_threads(sums->mine, &exact_nodes, &sums->mine[words - 1], plan,
+                          (uint64_t)before, threads);
+  if (rc == NQ_OK && stop_asked(plan))
+    rc = NQ_ESTOPPED; /* the probes so far are no estimate of the budget asked */
+  if ((rc = nq__agree_worst(rc, comm)) != NQ_OK)
+    return rc;
+  NQ_MPI_CHECK(comm, MPI_Reduce(sums->mine, sums->all, (int)words, MPI_DOUBLE, MPI_SUM, 0, comm));
+  NQ_MPI_CHECK(comm, MPI_Reduce(&exact_nodes, &all_exact_nodes, 1, MPI_UINT64_T, MPI_SUM, 0, comm));
+  if (rank == 0) {
+    fill_result(result, (const stratum_sums_t *)sums->all, plan, all_exact_nodes,
+                sums->all[words - 1]);
+    result->ranks = size;
+    result->threads = total;
+    result->seconds = MPI_Wtime() - started;
+  }
+  return NQ_OK;
+}
+
 /* Probes on every thread of every rank, then the sums on rank 0.  Thread
  * t of rank r takes probes g, g + G, g + 2G... where g is its place among
  * all G threads. */
 static int probe_everywhere(nq_estimate_result_t *result, plan_t *plan, int threads,
                             MPI_Comm comm) {
-  int rank = 0, size = 1;
+  int rank = 0, before = 0, total = threads;
   NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
-  NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
-  int before = 0, total = threads;
   NQ_MPI_CHECK(comm, MPI_Exscan(&threads, &before, 1, MPI_INT, MPI_SUM, comm));
   NQ_MPI_CHECK(comm, MPI_Allreduce(&threads, &total, 1, MPI_INT, MPI_SUM, comm));
   if (rank == 0)
     before = 0; /* MPI_Exscan leaves rank 0's undefined */
   plan->probe_stride = (uint64_t)total;
-  const size_t words = (size_t)plan->frame_count * SUMS_WORDS + 1;
-  double *mine = calloc(words, sizeof *mine), *all = calloc(words, sizeof *all);
-  uint64_t exact_nodes = 0, all_exact_nodes = 0;
-  int rc = mine != NULL && all != NULL ? NQ_OK : NQ_ENOMEM;
-  NQ_MPI_CHECK(comm, MPI_Barrier(comm));
-  double started = MPI_Wtime();
-  set_deadline(&plan->deadline, plan->options->seconds);
-  if (rc == NQ_OK)
-    rc = probe_on_threads(mine, &exact_nodes, &mine[words - 1], plan, (uint64_t)before, threads);
-  if (rc == NQ_OK && stop_asked(plan))
-    rc = NQ_ESTOPPED; /* the probes so far are no estimate of the budget asked */
-  /* Every rank learns whether any failed (the worst code), then rank 0
-   * the sums. */
-  int worst = rc;
-  NQ_MPI_CHECK(comm, MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm));
-  if (worst == NQ_OK) {
-    NQ_MPI_CHECK(comm, MPI_Reduce(mine, all, (int)words, MPI_DOUBLE, MPI_SUM, 0, comm));
-    NQ_MPI_CHECK(comm,
-                 MPI_Reduce(&exact_nodes, &all_exact_nodes, 1, MPI_UINT64_T, MPI_SUM, 0, comm));
-  }
-  if (worst == NQ_OK && rank == 0) {
-    fill_result(result, (const stratum_sums_t *)all, plan, all_exact_nodes, all[words - 1]);
-    result->ranks = size;
-    result->threads = total;
-    result->seconds = MPI_Wtime() - started;
-  }
-  free(mine);
-  free(all);
-  return worst;
+  probe_sums_t sums = {.words = (size_t)plan->frame_count * SUMS_WORDS + 1};
+  sums.mine = calloc(sums.words, sizeof *sums.mine);
+  sums.all = calloc(sums.words, sizeof *sums.all);
+  int rc = probe_and_sum(result, plan, &sums, threads, before, total, comm);
+  free(sums.mine);
+  free(sums.all);
+  return rc;
 }
 
 /* The join's strata: blocks of consecutive sets in increasing order
@@ -490,11 +505,10 @@ static int estimate_join(nq_estimate_result_t *result, const nq_estimate_options
                  .top_rows = nq__method_join.default_unit_param(options->n)};
   /* Strata along the sets' increasing order, which their cost follows. */
   uint64_t *sets = NULL;
-  int rc = nq__join_list_sets(&sets, &plan.set_count, options->n, plan.top_rows), worst = rc;
-  NQ_MPI_CHECK(comm, MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm));
-  if (worst != NQ_OK) {
+  int rc = nq__join_list_sets(&sets, &plan.set_count, options->n, plan.top_rows);
+  if ((rc = nq__agree_worst(rc, comm)) != NQ_OK) {
     free(sets);
-    return worst;
+    return rc;
   }
   plan.sets = sets;
   plan.frame_count = join_strata(options, plan.set_count);
@@ -518,11 +532,9 @@ static int estimate_on(nq_estimate_result_t *result, const nq_estimate_options_t
                                                        : nq_estimate_exact_rows(options->n)};
   nq_unit_t *frames = NULL;
   rc = list_frames(&frames, &plan.frame_count, options->n);
-  int worst = rc;
-  NQ_MPI_CHECK(comm, MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm));
-  if (worst != NQ_OK) {
+  if ((rc = nq__agree_worst(rc, comm)) != NQ_OK) {
     free(frames);
-    return worst;
+    return rc;
   }
   plan.frames = frames;
   plan.probes_fixed = options->probes * plan.frame_count;

@@ -171,10 +171,9 @@ static int gather_nodes(int **node_of, int rank, int size, MPI_Comm comm) {
   NQ_MPI_CHECK(node, MPI_Allreduce(&rank, &leader, 1, MPI_INT, MPI_MIN, node));
   NQ_MPI_CHECK(comm, MPI_Comm_free(&node));
   *node_of = rank == 0 ? malloc((size_t)size * sizeof **node_of) : NULL;
-  int allocated = rank != 0 || *node_of != NULL;
-  NQ_MPI_CHECK(comm, MPI_Bcast(&allocated, 1, MPI_INT, 0, comm));
-  if (!allocated)
-    return NQ_ENOMEM; /* on every rank */
+  int rc = nq__agree_with_rank0(rank != 0 || *node_of != NULL ? NQ_OK : NQ_ENOMEM, comm);
+  if (rc != NQ_OK)
+    return rc; /* on every rank */
   NQ_MPI_CHECK(comm, MPI_Gather(&leader, 1, MPI_INT, *node_of, 1, MPI_INT, 0, comm));
   return NQ_OK;
 }
@@ -185,10 +184,9 @@ static int deal(nq__verify_t *v, const drawing_t *d, int rank, MPI_Comm comm) {
     v->count = d->count;
   NQ_MPI_CHECK(comm, MPI_Bcast(&v->count, 1, MPI_UINT64_T, 0, comm));
   v->dealt = malloc((v->count ? v->count : 1) * SAMPLE_WORDS * sizeof *v->dealt);
-  int failed = v->dealt == NULL, any_failed = 0; /* every rank goes on, or none */
-  NQ_MPI_CHECK(comm, MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, comm));
-  if (any_failed)
-    return NQ_ENOMEM;
+  int rc = nq__agree_worst(v->dealt == NULL ? NQ_ENOMEM : NQ_OK, comm); /* all go on, or none */
+  if (rc != NQ_OK)
+    return rc;
   for (uint64_t k = 0; rank == 0 && k < v->count; k++) {
     v->dealt[k * SAMPLE_WORDS] = d->items[k].first;
     v->dealt[k * SAMPLE_WORDS + 1] = d->items[k].count;
@@ -216,7 +214,7 @@ int nq__verify_draw(nq__verify_t *v, char message[static NQ__JOURNAL_MESSAGE_SIZ
   else if (rank == 0 && rc == NQ_OK)
     rc = draw_sample(d, &v->outcome, message, run, size, node_of);
   free(node_of);
-  NQ_MPI_CHECK(comm, MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, comm));
+  rc = nq__agree_worst(rc, comm);
   return rc == NQ_OK ? deal(v, d, rank, comm) : rc;
 }
 
