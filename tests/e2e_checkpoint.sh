@@ -11,6 +11,9 @@
 
 journal=$work/q17.journal
 reference_nodes=""
+# Q(17) here, Q(16) under the sanitizers (e2e_lib.sh, sized); its units
+# and their depth come from the reference run.
+board=$(sized 17)
 
 # records FILE: the records a journal holds (lines after the header).
 records() { if [ -f "$1" ]; then echo $(($(wc -l <"$1") - 1)); else echo 0; fi; }
@@ -23,22 +26,24 @@ wait_records() {
   done
 }
 
-# exact_q17 LABEL: the JSON in $out is Q(17) with the reference nodes.
+# exact_q17 LABEL: the JSON in $out is Q($board) with the reference nodes.
 exact_q17() {
   local got nodes
   got=$(json_solutions)
   nodes=$(json_nodes)
-  if [ "$status" -eq 0 ] && [ "$got" = "${known_all[17]}" ] && [ "$nodes" = "$reference_nodes" ]; then
+  if [ "$status" -eq 0 ] && [ "$got" = "${known_all[$board]}" ] && [ "$nodes" = "$reference_nodes" ]; then
     pass
   else
-    fail "$1: status $status, solutions '$got', nodes '$nodes' (expected ${known_all[17]}," \
+    fail "$1: status $status, solutions '$got', nodes '$nodes' (expected ${known_all[$board]}," \
       "$reference_nodes); stderr: $(head -c 300 "$err")"
   fi
 }
 
-run -n 17 --format json -q
+run -n "$board" --format json -q
 reference_nodes=$(json_nodes)
-count_ok "reference run" 17
+units=$(sed -n 's/.*"units":\([0-9]*\).*/\1/p' "$out")
+depth=$(sed -n 's/.*"depth":\([0-9]*\).*/\1/p' "$out")
+count_ok "reference run" "$board"
 
 # kill_and_resume LABEL RANKS VICTIM RECORDS: starts a count with a fresh
 # journal, kills VICTIM (run: the launched process; rank: one rank's
@@ -47,26 +52,26 @@ kill_and_resume() {
   local label=$1 ranks=$2 victim=$3 wanted=$4 pid
   rm -f "$journal"
   if [ "$ranks" = 1 ]; then
-    "$binary" -n 17 --checkpoint "$journal" --format json -q >"$out" 2>"$err" &
+    "$binary" -n "$board" --checkpoint "$journal" --format json -q >"$out" 2>"$err" &
   else
-    "$mpiexec" "$numproc_flag" "$ranks" -q --oversubscribe "$binary" -n 17 \
+    "$mpiexec" "$numproc_flag" "$ranks" -q --oversubscribe "$binary" -n "$board" \
       --checkpoint "$journal" --format json -q >"$out" 2>"$err" &
   fi
   pid=$!
   wait_records "$journal" "$wanted" "$pid"
   if [ "$victim" = rank ]; then
-    pkill -KILL -f -n "nqueens-mpi -n 17 --checkpoint $journal" || true
+    pkill -KILL -f -n "nqueens-mpi -n $board --checkpoint $journal" || true
   else
     kill -KILL "$pid" 2>/dev/null || true
   fi
   wait "$pid" 2>/dev/null
-  pkill -KILL -f "nqueens-mpi -n 17 --checkpoint $journal" 2>/dev/null
+  pkill -KILL -f "nqueens-mpi -n $board --checkpoint $journal" 2>/dev/null
   local kept
   kept=$(records "$journal")
   if [ "$ranks" = 1 ]; then
-    run -n 17 --checkpoint "$journal" --format json -q
+    run -n "$board" --checkpoint "$journal" --format json -q
   else
-    run_ranks "$ranks" -n 17 --checkpoint "$journal" --format json -q
+    run_ranks "$ranks" -n "$board" --checkpoint "$journal" --format json -q
   fi
   exact_q17 "$label, resumed from $kept records"
 }
@@ -86,11 +91,11 @@ units_recorded() { awk 'NR > 1 { done += $2 } END { print done + 0 }' "$1" 2>/de
 final_stretch_kill() {
   local ranks=$1 pid
   rm -f "$journal"
-  "$mpiexec" "$numproc_flag" "$ranks" -q --oversubscribe "$binary" -n 17 \
+  "$mpiexec" "$numproc_flag" "$ranks" -q --oversubscribe "$binary" -n "$board" \
     --checkpoint "$journal" --format json -q >"$out" 2>"$err" &
   pid=$!
-  # 6112 units, at most 2 batches of 16 out per worker and 1 at the master.
-  local tail_start=$((6112 - 2 * 16 * (ranks - 1) - 1))
+  # At most 2 batches of 16 out per worker and 1 at the master.
+  local tail_start=$((units - 2 * 16 * (ranks - 1) - 1))
   local deadline=$((SECONDS + limit))
   while [ "$(units_recorded "$journal")" -lt "$tail_start" ] && kill -0 "$pid" 2>/dev/null &&
     [ "$SECONDS" -lt "$deadline" ]; do
@@ -98,24 +103,24 @@ final_stretch_kill() {
   done
   if kill -KILL "$pid" 2>/dev/null; then
     wait "$pid" 2>/dev/null
-    pkill -KILL -f "nqueens-mpi -n 17 --checkpoint $journal" 2>/dev/null
+    pkill -KILL -f "nqueens-mpi -n $board --checkpoint $journal" 2>/dev/null
   else
     wait "$pid" 2>/dev/null
     echo "note: the $ranks-rank run ended before the final-stretch kill"
   fi
   local kept
   kept=$(units_recorded "$journal")
-  run_ranks "$ranks" -n 17 --checkpoint "$journal" --format json -q
+  run_ranks "$ranks" -n "$board" --checkpoint "$journal" --format json -q
   exact_q17 "$ranks ranks, mpirun killed in the final stretch ($kept units recorded)"
 }
 final_stretch_kill 3
 final_stretch_kill 2
 
 # A finished journal answers at once: every unit from the journal.
-run -n 17 --checkpoint "$journal" --format json -q
+run -n "$board" --checkpoint "$journal" --format json -q
 exact_q17 "finished journal"
 check "finished journal: not every unit came from it: $(head -c 300 "$out")" \
-  grep -q '"units":6112,.*"resumed_units":6112,' "$out"
+  grep -q "\"units\":$units,.*\"resumed_units\":$units," "$out"
 
 # --status reads a journal alone: a finished one, then a partial one.
 run --status "$journal"
@@ -126,13 +131,13 @@ status_complete() {
 check "--status of a finished journal: status $status, stdout: $(head -c 300 "$out")" \
   status_complete
 check "--status: first line is not the summary: $(head -n 1 "$out")" \
-  line_matches "$out" 1 ".*: n = 17, 6112/6112 units \(100\.0%\), ${known_all[17]} solutions so far"
+  line_matches "$out" 1 ".*: n = $board, $units/$units units \(100\.0%\), ${known_all[$board]} solutions so far"
 run --status "$journal" --format json
 check "--status --format json: $(head -c 300 "$out")" line_matches "$out" 1 \
-  "\{\"journal\":\"[^\"]*\",\"n\":17,\"unique\":false,\"depth\":2,\"units_done\":6112,\"units_total\":6112,\"solutions\":\"${known_all[17]}\",\"nodes\":\"$reference_nodes\",\"records\":[0-9]+,\"complete\":true,\"checks\":0,\"checks_differing\":0,\"trusted\":true,\"counting_seconds\":[0-9.]+,\"counting_runs\":[0-9]+(,\"units_per_second\":[0-9.e+]+,\"eta_seconds\":[0-9]+)?\}"
+  "\{\"journal\":\"[^\"]*\",\"n\":$board,\"unique\":false,\"depth\":$depth,\"units_done\":$units,\"units_total\":$units,\"solutions\":\"${known_all[$board]}\",\"nodes\":\"$reference_nodes\",\"records\":[0-9]+,\"complete\":true,\"checks\":0,\"checks_differing\":0,\"trusted\":true,\"counting_seconds\":[0-9.]+,\"counting_runs\":[0-9]+(,\"units_per_second\":[0-9.e+]+,\"eta_seconds\":[0-9]+)?\}"
 { head -n 1 "$journal"; sed -n '2,3p' "$journal"; } >"$work/partial"
 run --status "$work/partial" --format json
-check "--status of a partial journal: $(head -c 300 "$out")" grep -q '"units_total":6112,.*"complete":false' "$out"
+check "--status of a partial journal: $(head -c 300 "$out")" grep -q "\"units_total\":$units,.*\"complete\":false" "$out"
 run --status "$work/missing.journal"
 usage_error_ok "--status of a missing file" "--status missing.journal"
 
@@ -140,7 +145,7 @@ usage_error_ok "--status of a missing file" "--status missing.journal"
 cp "$journal" "$work/whole"
 head -n 1 "$journal" >"$work/header"
 { cat "$work/header"; sed -n '2,5p' "$work/whole"; printf '3000 16 123'; } >"$journal"
-run -n 17 --checkpoint "$journal" --format json -q
+run -n "$board" --checkpoint "$journal" --format json -q
 exact_q17 "torn last record"
 check "torn last record: not one warning line: $(head -c 300 "$err")" one_line "$err"
 check "torn last record: the warning is not one: $(head -c 300 "$err")" \
@@ -157,14 +162,14 @@ refused_untouched() {
   check "$label: the journal changed" cmp -s "$journal" "$work/before"
 }
 
-refused_untouched "journal of another n" -n 16
-refused_untouched "journal without --unique's sums" -n 17 --unique
+refused_untouched "journal of another n" -n $((board - 1))
+refused_untouched "journal without --unique's sums" -n "$board" --unique
 sed '3s/^\(.\)/\1\1/' "$work/whole" >"$journal" # damage in a middle record
-refused_untouched "damaged middle record" -n 17
+refused_untouched "damaged middle record" -n "$board"
 printf 'Q(17) = 95815104\n' >"$journal"
-refused_untouched "not a journal" -n 17
+refused_untouched "not a journal" -n "$board"
 : >"$journal"
-refused_untouched "empty file" -n 17
+refused_untouched "empty file" -n "$board"
 
 run -n 12 --list --checkpoint "$journal"
 usage_error_ok "--checkpoint with --list" "-n 12 --list --checkpoint"
@@ -173,12 +178,12 @@ usage_error_ok "--checkpoint with --list" "-n 12 --list --checkpoint"
 # it, with its own status (4: in use, retry later), one line, nothing
 # changed; the first then finishes exactly.
 rm -f "$journal"
-"$mpiexec" "$numproc_flag" 2 -q --oversubscribe "$binary" -n 17 --checkpoint "$journal" \
+"$mpiexec" "$numproc_flag" 2 -q --oversubscribe "$binary" -n "$board" --checkpoint "$journal" \
   --format json -q >"$work/first_out" 2>"$work/first_err" &
 first=$!
 wait_records "$journal" 1 "$first"
 if kill -0 "$first" 2>/dev/null; then
-  run -n 17 --checkpoint "$journal"
+  run -n "$board" --checkpoint "$journal"
   check "second live run: status 4, one line naming the holder, nothing on stdout: status $status, $(head -c 200 "$err")" \
     bash -c "[ $status -eq 4 ] && [ ! -s '$out' ] && [ \$(wc -l <'$err') -eq 1 ] && grep -q 'in use by another run (process [0-9]* holds its lock)' '$err'"
 else
