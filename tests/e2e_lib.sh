@@ -70,7 +70,7 @@ sized() { echo $(($1 - sanitized)); }
 # thinned STEP ITEM...: the items, one a line; under the sanitizers only
 # every STEP-th of them from the first, and the last.
 thinned() {
-  local step=$1 i=0
+  local step=$1 i=0 item
   shift
   [ "$sanitized" -eq 1 ] || step=1
   for item in "$@"; do

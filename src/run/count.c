@@ -244,10 +244,8 @@ static int refuse_marked_journal(nq_count_result_t *result, const nq__run_t *run
   return NQ_ECHECK;
 }
 
-/* --verify, once the count is complete and its journal closed: the sample
- * drawn, then the journal opened again for the verdicts, written as they
- * come.  A journal that records a difference (now or in an earlier run)
- * fails the run: its total is not to be trusted. */
+/* What the verification learned, into the public result; silent ranks
+ * add to the master's. */
 static void take_verify_outcome(nq_count_result_t *result, const nq__verify_outcome_t *outcome) {
   result->verified_batches = outcome->batches;
   result->verified_units = outcome->units;
@@ -259,6 +257,10 @@ static void take_verify_outcome(nq_count_result_t *result, const nq__verify_outc
   result->silent_ranks += outcome->silent_ranks;
 }
 
+/* --verify, once the count is complete and its journal closed: the sample
+ * drawn, then the journal opened again for the verdicts, written as they
+ * come.  A journal that records a difference (now or in an earlier run)
+ * fails the run: its total is not to be trusted. */
 static int verify(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm) {
   nq__verify_t v = {.outcome = {.first_silent_rank = -1}};
   int rc = nq__verify_draw(&v, result->message, run, comm);
