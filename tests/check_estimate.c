@@ -18,6 +18,7 @@
 #include "known_counts.h"
 #include "nqueens/error.h"
 #include "nqueens/estimate.h"
+#include "nqueens/join.h"
 #include "support.h"
 
 /* The nodes a full count places (its "nodes"), printed by
@@ -190,15 +191,22 @@ END_TEST
 /* The join's estimate: sets drawn per stratum and solved exactly, n =
  * 10..17 with 4 a stratum, seeds 1..3: Q(n) and the work counter inside
  * their intervals, the time positive and summed from the sets' own. */
-static nq_estimate_result_t estimate_join_in(int n, uint64_t strata, uint64_t probes,
-                                             uint64_t seed, int threads, MPI_Comm comm) {
+static nq_estimate_result_t estimate_join_rows(int n, uint64_t strata, uint64_t probes,
+                                               int exact_rows, uint64_t seed, int threads,
+                                               MPI_Comm comm) {
   nq_estimate_options_t options = {.n = n, .method = NQ_COUNT_JOIN, .strata = strata,
-                                   .probes = probes, .seed = seed, .threads = threads};
+                                   .probes = probes, .exact_rows = exact_rows, .seed = seed,
+                                   .threads = threads};
   nq_estimate_result_t result;
   int rc = nq_estimate_run(&result, &options, comm);
   ck_assert_msg(rc == NQ_OK, "join n %d seed %llu: %s", n, (unsigned long long)seed,
                 nq_strerror(rc));
   return result;
+}
+
+static nq_estimate_result_t estimate_join_in(int n, uint64_t strata, uint64_t probes,
+                                             uint64_t seed, int threads, MPI_Comm comm) {
+  return estimate_join_rows(n, strata, probes, 0, seed, threads, comm);
 }
 
 static nq_estimate_result_t estimate_join(int n, uint64_t probes, uint64_t seed, int threads,
@@ -222,6 +230,31 @@ START_TEST(test_estimate_join_interval_holds_known_counts) {
     }
   if (support_rank() == 0)
     check_calibration(&calibration, "join Q(10..17)");
+}
+END_TEST
+
+/* The join's sets sampled rather than solved (what the default does from
+ * n = 27 on, where a set costs a core-hour): 3 rows exact under random
+ * paths through the rest of each set's bottom walk, n = 12..17, seeds
+ * 1..3: Q(n) inside its intervals as often as whole sets put it there, and
+ * the default rows whole sets below n = 27 and a fixed depth above. */
+START_TEST(test_estimate_join_sampled_sets_hold_known_counts) {
+  calibration_t calibration = {0, 0};
+  for (int n = 12; n <= 17; n++)
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+      nq_estimate_result_t result = estimate_join_rows(n, 0, 4, 3, seed, 2, MPI_COMM_WORLD);
+      if (support_rank() != 0)
+        continue;
+      ck_assert_int_eq(result.exact_rows, 3);
+      ck_assert_double_gt(result.core_seconds.value, 0);
+      check_case(&calibration, z_score(result.solutions, (double)known_all_large[n]),
+                 "join Q (sampled sets)", n, seed);
+    }
+  if (support_rank() == 0)
+    check_calibration(&calibration, "join Q(12..17), sampled sets");
+  ck_assert_int_ge(nq_estimate_join_exact_rows(26), 26 - nq_join_default_top_rows(26));
+  ck_assert_int_lt(nq_estimate_join_exact_rows(28), 28 - nq_join_default_top_rows(28));
+  ck_assert_int_ge(nq_estimate_join_exact_rows(28), 2);
 }
 END_TEST
 
@@ -322,12 +355,13 @@ START_TEST(test_estimate_ranks_share_one_sample) {
 }
 END_TEST
 
-/* The same for the join's sets. */
+/* The same for the join's sets, sampled by paths (each drawn from its
+ * probe's own stream, whichever thread runs it). */
 START_TEST(test_estimate_join_ranks_share_one_sample) {
-  nq_estimate_result_t everyone = estimate_join(14, 3, 7, 1, MPI_COMM_WORLD);
+  nq_estimate_result_t everyone = estimate_join_rows(14, 0, 3, 3, 7, 1, MPI_COMM_WORLD);
   if (support_rank() != 0)
     return;
-  nq_estimate_result_t alone = estimate_join(14, 3, 7, 2, MPI_COMM_SELF);
+  nq_estimate_result_t alone = estimate_join_rows(14, 0, 3, 3, 7, 2, MPI_COMM_SELF);
   ck_assert_double_eq_tol(everyone.solutions.value, alone.solutions.value,
                           1e-12 * alone.solutions.value);
   ck_assert_double_eq_tol(everyone.nodes.value, alone.nodes.value, 1e-12 * alone.nodes.value);
@@ -359,6 +393,7 @@ static Suite *make_suite(int argc, char **argv) {
   tcase_add_loop_test(intervals, test_estimate_mean_over_seeds_is_unbiased, 10, 15);
   tcase_add_test(intervals, test_estimate_join_interval_holds_known_counts);
   tcase_add_test(intervals, test_estimate_join_strata_as_asked);
+  tcase_add_test(intervals, test_estimate_join_sampled_sets_hold_known_counts);
   suite_add_tcase(suite, intervals);
   TCase *exact = tcase_create("exact");
   tcase_add_loop_test(exact, test_estimate_exact_rows_covering_the_board_are_exact, NODES_MIN_N,

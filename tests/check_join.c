@@ -2,9 +2,11 @@
  * bucket's count against the permutation brute force, column set by column
  * set and cut by cut; its units' listing; a bucket abandoned on a cancel;
  * Q(n) through the run engine against OEIS over the ranks and threads it
- * runs on; a stop; the arguments it refuses. */
+ * runs on; a bucket sampled for the estimate against its exact count; a
+ * stop; the arguments it refuses. */
 #include <check.h>
 #include <gmp.h>
+#include <math.h>
 #include <mpi.h>
 #include <stdlib.h>
 
@@ -181,6 +183,77 @@ START_TEST(test_join_unit_is_abandoned_on_cancel) {
 }
 END_TEST
 
+/* The sums over the canonical sets of n with the cut top_rows: the exact
+ * solutions and bottom nodes (nq__join_unit), and `paths` single-path
+ * samples of each set (nq__join_sample_unit) with their sample
+ * variances, for a z-score of the sampled sums. */
+typedef struct sampled_sums {
+  double exact[2], sampled[2], variance[2];
+} sampled_sums_t;
+
+static void add_sampled_set(sampled_sums_t *sums, nq_join_scratch_t *scratch, int n, int top_rows,
+                            uint64_t set, int exact_rows, int paths, uint64_t *random_state) {
+  uint64_t solutions = 0;
+  nq_join_stats_t stats = {0};
+  ck_assert_int_eq(nq__join_unit(&solutions, &stats, scratch, n, top_rows, set), NQ_OK);
+  sums->exact[0] += (double)solutions;
+  sums->exact[1] += (double)stats.bottom_nodes;
+  double sum[2] = {0, 0}, squares[2] = {0, 0};
+  for (int k = 0; k < paths; k++) {
+    nq__join_sample_t estimate, walked;
+    ck_assert_int_eq(nq__join_sample_unit(&estimate, &walked, scratch, n, top_rows, set,
+                                          exact_rows, 1, random_state),
+                     NQ_OK);
+    ck_assert_double_gt(estimate.seconds, 0);
+    const double of[2] = {estimate.solutions, estimate.bottom_nodes};
+    for (int q = 0; q < 2; q++) {
+      sum[q] += of[q];
+      squares[q] += of[q] * of[q];
+    }
+  }
+  for (int q = 0; q < 2; q++) {
+    sums->sampled[q] += sum[q] / paths;
+    sums->variance[q] += (squares[q] - sum[q] * sum[q] / paths) / (paths - 1) / paths;
+  }
+}
+
+/* Knuth's paths through a bucket's bottom walk are unbiased: over every
+ * canonical set of an even (12) and an odd (13, with the middle row's
+ * weights) board, 2 rows exact under paths of 4 and 4 rows, the sampled
+ * sums of the solutions and of the walk's nodes lie within 4 standard
+ * errors of the exact ones (a path that dropped the middle queen's weight,
+ * or a node, lands dozens of errors off).  With exact_rows covering the
+ * bottom half the set is counted exactly. */
+START_TEST(test_join_sampled_sets_are_unbiased) {
+  nq_join_scratch_t *scratch = NULL;
+  ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
+  uint64_t random_state = 7;
+  for (int n = 12; n <= 13; n++) {
+    const int top_rows = nq_join_default_top_rows(n);
+    uint64_t *sets = NULL, count = 0;
+    ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows), NQ_OK);
+    sampled_sums_t sums = {{0, 0}, {0, 0}, {0, 0}};
+    for (uint64_t i = 0; i < count; i++)
+      add_sampled_set(&sums, scratch, n, top_rows, sets[i], 2, 24, &random_state);
+    ck_assert_double_eq(sums.exact[0], (double)known_all_large[n]);
+    for (int q = 0; q < 2; q++) {
+      double z = (sums.sampled[q] - sums.exact[q]) / sqrt(sums.variance[q]);
+      ck_assert_msg(fabs(z) < 4.0, "n %d %s: sampled %.6g, exact %.6g, %.2f SE off", n,
+                    q == 0 ? "solutions" : "nodes", sums.sampled[q], sums.exact[q], z);
+    }
+    nq__join_sample_t whole, walked;
+    uint64_t exact = 0;
+    ck_assert_int_eq(nq__join_unit(&exact, NULL, scratch, n, top_rows, sets[count / 2]), NQ_OK);
+    ck_assert_int_eq(nq__join_sample_unit(&whole, &walked, scratch, n, top_rows, sets[count / 2],
+                                          n - top_rows, 8, &random_state),
+                     NQ_OK);
+    ck_assert_double_eq(whole.solutions, (double)exact);
+    free(sets);
+  }
+  nq_join_scratch_destroy(scratch);
+}
+END_TEST
+
 /* A stop raised before the count (on every rank, or on the last alone)
  * ends it on every rank with NQ_ESTOPPED. */
 START_TEST(test_join_stops_on_request) {
@@ -234,6 +307,7 @@ static Suite *join_suite(int argc, char **argv) {
   tcase_add_test(tc, test_join_count_every_cut);
   tcase_add_test(tc, test_join_units_are_listed_in_order);
   tcase_add_test(tc, test_join_unit_is_abandoned_on_cancel);
+  tcase_add_test(tc, test_join_sampled_sets_are_unbiased);
   tcase_add_test(tc, test_join_stops_on_request);
   tcase_add_test(tc, test_join_refuses_bad_arguments);
   suite_add_tcase(s, tc);

@@ -399,8 +399,8 @@ START_TEST(test_estimate_json_is_exact) {
 }
 END_TEST
 
-/* A join estimate names the sets it solved and the time they took, and
- * no walk or rate. */
+/* A join estimate names the sets it solved (or sampled) and the time
+ * they took, and no walk or rate. */
 START_TEST(test_join_estimate_is_exact) {
   nq_estimate_result_t result = {.solutions = {2.3e17, 2.3e15},
                                  .nodes = {6e16, 1.2e15},
@@ -425,8 +425,20 @@ START_TEST(test_join_estimate_is_exact) {
       "(at least 2 each), seed 1: 3600.000 s on 1 rank, 2 threads\n");
   free(text);
   text = estimate_text(&result, NQ_FORMAT_JSON, 0, 1);
-  ck_assert_ptr_nonnull(strstr(text, ",\"method\":\"join\",\"units\":5448978,\"version\":"));
+  ck_assert_ptr_nonnull(
+      strstr(text, ",\"method\":\"join\",\"units\":5448978,\"descents\":0,\"version\":"));
   ck_assert_ptr_null(strstr(text, "\"walk\""));
+  free(text);
+  /* Sets sampled by paths (n = 27 on) say how. */
+  result.descents = 8;
+  result.exact_rows = 11;
+  text = estimate_text(&result, NQ_FORMAT_TEXT, 0, 1);
+  ck_assert_ptr_nonnull(strstr(text, "join method: 128 column sets drawn from the 5448978 and "
+                                     "sampled (8 paths each, exact below 11 rows), in 64 strata"));
+  free(text);
+  text = estimate_text(&result, NQ_FORMAT_JSON, 0, 1);
+  ck_assert_ptr_nonnull(strstr(text, "\"exact_rows\":11,"));
+  ck_assert_ptr_nonnull(strstr(text, ",\"descents\":8,"));
   free(text);
 }
 END_TEST

@@ -299,6 +299,10 @@ took=$((($(date +%s%N) - signalled) / 1000000))
 check "3 ranks, -n 64 while rank 0 counts the units: SIGUSR1 to mpiexec, status $status (expected 3) in $took ms" \
   bash -c "[ $status -eq 3 ] && [ $took -le 5000 ]"
 stopped_within "--estimate 60" 1 -n 20 --estimate 60 -t 1
+# The join's estimate at n = 24 solves whole sets of about ten seconds
+# each: the stop comes inside one, which is abandoned.
+stopped_within "the join's --estimate inside a set" 2 \
+  -n 24 --method join --estimate --estimate-strata 1 --estimate-samples 2 -t 1
 # Under the sanitizers their runtime starts before main (tens of ms on a
 # loaded machine): that is the README's few milliseconds in which a
 # signal ends the program as usual, so the first moments tested come later.

@@ -23,8 +23,10 @@ typedef struct nq_estimate_options {
   int n;
   /* The count to predict: the backtracker's (Knuth's probes, below), or
    * the join's: its canonical column sets in increasing order cut into up
-   * to `strata` strata of consecutive sets, probes drawing one set a stratum uniformly and
-   * solving it exactly, timed (exact_rows and walk do not apply). */
+   * to `strata` strata of consecutive sets, each probe drawing one set of
+   * a stratum uniformly, listing its tops and sampling its bottom walk by
+   * Knuth's paths down to `exact_rows` rows above the end, the rest
+   * walked exactly, timed (walk does not apply). */
   nq_count_method_t method;
   /* The join's strata: 0 for up to NQ_ESTIMATE_JOIN_STRATA; never more
    * than half its sets.  The backtracker's are its frames: 0 only. */
@@ -38,7 +40,8 @@ typedef struct nq_estimate_options {
   double seconds;
   uint64_t seed;   /* probe k of the run is drawn from (seed, k) alone */
   int exact_rows;  /* walked rows left to the exact count under a probe;
-                      0: nq_estimate_exact_rows(n); at least 2 */
+                      0: nq_estimate_exact_rows(n), for the join
+                      nq_estimate_join_exact_rows(n); at least 2 */
   int threads;     /* probing threads on each rank; 0 or 1: one.  More than
                       one needs MPI_THREAD_FUNNELED at least */
   nq_walk_t walk;  /* the walk the exact counts (and so the rate) use */
@@ -74,6 +77,8 @@ typedef struct nq_estimate_result {
   uint64_t probes;         /* probes in all */
   uint64_t min_probes;     /* the fewest any frame got */
   int exact_rows;          /* as used */
+  int descents;            /* the join: paths down each sampled set's bottom
+                              walk; 0: each set solved whole */
   int depth;               /* the units' depth the node count refers to */
   int ranks;
   int threads;             /* probing threads over all ranks */
@@ -81,8 +86,12 @@ typedef struct nq_estimate_result {
   double seconds;          /* the whole estimate, wall time */
 } nq_estimate_result_t;
 
-/* The exact rows nq_estimate_run takes by default for board size n. */
+/* The exact rows nq_estimate_run takes by default for board size n: the
+ * backtracker's, and the join's (rows of its bottom half walked exactly
+ * under a random path through the rest; n or more: each sampled set
+ * whole). */
 int nq_estimate_exact_rows(int n);
+int nq_estimate_join_exact_rows(int n);
 
 /* Collective over `comm`.  The probes of the run depend on the seed, n,
  * exact_rows and the probe budget only, never on the ranks and threads

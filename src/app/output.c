@@ -569,6 +569,24 @@ static void estimated_as_text(nq__output_t *output, const char *name,
                 estimate.value > 0 ? 100 * estimate.error / estimate.value : 0.0);
 }
 
+/* The join's sample: its sets, whole or sampled by paths, its strata. */
+static void join_sample_as_text(nq__output_t *output, uint64_t seed,
+                                const nq_estimate_result_t *r) {
+  append_format(output, "join method: %llu column sets drawn from the %llu and ",
+                (unsigned long long)r->probes, (unsigned long long)r->units);
+  if (r->descents > 0)
+    append_format(output, "sampled (%d paths each, exact below %d rows)", r->descents,
+                  r->exact_rows);
+  else
+    append_text(output, "solved exactly");
+  append_format(output,
+                ", in %llu strata (at least %llu each), seed %llu: %.3f s on %d rank%s, "
+                "%d thread%s\n",
+                (unsigned long long)r->frames, (unsigned long long)r->min_probes,
+                (unsigned long long)seed, r->seconds, r->ranks, r->ranks == 1 ? "" : "s",
+                r->threads, r->threads == 1 ? "" : "s");
+}
+
 static void estimate_as_text(nq__output_t *output, int n, uint64_t cores, uint64_t seed,
                              const nq_estimate_result_t *r) {
   char name[16];
@@ -597,13 +615,7 @@ static void estimate_as_text(nq__output_t *output, int n, uint64_t cores, uint64
     append_text(output, "time: too little work under the probes to measure the speed\n");
   }
   if (r->method == NQ_COUNT_JOIN)
-    append_format(output,
-                  "join method: %llu column sets drawn from the %llu and solved exactly, in %llu "
-                  "strata (at least %llu each), seed %llu: %.3f s on %d rank%s, %d thread%s\n",
-                  (unsigned long long)r->probes, (unsigned long long)r->units,
-                  (unsigned long long)r->frames, (unsigned long long)r->min_probes,
-                  (unsigned long long)seed, r->seconds, r->ranks, r->ranks == 1 ? "" : "s",
-                  r->threads, r->threads == 1 ? "" : "s");
+    join_sample_as_text(output, seed, r);
   else
     append_format(output,
                   "%llu probes on %llu frames (at least %llu each), exact below %d rows, seed "
@@ -647,7 +659,8 @@ static void estimate_as_json(nq__output_t *output, int n, uint64_t cores, uint64
                 (unsigned long long)r->min_probes, r->exact_rows, (unsigned long long)seed,
                 r->depth, r->seconds, r->ranks, r->threads, nq__method_of(r->method)->name);
   if (r->method == NQ_COUNT_JOIN)
-    append_format(output, ",\"units\":%llu", (unsigned long long)r->units);
+    append_format(output, ",\"units\":%llu,\"descents\":%d", (unsigned long long)r->units,
+                  r->descents);
   else
     append_format(output, ",\"walk\":\"%s\"", nq_walk_name(r->walk));
   append_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);

@@ -23,6 +23,15 @@ static inline int bit_index(uint64_t bit) {
 
 static inline int bit_count(uint64_t set) { return __builtin_popcountll(set); }
 
+/* The index-th lowest bit of `set` (index below its count): a random
+ * square drawn among a row's free ones. */
+static inline uint64_t nth_lowest_bit(uint64_t set, uint64_t index) {
+  assert(index < (uint64_t)bit_count(set));
+  for (; index > 0; index--)
+    set = drop_lowest_bit(set);
+  return lowest_bit(set);
+}
+
 static inline uint64_t column_bit(int col) {
   assert(col >= 0 && col < 64);
   return (uint64_t)1 << col;

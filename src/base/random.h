@@ -20,4 +20,16 @@ static inline uint64_t nq__random_next(uint64_t *state) {
   return nq__random_scramble(*state);
 }
 
+/* Uniform in 0..bound-1 (bound >= 1), exactly: Lemire's multiply, with the
+ * rejection that removes its tiny bias. */
+static inline uint64_t nq__random_below(uint64_t *state, uint64_t bound) {
+  unsigned __int128 product = (unsigned __int128)nq__random_next(state) * bound;
+  if ((uint64_t)product < bound) {
+    uint64_t threshold = (0 - bound) % bound;
+    while ((uint64_t)product < threshold)
+      product = (unsigned __int128)nq__random_next(state) * bound;
+  }
+  return (uint64_t)(product >> 64);
+}
+
 #endif

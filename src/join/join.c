@@ -12,16 +12,21 @@
  * nodes grow more slowly than Q(n), but each costs the words its
  * surviving tops occupy (docs/research.md has the measurements). */
 
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
 #include "nqueens/join.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bit_transpose.h"
 #include "bits.h"
 #include "grow.h"
+#include "join_bucket.h"
 #include "join_units.h"
 #include "nqueens/error.h"
+#include "random.h"
 
 /* Survivors move to a table of their own when they fill less than
  * 1 / JOIN_REPACK_DENSITY of their live words, and only where at least
@@ -177,9 +182,9 @@ static int reserve_stacks(nq_join_scratch_t *scratch, size_t words, int depths) 
 
 static int push_top(nq_join_scratch_t *scratch, uint32_t ld, uint32_t rd) {
   top_table_t *bucket = &scratch->tables[0];
-  int code = reserve_masks(bucket, bucket->tops + 1);
-  if (code != NQ_OK)
-    return code;
+  int rc = reserve_masks(bucket, bucket->tops + 1);
+  if (rc != NQ_OK)
+    return rc;
   bucket->ld[bucket->tops] = ld;
   bucket->rd[bucket->tops] = rd;
   bucket->tops++;
@@ -208,10 +213,10 @@ static int collect_tops(nq_join_scratch_t *scratch, uint64_t *nodes, int row, ui
        free_squares = drop_lowest_bit(free_squares)) {
     uint64_t queen = lowest_bit(free_squares);
     ++*nodes;
-    int code = collect_tops(scratch, nodes, row + 1, allowed & ~queen,
+    int rc = collect_tops(scratch, nodes, row + 1, allowed & ~queen,
                             ((ld | queen) << 1) & board, (rd | queen) >> 1);
-    if (code != NQ_OK)
-      return code;
+    if (rc != NQ_OK)
+      return rc;
   }
   return NQ_OK;
 }
@@ -371,7 +376,8 @@ static void count_last_two_rows(bottom_walk_t *walk, const top_table_t *table,
     uint64_t fitting = 0;
     for (size_t k = 0; k < live; k++) {
       size_t w = index[k];
-      fitting += (uint64_t)bit_count(~(ruled_out[k] | by_ld[w] | by_rd[w] | last_ld[w] | last_rd[w]));
+      fitting +=
+          (uint64_t)bit_count(~(ruled_out[k] | by_ld[w] | by_rd[w] | last_ld[w] | last_rd[w]));
     }
     walk->solutions += fitting;
     ++*nodes;
@@ -472,30 +478,43 @@ static void add_stats(nq_join_stats_t *into, const nq_join_stats_t *from) {
     into->max_tops = from->max_tops;
 }
 
-/* Sum over the queens c of row m of first_row_weight[c] times the
- * solutions with top columns `top_columns` and that queen. */
-static int join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch,
-                         int n, int top_rows, uint64_t top_columns,
-                         const uint8_t first_row_weight[NQ_JOIN_MAX_N]) {
+/* Lists the bucket's tops and transposes them: the walk's table 0 and its
+ * live words at depth 0.  Its counters go to walk->stats. */
+static int open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n, int top_rows,
+                       uint64_t top_columns, const uint8_t first_row_weight[NQ_JOIN_MAX_N]) {
   scratch->n = n;
   scratch->top_rows = top_rows;
   scratch->cancel_depth = cancel_depths(scratch);
   scratch->abandoned = 0;
   top_table_t *bucket = &scratch->tables[0];
   bucket->tops = 0;
-  bottom_walk_t walk = {
+  *walk = (bottom_walk_t){
       .scratch = scratch, .first_row_weight = first_row_weight, .board = board_columns(n)};
-  int code = collect_tops(scratch, &walk.stats.top_nodes, 0, top_columns, 0, 0);
-  if (code == NQ_OK)
-    code = reserve_bitsets(bucket, n);
-  if (code == NQ_OK)
-    code = reserve_stacks(scratch, words_for(bucket->tops), n - top_rows + 1);
-  if (code != NQ_OK)
-    return code;
-  walk.stats.buckets = 1;
-  walk.stats.tops = walk.stats.max_tops = bucket->tops;
-  if (bucket->tops > 0) {
+  int rc = collect_tops(scratch, &walk->stats.top_nodes, 0, top_columns, 0, 0);
+  if (rc == NQ_OK)
+    rc = reserve_bitsets(bucket, n);
+  if (rc == NQ_OK)
+    rc = reserve_stacks(scratch, words_for(bucket->tops), n - top_rows + 1);
+  if (rc != NQ_OK)
+    return rc;
+  walk->stats.buckets = 1;
+  walk->stats.tops = walk->stats.max_tops = bucket->tops;
+  if (bucket->tops > 0)
     transpose(bucket, scratch->ruled_out[0], scratch->live_index[0], n);
+  return NQ_OK;
+}
+
+/* Sum over the queens c of row m of first_row_weight[c] times the
+ * solutions with top columns `top_columns` and that queen. */
+int nq__join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch,
+                      int n, int top_rows, uint64_t top_columns,
+                      const uint8_t first_row_weight[NQ_JOIN_MAX_N]) {
+  bottom_walk_t walk;
+  int rc = open_bucket(&walk, scratch, n, top_rows, top_columns, first_row_weight);
+  if (rc != NQ_OK)
+    return rc;
+  const top_table_t *bucket = &scratch->tables[0];
+  if (bucket->tops > 0) {
     uint64_t bottom_columns = walk.board & ~top_columns, nodes = 0, combined = 0;
     if (top_rows == n - 1)
       count_single_row(&walk, bottom_columns, &nodes, &combined);
@@ -512,131 +531,170 @@ static int join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_sc
 }
 
 /* n and the cut a join takes, and a column set of the cut's size. */
-static int bucket_is_valid(int n, int top_rows, uint64_t top_columns) {
+int nq__join_bucket_is_valid(int n, int top_rows, uint64_t top_columns) {
   return n >= 1 && n <= NQ_JOIN_MAX_N && top_rows >= 1 && top_rows < n &&
          (top_columns & ~board_columns(n)) == 0 && bit_count(top_columns) == top_rows;
 }
 
 int nq_join_bucket(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch,
                    int n, int top_rows, uint64_t top_columns) {
-  if (!bucket_is_valid(n, top_rows, top_columns))
+  if (!nq__join_bucket_is_valid(n, top_rows, top_columns))
     return NQ_EINVAL;
   uint8_t every_queen[NQ_JOIN_MAX_N];
   memset(every_queen, 1, sizeof every_queen);
-  return join_weighted(solutions, stats, scratch, n, top_rows, top_columns, every_queen);
+  return nq__join_weighted(solutions, stats, scratch, n, top_rows, top_columns, every_queen);
 }
 
-/* The columns mirrored left to right on an n-wide board: the 64 bits
- * reversed (halves, quarters, ... swapped), then shifted into place. */
-static uint64_t mirrored(uint64_t columns, int n) {
-  uint64_t r = columns;
-  r = (r >> 32) | (r << 32);
-  r = ((r >> 16) & 0x0000ffff0000ffffull) | ((r & 0x0000ffff0000ffffull) << 16);
-  r = ((r >> 8) & 0x00ff00ff00ff00ffull) | ((r & 0x00ff00ff00ff00ffull) << 8);
-  r = ((r >> 4) & 0x0f0f0f0f0f0f0f0full) | ((r & 0x0f0f0f0f0f0f0f0full) << 4);
-  r = ((r >> 2) & 0x3333333333333333ull) | ((r & 0x3333333333333333ull) << 2);
-  r = ((r >> 1) & 0x5555555555555555ull) | ((r & 0x5555555555555555ull) << 1);
-  return r >> (64 - n);
+/* ---- A bucket sampled: Knuth's descents through the bottom walk ---- */
+
+static double thread_seconds(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
 }
 
-/* How many members the orbit of `members[0]` has, or 0 when it is not the
- * least of them (pairs compare as (set, column), lexicographically). */
-typedef struct set_and_queen {
-  uint64_t columns;
-  int middle; /* the middle row's queen, or -1 */
-} set_and_queen_t;
+/* The node a descent stands at: the bottom rows above `row` placed, and
+ * the tops they leave. */
+typedef struct descent_node {
+  int row;
+  uint64_t allowed, ld, rd;
+  const top_table_t *table;
+  const uint32_t *index;
+  const uint64_t *ruled_out;
+  size_t live;
+} descent_node_t;
 
-static int is_before(set_and_queen_t a, set_and_queen_t b) {
-  return a.columns < b.columns || (a.columns == b.columns && a.middle < b.middle);
+/* What one descent found, each quantity scaled to the whole bucket. */
+typedef struct descent {
+  double weight;       /* 1 / the probability of the path so far */
+  double multiplicity; /* the row-m queen's weight, once it is drawn */
+  double solutions, nodes, seconds;
+} descent_t;
+
+/* The exact walk below `at`, weighted; `walked` gets its nodes and time. */
+static void finish_exactly(descent_t *d, nq__join_sample_t *walked, nq_join_scratch_t *scratch,
+                           const uint8_t *first_row_weight, const descent_node_t *at) {
+  bottom_walk_t below = {
+      .scratch = scratch, .first_row_weight = first_row_weight, .board = board_columns(scratch->n)};
+  double started = thread_seconds();
+  if (at->row > scratch->top_rows && at->table->words == 1)
+    walk_rest_in_one_word(&below, at->table, at->row, at->allowed, at->ld, at->rd,
+                          at->ruled_out[0]);
+  else
+    walk_bottom(&below, at->row, at->allowed, at->ld, at->rd, at->table, at->index,
+                at->ruled_out, at->live);
+  double seconds = thread_seconds() - started;
+  d->solutions += d->weight * d->multiplicity * (double)below.solutions;
+  d->nodes += d->weight * (double)below.stats.bottom_nodes;
+  d->seconds += d->weight * seconds;
+  walked->bottom_nodes += (double)below.stats.bottom_nodes;
+  walked->seconds += seconds;
 }
 
-static int orbit_size(const set_and_queen_t *members, int count) {
-  int distinct = 0;
-  for (int i = 0; i < count; i++) {
-    if (is_before(members[i], members[0]))
-      return 0;
-    int seen = 0;
-    for (int j = 0; j < i; j++)
-      seen |= members[j].columns == members[i].columns && members[j].middle == members[i].middle;
-    distinct += !seen;
-  }
-  return distinct;
-}
-
-/* The weight of each queen c of row m for the top columns S: how many
- * (column set, queen) pairs it stands for, 0 where another pair of its
- * orbit counts them.  The left-right mirror maps the solutions with top
- * columns S and queen c on row m to those with mirror(S) and n-1-c.  The
- * up-down flip maps them to those with top columns the bottom's: when the
- * top is half the board, the complement of S (any c); when a middle row
- * m = (n-1)/2 separates two halves, the columns neither S nor c hold, and
- * the same c.  Returns 1 when some weight is not 0. */
-static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, int n, int top_rows) {
-  uint64_t board = board_columns(n);
-  int any = 0;
-  memset(weight, 0, NQ_JOIN_MAX_N);
-  if (2 * top_rows + 1 != n) {
-    set_and_queen_t orbit[4] = {{columns, -1}, {mirrored(columns, n), -1}};
-    if (orbit[1].columns < columns)
-      return 0; /* its mirror counts it */
-    int count = 2;
-    if (2 * top_rows == n) {
-      orbit[2] = (set_and_queen_t){board & ~columns, -1};
-      orbit[3] = (set_and_queen_t){mirrored(board & ~columns, n), -1};
-      count = 4;
-    }
-    int size = orbit_size(orbit, count);
-    for (int c = 0; c < n; c++)
-      weight[c] = (uint8_t)size;
-    return size != 0;
-  }
-  /* The mirror of S comes before S for every queen: no pair of S counts
-   * (half of all sets; the test that a listing makes most). */
-  const uint64_t mirror = mirrored(columns, n), rest = board & ~columns;
-  if (mirror < columns)
+/* One step down: a queen of at->row drawn uniformly among the squares the
+ * exact walk would enter (on row m those of non-zero weight), its tops
+ * narrowed (and repacked, as the walk would) with the time weighted.
+ * Returns 0 where the path ends: no square, no row below, no top left, or
+ * a one-word table walked to the bottom at once. */
+static int step_down(descent_t *d, nq__join_sample_t *walked, nq_join_scratch_t *scratch,
+                     const uint8_t *first_row_weight, descent_node_t *at, uint64_t *random_state) {
+  const int n = scratch->n, depth = at->row - scratch->top_rows + 1;
+  uint64_t squares = at->allowed & ~at->ld & ~at->rd;
+  if (depth == 1)
+    for (uint64_t s = squares; s != 0; s = drop_lowest_bit(s))
+      if (first_row_weight[bit_index(lowest_bit(s))] == 0)
+        squares &= ~lowest_bit(s);
+  const int branching = bit_count(squares);
+  if (branching == 0)
     return 0;
-  const uint64_t rest_mirror = mirrored(rest, n);
-  for (int c = 0; c < n; c++) {
-    if (columns & column_bit(c))
-      continue;
-    const uint64_t bottom = rest & ~column_bit(c);
-    set_and_queen_t orbit[4] = {{columns, c},
-                                {mirror, n - 1 - c},
-                                {bottom, c},
-                                {rest_mirror & ~column_bit(n - 1 - c), n - 1 - c}};
-    weight[c] = (uint8_t)orbit_size(orbit, 4);
-    any |= weight[c] != 0;
+  d->weight *= branching;
+  d->nodes += d->weight;
+  const uint64_t queen =
+      nth_lowest_bit(squares, nq__random_below(random_state, (uint64_t)branching));
+  const int column = bit_index(queen);
+  if (depth == 1)
+    d->multiplicity = first_row_weight[column];
+  const uint64_t below_ld = ((at->ld | queen) << 1) & board_columns(n);
+  const uint64_t below_rd = (at->rd | queen) >> 1, below = at->allowed & ~queen;
+  if ((below & ~below_ld & ~below_rd) == 0)
+    return 0;
+  double started = thread_seconds();
+  uint64_t *next = scratch->ruled_out[depth], left = 0;
+  uint32_t *next_index = scratch->live_index[depth];
+  size_t next_live = narrow(next_index, next, at->index, at->ruled_out, at->live,
+                            ruled_out_along_ld(scratch, at->table, at->row, column),
+                            ruled_out_along_rd(scratch, at->table, at->row, column), &left);
+  const top_table_t *table = at->table;
+  if (left > 0 && table->words > 1 && n - 2 - at->row >= JOIN_REPACK_ROWS &&
+      left * JOIN_REPACK_DENSITY < next_live * 64 &&
+      repack(&scratch->tables[depth], table, next, next_index, &next_live, left, n) == NQ_OK)
+    table = &scratch->tables[depth];
+  double seconds = thread_seconds() - started;
+  d->seconds += d->weight * seconds;
+  walked->seconds += seconds;
+  *at =
+      (descent_node_t){at->row + 1, below, below_ld, below_rd, table, next_index, next, next_live};
+  if (left == 0)
+    return 0;
+  if (table->words == 1) { /* the walk goes to its one-word form here */
+    finish_exactly(d, walked, scratch, first_row_weight, at);
+    return 0;
   }
-  return any;
+  return 1;
 }
 
-/* The next larger set with as many columns (Gosper's hack); the caller
- * stops once it passes the board. */
-static uint64_t next_same_size(uint64_t set) {
-  uint64_t low = lowest_bit(set), ripple = set + low;
-  return ripple | (((set ^ ripple) >> 2) / low);
+/* One descent from row m down to `stop_row`, the rest walked exactly. */
+static descent_t descend(nq__join_sample_t *walked, bottom_walk_t *walk, uint64_t top_columns,
+                         int stop_row, uint64_t *random_state) {
+  nq_join_scratch_t *scratch = walk->scratch;
+  const top_table_t *bucket = &scratch->tables[0];
+  descent_node_t at = {scratch->top_rows, walk->board & ~top_columns, 0, 0, bucket,
+                       scratch->live_index[0], scratch->ruled_out[0], bucket->words};
+  descent_t d = {.weight = 1.0, .multiplicity = 1.0};
+  while (at.row < stop_row) {
+    if (cancel_asked(scratch) ||
+        !step_down(&d, walked, scratch, walk->first_row_weight, &at, random_state))
+      return d;
+  }
+  finish_exactly(&d, walked, scratch, walk->first_row_weight, &at);
+  return d;
 }
 
-/* ---- the units of the join: canonical column sets, in increasing order ---- */
-
-uint64_t nq__join_first_set(int top_rows) { return board_columns(top_rows); }
-
-uint64_t nq__join_next_set(uint64_t set, int n) {
-  uint64_t next = next_same_size(set);
-  return next != 0 && (next & ~board_columns(n)) == 0 ? next : 0;
-}
-
-int nq__join_is_canonical(uint64_t columns, int n, int top_rows) {
-  uint8_t weight[NQ_JOIN_MAX_N];
-  return bucket_is_valid(n, top_rows, columns) && first_row_weights(weight, columns, n, top_rows);
-}
-
-int nq__join_unit(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch, int n,
-                  int top_rows, uint64_t columns) {
-  uint8_t weight[NQ_JOIN_MAX_N];
-  if (!bucket_is_valid(n, top_rows, columns) || !first_row_weights(weight, columns, n, top_rows))
-    return NQ_EUNIT;
-  return join_weighted(solutions, stats, scratch, n, top_rows, columns, weight);
+int nq__join_sample_weighted(nq__join_sample_t *estimate, nq__join_sample_t *walked,
+                             nq_join_scratch_t *scratch, int n, int top_rows,
+                             uint64_t top_columns, const uint8_t first_row_weight[NQ_JOIN_MAX_N],
+                             int exact_rows, int descents, uint64_t *random_state) {
+  *estimate = *walked = (nq__join_sample_t){0};
+  int stop_row = n - exact_rows;
+  if (stop_row <= top_rows || top_rows >= n - 1 || descents < 1) {
+    /* Nothing to draw: the bucket exactly, once. */
+    uint64_t solutions = 0;
+    nq_join_stats_t stats = {0};
+    double started = thread_seconds();
+    int rc = nq__join_weighted(&solutions, &stats, scratch, n, top_rows, top_columns,
+                                 first_row_weight);
+    double seconds = thread_seconds() - started;
+    *estimate = (nq__join_sample_t){(double)solutions, (double)stats.bottom_nodes, seconds};
+    *walked = (nq__join_sample_t){0, (double)stats.bottom_nodes, seconds};
+    return rc;
+  }
+  bottom_walk_t walk;
+  double started = thread_seconds();
+  int rc = open_bucket(&walk, scratch, n, top_rows, top_columns, first_row_weight);
+  const double opening = thread_seconds() - started;
+  if (rc != NQ_OK || scratch->tables[0].tops == 0) {
+    *estimate = *walked = (nq__join_sample_t){0, 0, opening};
+    return rc;
+  }
+  for (int k = 0; k < descents && !scratch->abandoned; k++) {
+    descent_t d = descend(walked, &walk, top_columns, stop_row, random_state);
+    estimate->solutions += d.solutions / descents;
+    estimate->bottom_nodes += d.nodes / descents;
+    estimate->seconds += d.seconds / descents;
+  }
+  estimate->seconds += opening;
+  walked->seconds += opening;
+  return scratch->abandoned ? NQ_ESTOPPED : NQ_OK;
 }
 
 void nq__join_set_cancel(nq_join_scratch_t *scratch, int (*cancelled)(void *context),

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "join_bucket.h"
 #include "nqueens/join.h"
 
 /* The least set of `top_rows` columns; the next larger one of the same
@@ -29,6 +30,14 @@ int nq__join_is_canonical(uint64_t columns, int n, int top_rows);
  * NQ_ESTOPPED when the cancel hook abandoned it. */
 int nq__join_unit(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch, int n,
                   int top_rows, uint64_t columns);
+
+/* nq__join_unit's count, work and time, estimated by Knuth's descents
+ * through the set's bottom walk (join_bucket.h, nq__join_sample_weighted):
+ * `descents` paths to `exact_rows` rows above the end, the rest exact.
+ * NQ_EUNIT, NQ_ENOMEM, NQ_ESTOPPED. */
+int nq__join_sample_unit(nq__join_sample_t *estimate, nq__join_sample_t *walked,
+                         nq_join_scratch_t *scratch, int n, int top_rows, uint64_t columns,
+                         int exact_rows, int descents, uint64_t *random_state);
 
 /* Asked before each queen of the bottom walk's first rows: non-zero
  * abandons the bucket.  NULL removes the hook. */

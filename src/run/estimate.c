@@ -35,25 +35,8 @@ static rng_t rng_for_probe(uint64_t seed, int n, uint64_t k) {
   return rng;
 }
 
-static uint64_t rng_next(rng_t *rng) { return nq__random_next(&rng->state); }
-
-/* Uniform in 0..bound-1 (bound >= 1), exactly: Lemire's multiply, with the
- * rejection that removes its tiny bias. */
 static uint64_t rng_below(rng_t *rng, uint64_t bound) {
-  unsigned __int128 product = (unsigned __int128)rng_next(rng) * bound;
-  if ((uint64_t)product < bound) {
-    uint64_t threshold = (0 - bound) % bound;
-    while ((uint64_t)product < threshold)
-      product = (unsigned __int128)rng_next(rng) * bound;
-  }
-  return (uint64_t)(product >> 64);
-}
-
-/* The index-th lowest square of `squares` (index < its size). */
-static uint64_t nth_square(uint64_t squares, uint64_t index) {
-  for (; index > 0; index--)
-    squares = drop_lowest_bit(squares);
-  return lowest_bit(squares);
+  return nq__random_below(&rng->state, bound);
 }
 
 /* ---- One probe --------------------------------------------------------- */
@@ -66,6 +49,18 @@ int nq_estimate_exact_rows(int n) {
    * docs/algorithm.md has the measurements. */
   int rows = n - 6;
   return rows < 2 ? 2 : rows > 14 ? 14 : rows;
+}
+
+/* The join's exact rows by default: its whole bottom half (the set
+ * exactly) up to n = JOIN_WHOLE_SETS_UP_TO, where a set takes seconds;
+ * above, JOIN_EXACT_ROWS rows under a random path, so that a probe takes
+ * seconds and not the core-hour a Q(28) set costs.  Each probe's set is
+ * listed once and sampled by JOIN_DESCENTS paths, which share the
+ * listing's cost.  docs/algorithm.md has the measurements. */
+enum { JOIN_WHOLE_SETS_UP_TO = 26, JOIN_EXACT_ROWS = 11, JOIN_DESCENTS = 8 };
+
+int nq_estimate_join_exact_rows(int n) {
+  return n <= JOIN_WHOLE_SETS_UP_TO ? (n > 2 ? n : 2) : JOIN_EXACT_ROWS;
 }
 
 /* What a probe measures: its stratum's solutions, the nodes a full count
@@ -96,6 +91,7 @@ typedef struct plan {
   const uint64_t *sets;
   uint64_t set_count;
   int top_rows;
+  int descents;            /* the join: paths down each sampled set's bottom walk */
   int count_depth;         /* the rows a real count's units pre-place */
   int exact_rows;
   uint64_t first_probe, probe_stride; /* this thread's probes: first, first + stride... */
@@ -170,7 +166,7 @@ static int probe(probe_result_t *out, prober_t *prober, const nq_unit_t *frame, 
       *out = (probe_result_t){{0.0, nodes, 0.0}};
       return NQ_OK;
     }
-    const uint64_t queen = nth_square(free_squares, rng_below(rng, (uint64_t)branching));
+    const uint64_t queen = nth_lowest_bit(free_squares, rng_below(rng, (uint64_t)branching));
     weight *= branching;
     const int gap = at.step + 1 < search->walk_rows ? search->walk_gap[at.step] : 0;
     at.cols |= queen;
@@ -186,8 +182,9 @@ static int probe(probe_result_t *out, prober_t *prober, const nq_unit_t *frame, 
   return NQ_OK;
 }
 
-/* The join's probe: one column set drawn uniformly from stratum s, solved
- * exactly and timed.  The block's size x the set's count is unbiased for
+/* The join's probe: one column set drawn uniformly from stratum s, its
+ * tops listed and its bottom walk sampled by Knuth's descents (or walked
+ * whole), timed.  The block's size x the set's estimate is unbiased for
  * the block's total (its solutions, work and time). */
 static uint64_t block_first(const plan_t *plan, uint64_t s) {
   return (uint64_t)((unsigned __int128)plan->set_count * s / plan->frame_count);
@@ -196,22 +193,22 @@ static uint64_t block_first(const plan_t *plan, uint64_t s) {
 static int probe_join(probe_result_t *out, prober_t *prober, uint64_t s, rng_t *rng) {
   const plan_t *plan = &prober->plan;
   const uint64_t first = block_first(plan, s), size = block_first(plan, s + 1) - first;
-  if (size == 0) {
-    *out = (probe_result_t){{0, 0, 0}};
+  *out = (probe_result_t){{0, 0, 0}};
+  if (size == 0)
+    return NQ_OK;
+  const uint64_t set = plan->sets[first + rng_below(rng, size)];
+  if (plan->options->n < 2) {
+    out->of[OF_SOLUTIONS] = (double)size; /* the empty board, or n = 1's one queen */
     return NQ_OK;
   }
-  const uint64_t set = plan->sets[first + rng_below(rng, size)];
-  uint64_t solutions = 1;
-  nq_join_stats_t stats = {0};
-  double started = thread_seconds();
-  int rc = plan->options->n < 2 ? NQ_OK
-                                : nq__join_unit(&solutions, &stats, prober->scratch,
-                                                plan->options->n, plan->top_rows, set);
-  double seconds = thread_seconds() - started;
-  prober->exact_seconds += seconds;
-  prober->exact_nodes += stats.bottom_nodes;
-  *out = (probe_result_t){{(double)size * (double)solutions,
-                           (double)size * (double)stats.bottom_nodes, (double)size * seconds}};
+  nq__join_sample_t estimate, walked;
+  int rc = nq__join_sample_unit(&estimate, &walked, prober->scratch, plan->options->n,
+                                plan->top_rows, set, plan->exact_rows, plan->descents,
+                                &rng->state);
+  prober->exact_seconds += walked.seconds;
+  prober->exact_nodes += (uint64_t)walked.bottom_nodes;
+  *out = (probe_result_t){{(double)size * estimate.solutions,
+                           (double)size * estimate.bottom_nodes, (double)size * estimate.seconds}};
   return rc;
 }
 
@@ -260,6 +257,13 @@ static void *run_prober(void *argument) {
   return NULL;
 }
 
+/* The join's cancel hook: a set in hand is abandoned on a stop, which at
+ * record sizes would otherwise wait minutes for it. */
+static int stop_raised(void *options) {
+  const volatile sig_atomic_t *stop = ((const nq_estimate_options_t *)options)->stop;
+  return stop != NULL && *stop != 0;
+}
+
 static int prober_init(prober_t *prober, const plan_t *plan, uint64_t first_probe) {
   memset(prober, 0, sizeof *prober);
   prober->plan = *plan;
@@ -273,6 +277,8 @@ static int prober_init(prober_t *prober, const plan_t *plan, uint64_t first_prob
   if (rc != NQ_OK) {
     free(prober->sums);
     prober->sums = NULL;
+  } else if (prober->scratch != NULL) {
+    nq__join_set_cancel(prober->scratch, stop_raised, (void *)plan->options);
   }
   return rc;
 }
@@ -386,6 +392,7 @@ static void fill_result(nq_estimate_result_t *result, const stratum_sums_t *sums
   result->method = plan->sets != NULL ? NQ_COUNT_JOIN : NQ_COUNT_BACKTRACK;
   result->units = plan->sets != NULL ? plan->set_count : 0;
   result->exact_rows = plan->exact_rows;
+  result->descents = plan->sets != NULL ? plan->descents : 0;
   result->depth = plan->count_depth;
   result->walk = nq_walk_resolve(plan->options->walk, plan->options->n);
 }
@@ -502,7 +509,12 @@ static uint64_t join_strata(const nq_estimate_options_t *options, uint64_t sets)
 static int estimate_join(nq_estimate_result_t *result, const nq_estimate_options_t *options,
                          MPI_Comm comm) {
   plan_t plan = {.options = options,
-                 .top_rows = nq__method_join.default_unit_param(options->n)};
+                 .top_rows = nq__method_join.default_unit_param(options->n),
+                 .exact_rows = options->exact_rows > 0 ? options->exact_rows
+                                                       : nq_estimate_join_exact_rows(options->n),
+                 .descents = JOIN_DESCENTS};
+  if (plan.exact_rows >= options->n - plan.top_rows)
+    plan.descents = 0; /* no row left to draw: each set whole */
   /* Strata along the sets' increasing order, which their cost follows. */
   uint64_t *sets = NULL;
   int rc = nq__join_list_sets(&sets, &plan.set_count, options->n, plan.top_rows);

@@ -1,0 +1,135 @@
+/* The join's units: the column sets of the top half, one per orbit under
+ * the left-right mirror and the up-down flip, each with the weights of its
+ * row-m queens (docs/algorithm.md section 7).  The bucket itself, exact or
+ * sampled, is join.c's. */
+
+#include "join_units.h"
+
+#include <string.h>
+
+#include "bits.h"
+#include "join_bucket.h"
+#include "nqueens/error.h"
+
+/* The columns mirrored left to right on an n-wide board: the 64 bits
+ * reversed (halves, quarters, ... swapped), then shifted into place. */
+static uint64_t mirrored(uint64_t columns, int n) {
+  uint64_t r = columns;
+  r = (r >> 32) | (r << 32);
+  r = ((r >> 16) & 0x0000ffff0000ffffull) | ((r & 0x0000ffff0000ffffull) << 16);
+  r = ((r >> 8) & 0x00ff00ff00ff00ffull) | ((r & 0x00ff00ff00ff00ffull) << 8);
+  r = ((r >> 4) & 0x0f0f0f0f0f0f0f0full) | ((r & 0x0f0f0f0f0f0f0f0full) << 4);
+  r = ((r >> 2) & 0x3333333333333333ull) | ((r & 0x3333333333333333ull) << 2);
+  r = ((r >> 1) & 0x5555555555555555ull) | ((r & 0x5555555555555555ull) << 1);
+  return r >> (64 - n);
+}
+
+/* How many members the orbit of `members[0]` has, or 0 when it is not the
+ * least of them (pairs compare as (set, column), lexicographically). */
+typedef struct set_and_queen {
+  uint64_t columns;
+  int middle; /* the middle row's queen, or -1 */
+} set_and_queen_t;
+
+static int is_before(set_and_queen_t a, set_and_queen_t b) {
+  return a.columns < b.columns || (a.columns == b.columns && a.middle < b.middle);
+}
+
+static int orbit_size(const set_and_queen_t *members, int count) {
+  int distinct = 0;
+  for (int i = 0; i < count; i++) {
+    if (is_before(members[i], members[0]))
+      return 0;
+    int seen = 0;
+    for (int j = 0; j < i; j++)
+      seen |= members[j].columns == members[i].columns && members[j].middle == members[i].middle;
+    distinct += !seen;
+  }
+  return distinct;
+}
+
+/* The weight of each queen c of row m for the top columns S: how many
+ * (column set, queen) pairs it stands for, 0 where another pair of its
+ * orbit counts them.  The left-right mirror maps the solutions with top
+ * columns S and queen c on row m to those with mirror(S) and n-1-c.  The
+ * up-down flip maps them to those with top columns the bottom's: when the
+ * top is half the board, the complement of S (any c); when a middle row
+ * m = (n-1)/2 separates two halves, the columns neither S nor c hold, and
+ * the same c.  Returns 1 when some weight is not 0. */
+static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, int n, int top_rows) {
+  uint64_t board = board_columns(n);
+  int any = 0;
+  memset(weight, 0, NQ_JOIN_MAX_N);
+  if (2 * top_rows + 1 != n) {
+    set_and_queen_t orbit[4] = {{columns, -1}, {mirrored(columns, n), -1}};
+    if (orbit[1].columns < columns)
+      return 0; /* its mirror counts it */
+    int count = 2;
+    if (2 * top_rows == n) {
+      orbit[2] = (set_and_queen_t){board & ~columns, -1};
+      orbit[3] = (set_and_queen_t){mirrored(board & ~columns, n), -1};
+      count = 4;
+    }
+    int size = orbit_size(orbit, count);
+    for (int c = 0; c < n; c++)
+      weight[c] = (uint8_t)size;
+    return size != 0;
+  }
+  /* The mirror of S comes before S for every queen: no pair of S counts
+   * (half of all sets; the test that a listing makes most). */
+  const uint64_t mirror = mirrored(columns, n), rest = board & ~columns;
+  if (mirror < columns)
+    return 0;
+  const uint64_t rest_mirror = mirrored(rest, n);
+  for (int c = 0; c < n; c++) {
+    if (columns & column_bit(c))
+      continue;
+    const uint64_t bottom = rest & ~column_bit(c);
+    set_and_queen_t orbit[4] = {{columns, c},
+                                {mirror, n - 1 - c},
+                                {bottom, c},
+                                {rest_mirror & ~column_bit(n - 1 - c), n - 1 - c}};
+    weight[c] = (uint8_t)orbit_size(orbit, 4);
+    any |= weight[c] != 0;
+  }
+  return any;
+}
+
+/* The next larger set with as many columns (Gosper's hack); the caller
+ * stops once it passes the board. */
+static uint64_t next_same_size(uint64_t set) {
+  uint64_t low = lowest_bit(set), ripple = set + low;
+  return ripple | (((set ^ ripple) >> 2) / low);
+}
+
+/* ---- the units of the join: canonical column sets, in increasing order ---- */
+
+uint64_t nq__join_first_set(int top_rows) { return board_columns(top_rows); }
+
+uint64_t nq__join_next_set(uint64_t set, int n) {
+  uint64_t next = next_same_size(set);
+  return next != 0 && (next & ~board_columns(n)) == 0 ? next : 0;
+}
+
+int nq__join_is_canonical(uint64_t columns, int n, int top_rows) {
+  uint8_t weight[NQ_JOIN_MAX_N];
+  return nq__join_bucket_is_valid(n, top_rows, columns) && first_row_weights(weight, columns, n, top_rows);
+}
+
+int nq__join_unit(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch, int n,
+                  int top_rows, uint64_t columns) {
+  uint8_t weight[NQ_JOIN_MAX_N];
+  if (!nq__join_bucket_is_valid(n, top_rows, columns) || !first_row_weights(weight, columns, n, top_rows))
+    return NQ_EUNIT;
+  return nq__join_weighted(solutions, stats, scratch, n, top_rows, columns, weight);
+}
+
+int nq__join_sample_unit(nq__join_sample_t *estimate, nq__join_sample_t *walked,
+                         nq_join_scratch_t *scratch, int n, int top_rows, uint64_t columns,
+                         int exact_rows, int descents, uint64_t *random_state) {
+  uint8_t weight[NQ_JOIN_MAX_N];
+  if (!nq__join_bucket_is_valid(n, top_rows, columns) || !first_row_weights(weight, columns, n, top_rows))
+    return NQ_EUNIT;
+  return nq__join_sample_weighted(estimate, walked, scratch, n, top_rows, columns, weight,
+                                  exact_rows, descents, random_state);
+}
