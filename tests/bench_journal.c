@@ -93,7 +93,7 @@ static int write_batches(nq__journal_t *journal, uint64_t total, uint64_t batch_
 static int reopen(double *seconds, const char *path, const nq__journal_header_t *header) {
   nq__journal_state_t state;
   nq__journal_state_init(&state);
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   nq__journal_t *journal = NULL;
   double started = now();
   int rc = nq__journal_open(&journal, &state, message, path, header);
@@ -122,7 +122,7 @@ static void drop_cached(const char *path) {
 static double skip_all(const char *path, uint64_t total) {
   nq__journal_state_t state;
   nq__journal_state_init(&state);
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   if (nq__journal_read(&state, message, path) != NQ_OK)
     return -1.0;
   nq__journal_done_cursor_t cursor;
@@ -170,7 +170,7 @@ int main(int argc, char **argv) {
   nq__journal_header_init(&header, n, 1, nq_units_depth(n), total);
   nq__journal_state_t state;
   nq__journal_state_init(&state);
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   nq__journal_t *journal = NULL;
   started = now();
   rc = nq__journal_open(&journal, &state, message, path, &header);

@@ -11,7 +11,7 @@
 #include "nqueens/error.h"
 #include "support.h"
 
-enum { MAX_WORDS = 14, MESSAGE_SIZE = 256 };
+enum { MAX_WORDS = 14 };
 
 /* argv from a NULL-terminated word list, in writable storage as main's. */
 typedef struct command_line {
@@ -38,7 +38,7 @@ static void make_command_line(command_line_t *line, const char *const *words) {
 static int parse(nq__cli_t *cli, char *message, const char *const *words) {
   command_line_t line;
   make_command_line(&line, words);
-  return nq__cli_parse(cli, message, MESSAGE_SIZE, line.argc, line.argv);
+  return nq__cli_parse(cli, message, line.argc, line.argv);
 }
 
 typedef struct good_case {
@@ -78,7 +78,7 @@ static const good_case_t good_cases[] = {
 START_TEST(test_parse_accepts_good_command_lines) {
   const good_case_t *good = &good_cases[_i];
   nq__cli_t cli;
-  char message[MESSAGE_SIZE] = "unchanged";
+  char message[NQ__MESSAGE_SIZE] = "unchanged";
   int rc = parse(&cli, message, good->words);
   ck_assert_msg(rc == NQ_OK, "case %d (%s ...) rejected: %s", _i, good->words[0], message);
   ck_assert_int_eq(cli.mode, good->expected.mode);
@@ -201,12 +201,12 @@ static const bad_case_t bad_cases[] = {
  * stay alive: the parsed options point into them. */
 START_TEST(test_parse_record_options) {
   nq__cli_t cli;
-  char message[MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   const char *slice[] = {"-n", "20", "--slice", "2/7", "--checkpoint", "j", "--verify",
                          "0.25", "--seed", "9", "--json", "r.json", NULL};
   command_line_t line;
   make_command_line(&line, slice);
-  ck_assert_int_eq(nq__cli_parse(&cli, message, MESSAGE_SIZE, line.argc, line.argv), NQ_OK);
+  ck_assert_int_eq(nq__cli_parse(&cli, message, line.argc, line.argv), NQ_OK);
   ck_assert_int_eq(cli.slice_index, 1);
   ck_assert_int_eq(cli.slice_count, 7);
   ck_assert(cli.verify == 0.25);
@@ -214,7 +214,7 @@ START_TEST(test_parse_record_options) {
   ck_assert_str_eq(cli.json_file, "r.json");
   const char *merge[] = {"--format", "json", "--json", "m.json", "--merge", "a", "b", NULL};
   make_command_line(&line, merge);
-  ck_assert_int_eq(nq__cli_parse(&cli, message, MESSAGE_SIZE, line.argc, line.argv), NQ_OK);
+  ck_assert_int_eq(nq__cli_parse(&cli, message, line.argc, line.argv), NQ_OK);
   ck_assert_int_eq(cli.mode, NQ_MODE_MERGE);
   ck_assert_int_eq(cli.merge_count, 2);
   ck_assert_str_eq(cli.merge_files[0], "a");
@@ -225,7 +225,7 @@ START_TEST(test_parse_record_options) {
   const char *after[] = {"--merge", "a", "--format", "json", "b", "--json", "m.json", "--",
                          "-c", NULL};
   make_command_line(&line, after);
-  ck_assert_int_eq(nq__cli_parse(&cli, message, MESSAGE_SIZE, line.argc, line.argv), NQ_OK);
+  ck_assert_int_eq(nq__cli_parse(&cli, message, line.argc, line.argv), NQ_OK);
   ck_assert_int_eq(cli.format, NQ_FORMAT_JSON);
   ck_assert_str_eq(cli.json_file, "m.json");
   ck_assert_int_eq(cli.merge_count, 3);
@@ -255,7 +255,7 @@ START_TEST(test_parse_counting_switches) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     nq__cli_t cli;
-    char message[MESSAGE_SIZE];
+    char message[NQ__MESSAGE_SIZE];
     ck_assert_int_eq(parse(&cli, message, cases[i].words), NQ_OK);
     ck_assert_msg(cli.progress == cases[i].progress, "case %zu: progress %g", i, cli.progress);
     ck_assert_int_eq(cli.quiet, cases[i].quiet);
@@ -298,7 +298,7 @@ START_TEST(test_method_auto_chooses) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     nq__cli_t cli;
-    char message[MESSAGE_SIZE];
+    char message[NQ__MESSAGE_SIZE];
     ck_assert_msg(parse(&cli, message, cases[i].words) == NQ_OK, "case %zu: %s", i, message);
     ck_assert_msg(nq__cli_method(&cli) == cases[i].method, "case %zu: method %d", i,
                   (int)nq__cli_method(&cli));
@@ -324,7 +324,7 @@ START_TEST(test_parse_estimate_options) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     nq__cli_t cli;
-    char message[MESSAGE_SIZE];
+    char message[NQ__MESSAGE_SIZE];
     ck_assert_msg(parse(&cli, message, cases[i].words) == NQ_OK, "case %zu: %s", i, message);
     ck_assert_int_eq(cli.mode, NQ_MODE_ESTIMATE);
     ck_assert_int_eq(cli.n, 8);
@@ -340,7 +340,7 @@ END_TEST
 START_TEST(test_parse_rejects_bad_command_lines) {
   const bad_case_t *bad = &bad_cases[_i];
   nq__cli_t cli;
-  char message[MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   memset(message, 'Z', sizeof message);
   int rc = parse(&cli, message, bad->words);
   ck_assert_msg(rc == NQ_EINVAL, "case %d (%s ...) returned %d", _i,
@@ -360,7 +360,7 @@ START_TEST(test_parse_runs_repeatedly) {
   static const char *const bad[] = {"-n", "8", "--bogus", NULL};
   for (int round = 0; round < 2; round++) {
     nq__cli_t cli;
-    char message[MESSAGE_SIZE];
+    char message[NQ__MESSAGE_SIZE];
     ck_assert_int_eq(parse(&cli, message, bad), NQ_EINVAL);
     ck_assert_int_eq(parse(&cli, message, good), NQ_OK);
     ck_assert_int_eq(cli.n, 8);
@@ -370,14 +370,14 @@ START_TEST(test_parse_runs_repeatedly) {
 END_TEST
 
 START_TEST(test_parse_truncates_message_to_buffer) {
-  static const char *const words[] = {"-n", "99999999999999999999999", NULL};
-  command_line_t line;
+  /* A value longer than the message's room: the line is cut, still ended. */
+  static char program[] = "nqueens-mpi", size_option[] = "-n", long_value[2 * NQ__MESSAGE_SIZE];
+  memset(long_value, '9', sizeof long_value - 1);
+  char *argv[] = {program, size_option, long_value, NULL};
   nq__cli_t cli;
-  char message[16];
+  char message[NQ__MESSAGE_SIZE];
   memset(message, 'Z', sizeof message);
-  make_command_line(&line, words);
-  ck_assert_int_eq(nq__cli_parse(&cli, message, sizeof message, line.argc, line.argv),
-                   NQ_EINVAL);
+  ck_assert_int_eq(nq__cli_parse(&cli, message, 3, argv), NQ_EINVAL);
   ck_assert_uint_eq(strlen(message), sizeof message - 1);
 }
 END_TEST
@@ -403,6 +403,27 @@ START_TEST(test_print_help_mentions_every_option) {
 }
 END_TEST
 
+/* Every error code the program can report has a message of its own (the
+ * table in nqueens/error.h), and a code outside it says so. */
+START_TEST(test_every_error_has_its_own_message) {
+#define CODE_OF(name, value, message) name,
+  static const int codes[] = {NQ_ERROR_TABLE(CODE_OF)};
+#undef CODE_OF
+  const size_t count = sizeof codes / sizeof codes[0];
+  ck_assert_uint_ge(count, 15);
+  for (size_t i = 0; i < count; i++) {
+    ck_assert_int_le(codes[i], 0);
+    ck_assert_str_ne(nq_strerror(codes[i]), "unknown error");
+    for (size_t j = 0; j < i; j++) {
+      ck_assert_int_ne(codes[i], codes[j]);
+      ck_assert_str_ne(nq_strerror(codes[i]), nq_strerror(codes[j]));
+    }
+  }
+  ck_assert_str_eq(nq_strerror(-1000), "unknown error");
+  ck_assert_str_eq(nq_strerror(1), "unknown error");
+}
+END_TEST
+
 static Suite *cli_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -418,6 +439,7 @@ static Suite *cli_suite(int argc, char **argv) {
   tcase_add_test(parse_case, test_parse_estimate_options);
   tcase_add_test(parse_case, test_parse_record_options);
   tcase_add_test(parse_case, test_parse_truncates_message_to_buffer);
+  tcase_add_test(parse_case, test_every_error_has_its_own_message);
   suite_add_tcase(suite, parse_case);
   TCase *help = tcase_create("help");
   tcase_add_test(help, test_print_help_mentions_every_option);

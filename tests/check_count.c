@@ -477,7 +477,7 @@ static void write_partial_journal(const char *path, int n, uint64_t first, uint6
   nq__journal_state_t state;
   nq__journal_state_init(&state);
   nq__journal_t *journal = NULL;
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   ck_assert_int_eq(nq__journal_open(&journal, &state, message, path, &header), NQ_OK);
   nq__totals_t sums;
   nq__totals_init(&sums);

@@ -137,7 +137,7 @@ static void write_journal(const uint64_t (*batches)[2], size_t count) {
   nq__journal_header_t header = test_header();
   nq__journal_state_t state;
   nq__journal_state_init(&state);
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   nq__journal_t *journal = open_ok(&state, &header, message);
   for (size_t i = 0; i < count; i++)
     append_small(journal, batches[i][0], batches[i][1], (int)i);
@@ -151,7 +151,7 @@ static void expect_refused_with(int code, const nq__journal_header_t *header, co
   bytes_t before = read_bytes(path);
   nq__journal_state_t state;
   nq__journal_state_init(&state);
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   nq__journal_t *journal = NULL;
   int rc = nq__journal_open(&journal, &state, message, path, header);
   ck_assert_msg(rc == code, "expected a refusal (%s), got %s: %s", why, nq_strerror(rc),
@@ -185,7 +185,7 @@ START_TEST(test_journal_golden_bytes) {
   nq__journal_header_t header = test_header();
   nq__journal_state_t state;
   nq__journal_state_init(&state);
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   nq__journal_t *journal = open_ok(&state, &header, message);
   ck_assert_str_eq(message, "");
   nq__totals_t batch;
@@ -217,7 +217,7 @@ START_TEST(test_journal_golden_reads) {
   write_bytes(path, golden, strlen(golden));
   nq__journal_state_t state;
   nq__journal_state_init(&state);
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   ck_assert_int_eq(nq__journal_read(&state, message, path), NQ_OK);
   ck_assert_str_eq(message, "");
   ck_assert_int_eq(state.header.n, 8);
@@ -253,7 +253,7 @@ START_TEST(test_journal_round_trip) {
   nq__journal_header_t header = test_header();
   nq__journal_state_t state;
   nq__journal_state_init(&state);
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   nq__journal_t *journal = open_ok(&state, &header, message);
   ck_assert_uint_eq(state.records, 0);
   ck_assert(!nq__journal_complete(&state));
@@ -316,7 +316,7 @@ START_TEST(test_journal_append_refuses_bad_batches) {
   nq__journal_header_t header = test_header();
   nq__journal_state_t state;
   nq__journal_state_init(&state);
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   nq__journal_t *journal = open_ok(&state, &header, message);
   nq__totals_t batch;
   nq__totals_init(&batch);
@@ -354,7 +354,7 @@ START_TEST(test_journal_open_refuses_unwritable_header) {
   for (int i = 0; i < 4; i++) {
     nq__journal_state_t state;
     nq__journal_state_init(&state);
-    char message[NQ__JOURNAL_MESSAGE_SIZE];
+    char message[NQ__MESSAGE_SIZE];
     nq__journal_t *journal = NULL;
     ck_assert_int_eq(nq__journal_open(&journal, &state, message, path, &headers[i]), NQ_EINVAL);
     ck_assert_ptr_null(journal);
@@ -375,7 +375,7 @@ static void open_cut(const bytes_t *whole, size_t cut, uint64_t expect_records, 
   /* A reader beside a live run leaves the file as it is. */
   nq__journal_state_t state;
   nq__journal_state_init(&state);
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   ck_assert_int_eq(nq__journal_read(&state, message, path), NQ_OK);
   ck_assert_uint_eq(state.records, expect_records);
   ck_assert_int_eq(message[0] != '\0', expect_warning);
@@ -435,7 +435,7 @@ START_TEST(test_journal_torn_check_and_run_lines_named) {
       nq__journal_header_t header = test_header();
       nq__journal_state_t state;
       nq__journal_state_init(&state);
-      char message[NQ__JOURNAL_MESSAGE_SIZE];
+      char message[NQ__MESSAGE_SIZE];
       nq__journal_t *journal = open_ok(&state, &header, message);
       nq__totals_t batch;
       nq__totals_init(&batch);
@@ -476,7 +476,7 @@ START_TEST(test_journal_bad_last_line_dropped) {
   nq__journal_header_t header = test_header();
   nq__journal_state_t state;
   nq__journal_state_init(&state);
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   nq__journal_t *journal = open_ok(&state, &header, message);
   ck_assert_ptr_nonnull(strstr(message, "torn last record at line 4"));
   ck_assert_uint_eq(state.records, 2);
@@ -498,7 +498,7 @@ START_TEST(test_journal_failed_write_stops_appends) {
   nq__journal_header_t header = test_header();
   nq__journal_state_t state;
   nq__journal_state_init(&state);
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   nq__journal_t *journal = open_ok(&state, &header, message);
   struct stat info;
   ck_assert_int_eq(stat(path, &info), 0);
@@ -643,7 +643,7 @@ START_TEST(test_journal_not_a_journal_refused) {
     nq__journal_header_t header = test_header();
     nq__journal_state_t state;
     nq__journal_state_init(&state);
-    char message[NQ__JOURNAL_MESSAGE_SIZE];
+    char message[NQ__MESSAGE_SIZE];
     nq__journal_t *journal = NULL;
     ck_assert_int_eq(nq__journal_open(&journal, &state, message, path, &header), NQ_EJOURNAL);
     ck_assert_ptr_nonnull(strstr(message, "cannot open"));
@@ -740,7 +740,7 @@ START_TEST(test_journal_done_cursor_random) {
 
   nq__journal_state_t state;
   nq__journal_state_init(&state);
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   ck_assert_int_eq(nq__journal_read(&state, message, path), NQ_OK);
   uint64_t done_units = 0;
   for (uint64_t id = 0; id < TOTAL; id++)
@@ -785,7 +785,7 @@ static pid_t start_holder(int *release_fd) {
     nq__journal_header_t header = test_header();
     nq__journal_state_t state;
     nq__journal_state_init(&state);
-    char message[NQ__JOURNAL_MESSAGE_SIZE];
+    char message[NQ__MESSAGE_SIZE];
     nq__journal_t *journal = NULL;
     char answer = nq__journal_open(&journal, &state, message, path, &header) == NQ_OK ? 'L' : 'F';
     if (write(ready[1], &answer, 1) != 1 || answer != 'L')
@@ -820,7 +820,7 @@ START_TEST(test_journal_lock_refuses_second_run) {
   ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
   nq__journal_state_t state;
   nq__journal_state_init(&state);
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   nq__journal_t *journal = open_ok(&state, &header, message);
   ck_assert_str_eq(message, "");
   ck_assert_uint_eq(state.records, 3);

@@ -71,7 +71,7 @@ static void write_laid_out(int which, int n, const uint64_t (*ranges)[2], size_t
   nq__journal_state_t state;
   nq__journal_state_init(&state);
   nq__journal_t *journal = NULL;
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   ck_assert_int_eq(nq__journal_open(&journal, &state, message, paths[which], &header), NQ_OK);
   nq__totals_t sums;
   nq__totals_init(&sums);
@@ -93,7 +93,7 @@ static void write_journal(int which, int n, const uint64_t (*ranges)[2], size_t 
 
 static int merge(nq__merge_result_t *result, int count) {
   char *list[JOURNALS] = {paths[0], paths[1], paths[2], paths[3], paths[4]};
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   nq__merge_result_init(result);
   return nq__merge_journals(result, message, list, count);
 }
@@ -257,7 +257,7 @@ START_TEST(test_merge_compares_checks_over_records) {
   nq__journal_state_t state;
   nq__journal_state_init(&state);
   nq__journal_t *journal = NULL;
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   ck_assert_int_eq(nq__journal_open(&journal, &state, message, paths[0], &header), NQ_OK);
   nq__totals_t sums;
   nq__totals_init(&sums);
@@ -329,7 +329,7 @@ START_TEST(test_merge_refuses_a_journal_twice) {
   ck_assert_int_eq(link(paths[0], paths[1]), 0);
   const char *second[] = {paths[0], dotted, paths[1]};
   for (int i = 0; i < 3; i++) {
-    char message[NQ__JOURNAL_MESSAGE_SIZE];
+    char message[NQ__MESSAGE_SIZE];
     nq__merge_result_t r;
     nq__merge_result_init(&r);
     list[1] = (char *)second[i];
@@ -348,7 +348,7 @@ START_TEST(test_merge_refuses_an_altered_header) {
   const uint64_t whole[][2] = {{0, 100}};
   write_journal(0, 11, whole, 1, 0); /* n = 11 at depth 1 has 136 units, not 100 */
   nq__merge_result_t r;
-  char message[NQ__JOURNAL_MESSAGE_SIZE], *list[1] = {paths[0]};
+  char message[NQ__MESSAGE_SIZE], *list[1] = {paths[0]};
   nq__merge_result_init(&r);
   ck_assert_int_eq(nq__merge_journals(&r, message, list, 1), NQ_EJOURNAL);
   ck_assert_ptr_nonnull(strstr(message, "n = 11 at depth 1 has 136"));
@@ -361,7 +361,7 @@ END_TEST
 START_TEST(test_merge_refuses_a_fifo) {
   make_directory();
   ck_assert_int_eq(mkfifo(paths[0], 0600), 0);
-  char message[NQ__JOURNAL_MESSAGE_SIZE], *list[1] = {paths[0]};
+  char message[NQ__MESSAGE_SIZE], *list[1] = {paths[0]};
   nq__merge_result_t r;
   nq__merge_result_init(&r);
   ck_assert_int_eq(nq__merge_journals(&r, message, list, 1), NQ_EJOURNAL);

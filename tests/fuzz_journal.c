@@ -79,7 +79,7 @@ static void report(const char *path) {
 
 /* Reads the file alone, and reports on it as --status would. */
 static void read_one(file_t *f) {
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   nq__journal_state_t state;
   nq__journal_state_init(&state);
   f->loads = nq__journal_read(&state, message, f->path) == NQ_OK;
@@ -101,7 +101,7 @@ static void read_one(file_t *f) {
 static void check_merge(int a, int b) {
   if (files[a].loads && files[a].n > COUNTED_MAX_N)
     return;
-  char message[NQ__JOURNAL_MESSAGE_SIZE], *list[2] = {files[a].path, b >= 0 ? files[b].path : NULL};
+  char message[NQ__MESSAGE_SIZE], *list[2] = {files[a].path, b >= 0 ? files[b].path : NULL};
   nq__merge_result_t result;
   nq__merge_result_init(&result);
   /* Two journals whole alone, above all under checksums made right, are

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "mpi_check.h"
 #include "nqueens/error.h"
 #include "output.h"
 #include "progress.h"
@@ -183,8 +184,8 @@ typedef int (*record_writer_fn)(nq__output_t *output, const void *context);
 
 static int write_record(const char *path, record_writer_fn write, const void *context,
                         FILE *err) {
-  char temp[PATH_MAX], message[PATH_MAX + 256];
-  FILE *file = nq__provenance_open_temp(path, temp, message, sizeof message);
+  char temp[PATH_MAX], message[NQ__MESSAGE_SIZE];
+  FILE *file = nq__provenance_open_temp(path, temp, message);
   if (file == NULL) {
     fprintf(err, "nqueens-mpi: --json: %s\n", message);
     return NQ_EXIT_FAILURE;
@@ -204,7 +205,7 @@ static int write_record(const char *path, record_writer_fn write, const void *co
             nq_strerror(rc), write_errno ? ": " : "", write_errno ? strerror(write_errno) : "");
     return NQ_EXIT_FAILURE;
   }
-  if (nq__provenance_commit(file, temp, path, message, sizeof message) != NQ_OK) {
+  if (nq__provenance_commit(file, temp, path, message) != NQ_OK) {
     fprintf(err, "nqueens-mpi: --json: %s\n", message);
     return NQ_EXIT_FAILURE;
   }
@@ -219,11 +220,11 @@ static int json_destination_ok(char target[PATH_MAX], const nq__cli_t *cli,
                                FILE *err) {
   if (cli->json_file == NULL)
     return NQ_EXIT_OK;
-  char message[PATH_MAX + 256];
+  char message[NQ__MESSAGE_SIZE];
   int rc = rank == 0 ? nq__provenance_check_destination(target, cli->json_file, keep, keep_count,
-                                                        message, sizeof message)
+                                                        message)
                      : NQ_OK;
-  if (MPI_Bcast(&rc, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
+  if ((rc = nq__agree_with_rank0(rc, comm)) == NQ_EMPI)
     return runtime_failure(err, "checking --json", NQ_EMPI, 0);
   if (rc != NQ_OK && rank == 0)
     fprintf(err, "nqueens-mpi: %s\n", message);
@@ -247,10 +248,9 @@ static int write_count_record(nq__output_t *output, const void *context) {
 static int record_count(const char *target, const nq__cli_t *cli, const nq_count_result_t *result,
                         const nq__provenance_t *provenance, FILE *err) {
   count_record_t record = {cli, result, provenance, ""};
-  char message[PATH_MAX + 256];
+  char message[NQ__MESSAGE_SIZE];
   if (cli->checkpoint != NULL &&
-      nq__provenance_sha256(record.journal_sha256, cli->checkpoint, message, sizeof message) !=
-          NQ_OK) {
+      nq__provenance_sha256(record.journal_sha256, cli->checkpoint, message) != NQ_OK) {
     fprintf(err, "nqueens-mpi: --json: %s\n", message);
     return NQ_EXIT_FAILURE;
   }
@@ -263,7 +263,7 @@ static int gather_provenance(nq__provenance_t *provenance, int rc,
                              const nq_count_result_t *result, MPI_Comm comm) {
   /* Without a silent rank, which would never join: rank 0's own alone. */
   int silent = result->silent_ranks > 0, everyone = rc == NQ_OK && !silent ? NQ_OK : NQ_ESTOPPED;
-  if (MPI_Bcast(&everyone, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
+  if ((everyone = nq__agree_with_rank0(everyone, comm)) == NQ_EMPI)
     return NQ_EMPI;
   if (rc == NQ_OK && silent)
     return nq__provenance_gather(provenance, MPI_COMM_SELF);
@@ -384,11 +384,11 @@ static int write_merge_record(nq__output_t *output, const void *context) {
 static int record_merge(const char *target, const nq__cli_t *cli,
                         const nq__merge_result_t *result, nq__provenance_t *provenance,
                         FILE *err) {
-  char message[PATH_MAX + 256];
+  char message[NQ__MESSAGE_SIZE];
   char(*sha256s)[NQ_SHA256_HEX] = calloc((size_t)cli->merge_count, sizeof *sha256s);
   int status = sha256s != NULL ? NQ_EXIT_OK : runtime_failure(err, "--json", NQ_ENOMEM, 0);
   for (int i = 0; status == NQ_EXIT_OK && i < cli->merge_count; i++)
-    if (nq__provenance_sha256(sha256s[i], cli->merge_files[i], message, sizeof message) != NQ_OK) {
+    if (nq__provenance_sha256(sha256s[i], cli->merge_files[i], message) != NQ_OK) {
       fprintf(err, "nqueens-mpi: --json: %s\n", message);
       status = NQ_EXIT_FAILURE;
     }
@@ -425,7 +425,7 @@ static int say_no_total(FILE *err, const nq__merge_result_t *result) {
 
 static int run_merge(const nq__cli_t *cli, FILE *out, FILE *err) {
   static const char what[] = "writing the merge failed";
-  char message[NQ__JOURNAL_MESSAGE_SIZE], json_target[PATH_MAX] = "";
+  char message[NQ__MESSAGE_SIZE], json_target[PATH_MAX] = "";
   int destination = json_destination_ok(json_target, cli, (const char *const *)cli->merge_files,
                                         cli->merge_count, MPI_COMM_SELF, 0, err);
   if (destination != NQ_EXIT_OK)
@@ -602,7 +602,7 @@ static int agreement_failed(FILE *err, int rank, int mpi_code) {
  * difference ends every rank with NQ_EXIT_USAGE, and rank 0 alone says
  * why, in one line.  `message` holds this rank's parse error, if any.
  * Returns NQ_EXIT_OK when all ranks hold the same options. */
-static int ranks_agree(const nq__cli_t *cli, int parse_rc, char *message, int message_size,
+static int ranks_agree(const nq__cli_t *cli, int parse_rc, char message[static NQ__MESSAGE_SIZE],
                        MPI_Comm comm, int rank, FILE *err) {
   int size = 1, code;
   if ((code = MPI_Comm_size(comm, &size)) != MPI_SUCCESS)
@@ -622,7 +622,7 @@ static int ranks_agree(const nq__cli_t *cli, int parse_rc, char *message, int me
   if (first_failed < size) {
     /* Rank 0 reports the first failed parse, its own or another rank's. */
     if (first_failed != 0 &&
-        (code = MPI_Bcast(message, message_size, MPI_CHAR, first_failed, comm)) != MPI_SUCCESS)
+        (code = MPI_Bcast(message, NQ__MESSAGE_SIZE, MPI_CHAR, first_failed, comm)) != MPI_SUCCESS)
       return agreement_failed(err, rank, code);
     if (rank == 0 && first_failed == 0)
       fprintf(err, "nqueens-mpi: %s (see --help)\n", message);
@@ -642,7 +642,7 @@ static int ranks_agree(const nq__cli_t *cli, int parse_rc, char *message, int me
 
 int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
   nq__cli_t cli;
-  char message[256];
+  char message[NQ__MESSAGE_SIZE];
   int rank = 0;
   /* Errors come back as codes (reported with their place by NQ_MPI_CHECK)
    * rather than killing the job without a word. */
@@ -653,8 +653,8 @@ int nq__app_main(int argc, char **argv, MPI_Comm comm, FILE *out, FILE *err) {
   }
   /* Every rank parses its own argv; bad input, or argv that differ between
    * ranks, end all ranks together with one message from rank 0. */
-  int parse_rc = nq__cli_parse(&cli, message, sizeof message, argc, argv);
-  int agreed = ranks_agree(&cli, parse_rc, message, (int)sizeof message, comm, rank, err);
+  int parse_rc = nq__cli_parse(&cli, message, argc, argv);
+  int agreed = ranks_agree(&cli, parse_rc, message, comm, rank, err);
   if (agreed != NQ_EXIT_OK)
     return agreed;
   /* Counts and estimates stop cleanly on a signal (exit 3); the other

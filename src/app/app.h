@@ -4,7 +4,22 @@
 #include <mpi.h>
 #include <stdio.h>
 
-#include "cli.h"
+/* Exit statuses of the command line.  NQ_EXIT_STOPPED: a signal stopped
+ * the count cleanly.  NQ_EXIT_ABORT is never an exit status: it tells main
+ * to tear the job down with MPI_Abort (an MPI call failed, and other ranks
+ * may be blocked waiting on this one). */
+enum {
+  NQ_EXIT_OK = 0,
+  NQ_EXIT_FAILURE = 1,
+  NQ_EXIT_USAGE = 2,
+  NQ_EXIT_STOPPED = 3,
+  NQ_EXIT_BUSY = 4, /* the checkpoint journal is held by another live run: retry once it ends */
+  /* Or-ed into a status: a rank fell silent (stopped or hung) and the run
+   * ended without it; main ends the job with MPI_Abort(status), since
+   * MPI_Finalize would wait for that rank forever. */
+  NQ_EXIT_WITHOUT_SILENT_RANKS = 0x100,
+  NQ_EXIT_ABORT = -1
+};
 
 /* Call before MPI_Init.  When no launcher started this process (a plain
  * `nqueens-mpi -n 16`), asks Open MPI for a lean single-process start:

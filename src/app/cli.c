@@ -67,8 +67,7 @@ typedef struct parser {
   nq__cli_t *cli;
   int argc;
   char **argv;
-  char *message;
-  size_t message_size;
+  char *message; /* NQ__MESSAGE_SIZE bytes */
   int seen[OPT_STATUS + 1];
   int have_n;
   int operands; /* argv[operands..argc-1]: the words that are not options */
@@ -77,7 +76,7 @@ typedef struct parser {
 static int fail(parser_t *p, const char *format, ...) {
   va_list args;
   va_start(args, format);
-  vsnprintf(p->message, p->message_size, format, args);
+  vsnprintf(p->message, NQ__MESSAGE_SIZE, format, args);
   va_end(args);
   return NQ_EINVAL;
 }
@@ -484,9 +483,8 @@ static int take_operands(char **argv, int argc, int *scanned) {
   return optind < *scanned;
 }
 
-int nq__cli_parse(nq__cli_t *cli, char *message, size_t message_size, int argc, char **argv) {
-  parser_t p = {.cli = cli, .argc = argc, .argv = argv, .message = message,
-                .message_size = message_size};
+int nq__cli_parse(nq__cli_t *cli, char message[static NQ__MESSAGE_SIZE], int argc, char **argv) {
+  parser_t p = {.cli = cli, .argc = argc, .argv = argv, .message = message};
   memset(cli, 0, sizeof *cli);
   cli->progress = 60;
   cli->estimate_seconds = NQ_CLI_ESTIMATE_SECONDS;

@@ -5,6 +5,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "message.h"
+
 #include "nqueens/kernel.h"
 
 typedef enum nq__mode {
@@ -68,26 +70,9 @@ typedef struct nq__cli {
 #define NQ_CLI_ESTIMATE_SECONDS 20.0
 #define NQ_CLI_ESTIMATE_SEED 1
 
-/* Exit statuses of the command line.  NQ_EXIT_STOPPED: a signal stopped
- * the count cleanly.  NQ_EXIT_ABORT is never an exit status: it tells main
- * to tear the job down with MPI_Abort (an MPI call failed, and other ranks
- * may be blocked waiting on this one). */
-enum {
-  NQ_EXIT_OK = 0,
-  NQ_EXIT_FAILURE = 1,
-  NQ_EXIT_USAGE = 2,
-  NQ_EXIT_STOPPED = 3,
-  NQ_EXIT_BUSY = 4, /* the checkpoint journal is held by another live run: retry once it ends */
-  /* Or-ed into a status: a rank fell silent (stopped or hung) and the run
-   * ended without it; main ends the job with MPI_Abort(status), since
-   * MPI_Finalize would wait for that rank forever. */
-  NQ_EXIT_WITHOUT_SILENT_RANKS = 0x100,
-  NQ_EXIT_ABORT = -1
-};
-
 /* Parses argv.  On a usage error returns NQ_EINVAL and writes one line
  * (without newline) naming the problem into `message`. */
-int nq__cli_parse(nq__cli_t *cli, char *message, size_t message_size, int argc, char **argv);
+int nq__cli_parse(nq__cli_t *cli, char message[static NQ__MESSAGE_SIZE], int argc, char **argv);
 
 void nq__cli_print_help(FILE *out);
 

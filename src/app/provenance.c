@@ -89,16 +89,17 @@ void nq__provenance_iso_time(char out[32], int64_t ms) {
   snprintf(out + length, 32 - length, ".%03dZ", (int)(ms % 1000));
 }
 
-static int failed(char *message, size_t size, const char *what, const char *path, int code) {
-  snprintf(message, size, "%s %s: %s", what, path, strerror(errno));
+static int failed(char message[static NQ__MESSAGE_SIZE], const char *what, const char *path,
+                  int code) {
+  nq__message(message, "%s %s: %s", what, path, strerror(errno));
   return code;
 }
 
-int nq__provenance_sha256(char out[NQ_SHA256_HEX], const char *path, char *message,
-                          size_t message_size) {
+int nq__provenance_sha256(char out[NQ_SHA256_HEX], const char *path,
+                          char message[static NQ__MESSAGE_SIZE]) {
   FILE *file = fopen(path, "rb");
   if (file == NULL)
-    return failed(message, message_size, "cannot read", path, NQ_EIO);
+    return failed(message, "cannot read", path, NQ_EIO);
   struct sha256_ctx context;
   sha256_init(&context);
   unsigned char buffer[1 << 16];
@@ -108,7 +109,7 @@ int nq__provenance_sha256(char out[NQ_SHA256_HEX], const char *path, char *messa
   int read_failed = ferror(file);
   fclose(file);
   if (read_failed)
-    return failed(message, message_size, "cannot read", path, NQ_EIO);
+    return failed(message, "cannot read", path, NQ_EIO);
   uint8_t digest[SHA256_DIGEST_SIZE];
   sha256_digest(&context, sizeof digest, digest);
   for (size_t i = 0; i < sizeof digest; i++)
@@ -160,8 +161,8 @@ static const char *kind_of(mode_t mode) {
 
 /* What FILE is now: nothing (it will be created), a regular file, or a
  * link to one, whose target then goes to `target`. */
-static int resolve_destination(char *target, const char *path, char *message,
-                               size_t message_size) {
+static int resolve_destination(char *target, const char *path,
+                               char message[static NQ__MESSAGE_SIZE]) {
   struct stat info;
   snprintf(target, PATH_MAX, "%s", path);
   if (lstat(path, &info) != 0)
@@ -169,14 +170,14 @@ static int resolve_destination(char *target, const char *path, char *message,
   if (S_ISLNK(info.st_mode)) {
     char resolved[PATH_MAX];
     if (realpath(path, resolved) == NULL || stat(resolved, &info) != 0) {
-      snprintf(message, message_size, "--json %s: a symbolic link to nothing (%s)", path,
+      nq__message(message, "--json %s: a symbolic link to nothing (%s)", path,
                strerror(errno));
       return NQ_EINVAL;
     }
     snprintf(target, PATH_MAX, "%s", resolved);
   }
   if (!S_ISREG(info.st_mode)) {
-    snprintf(message, message_size, "--json %s: exists and is %s, not a file to replace",
+    nq__message(message, "--json %s: exists and is %s, not a file to replace",
              path, kind_of(info.st_mode));
     return NQ_EINVAL;
   }
@@ -184,25 +185,25 @@ static int resolve_destination(char *target, const char *path, char *message,
 }
 
 int nq__provenance_check_destination(char *target, const char *path, const char *const *keep,
-                                     int keep_count, char *message, size_t message_size) {
+                                     int keep_count, char message[static NQ__MESSAGE_SIZE]) {
   char directory[PATH_MAX];
   if (path[0] == '\0' || strlen(path) >= PATH_MAX - 16) {
-    snprintf(message, message_size, "--json needs a file name (shorter than %d bytes)",
+    nq__message(message, "--json needs a file name (shorter than %d bytes)",
              PATH_MAX - 16);
     return NQ_EINVAL;
   }
-  int rc = resolve_destination(target, path, message, message_size);
+  int rc = resolve_destination(target, path, message);
   if (rc != NQ_OK)
     return rc;
   for (int i = 0; i < keep_count; i++)
     if (same_place(target, keep[i])) {
-      snprintf(message, message_size, "--json %s: is the journal %s, which the record would destroy",
+      nq__message(message, "--json %s: is the journal %s, which the record would destroy",
                path, keep[i]);
       return NQ_EINVAL;
     }
   nq__directory_of(directory, target);
   if (access(directory, W_OK | X_OK) != 0) {
-    snprintf(message, message_size, "--json %s: cannot write in %s: %s", path, directory,
+    nq__message(message, "--json %s: cannot write in %s: %s", path, directory,
              strerror(errno));
     return NQ_EINVAL;
   }
@@ -220,31 +221,32 @@ static mode_t record_mode(const char *path) {
   return 0666 & ~mask;
 }
 
-FILE *nq__provenance_open_temp(const char *path, char *temp, char *message, size_t message_size) {
+FILE *nq__provenance_open_temp(const char *path, char *temp,
+                               char message[static NQ__MESSAGE_SIZE]) {
   snprintf(temp, PATH_MAX, "%s.XXXXXX", path);
   int fd = mkstemp(temp);
   if (fd < 0) {
-    failed(message, message_size, "cannot create a file beside", path, NQ_EIO);
+    failed(message, "cannot create a file beside", path, NQ_EIO);
     return NULL;
   }
   FILE *file = fchmod(fd, record_mode(path)) == 0 ? fdopen(fd, "w") : NULL;
   if (file == NULL) {
-    failed(message, message_size, "cannot write", temp, NQ_EIO);
+    failed(message, "cannot write", temp, NQ_EIO);
     close(fd);
     unlink(temp);
   }
   return file;
 }
 
-int nq__provenance_commit(FILE *file, const char *temp, const char *path, char *message,
-                          size_t message_size) {
+int nq__provenance_commit(FILE *file, const char *temp, const char *path,
+                          char message[static NQ__MESSAGE_SIZE]) {
   int rc = NQ_OK;
   if (fflush(file) != 0 || fsync(fileno(file)) != 0)
-    rc = failed(message, message_size, "cannot write", temp, NQ_EIO);
+    rc = failed(message, "cannot write", temp, NQ_EIO);
   if (fclose(file) != 0 && rc == NQ_OK)
-    rc = failed(message, message_size, "cannot write", temp, NQ_EIO);
+    rc = failed(message, "cannot write", temp, NQ_EIO);
   if (rc == NQ_OK && rename(temp, path) != 0)
-    rc = failed(message, message_size, "cannot rename the record to", path, NQ_EIO);
+    rc = failed(message, "cannot rename the record to", path, NQ_EIO);
   if (rc != NQ_OK) {
     unlink(temp);
     return rc;
@@ -254,7 +256,7 @@ int nq__provenance_commit(FILE *file, const char *temp, const char *path, char *
     int saved_errno = errno; /* the reason failed() gives */
     nq__directory_of(directory, path);
     errno = saved_errno;
-    rc = failed(message, message_size, "cannot sync the directory", directory, NQ_EIO);
+    rc = failed(message, "cannot sync the directory", directory, NQ_EIO);
   }
   return rc;
 }

@@ -11,12 +11,14 @@
 
 #include <mpi.h>
 
+#include "message.h"
+
 #define NQ_SHA256_HEX 65 /* 64 hex digits and the NUL */
 
 typedef struct nq__provenance {
   int64_t started_ms, ended_ms; /* wall clock, ms since the Unix epoch */
   double cpu_seconds;           /* user + system of every rank's process */
-  char *hosts;                  /* rank 0: distinct host names, sorted, MPI_MAX_PROCESSOR_NAME apart */
+  char *hosts; /* rank 0: distinct host names, sorted, MPI_MAX_PROCESSOR_NAME apart */
   int host_count;
   char mpi_library[MPI_MAX_LIBRARY_VERSION_STRING];
 } nq__provenance_t;
@@ -34,8 +36,8 @@ void nq__provenance_clear(nq__provenance_t *p);
 void nq__provenance_iso_time(char out[32], int64_t ms);
 
 /* The SHA-256 of a file's bytes as lowercase hex.  NQ_EIO with `message`. */
-int nq__provenance_sha256(char out[NQ_SHA256_HEX], const char *path, char *message,
-                          size_t message_size);
+int nq__provenance_sha256(char out[NQ_SHA256_HEX], const char *path,
+                          char message[static NQ__MESSAGE_SIZE]);
 
 /* Bad input, before any work: where --json FILE may go.  FILE must be a
  * regular file (replaced) or a name to create in a directory that exists
@@ -47,18 +49,18 @@ int nq__provenance_sha256(char out[NQ_SHA256_HEX], const char *path, char *messa
  * receives the path to write: FILE, or its link's target.  NQ_EINVAL
  * with `message`. */
 int nq__provenance_check_destination(char *target, const char *path, const char *const *keep,
-                                     int keep_count, char *message, size_t message_size);
+                                     int keep_count, char message[static NQ__MESSAGE_SIZE]);
 
 /* A temporary file beside `path` to write the record into, and its name
  * (`temp`, PATH_MAX bytes), with the mode the record will have: that of
  * the file it replaces, or what the umask leaves of 0666 for a new one.
  * NULL with `message` on failure. */
-FILE *nq__provenance_open_temp(const char *path, char *temp, char *message, size_t message_size);
+FILE *nq__provenance_open_temp(const char *path, char *temp, char message[static NQ__MESSAGE_SIZE]);
 
 /* Syncs and closes `file`, renames `temp` over `path`, syncs the
  * directory: the record is whole on the disk or absent.  NQ_EIO with
  * `message` (the temporary file is removed). */
-int nq__provenance_commit(FILE *file, const char *temp, const char *path, char *message,
-                          size_t message_size);
+int nq__provenance_commit(FILE *file, const char *temp, const char *path,
+                          char message[static NQ__MESSAGE_SIZE]);
 
 #endif

@@ -5,6 +5,7 @@
 
 #include <gmp.h>
 
+#include "app.h"
 #include "journal.h"
 #include "nqueens/error.h"
 
@@ -90,11 +91,11 @@ static void print_json(FILE *out, const char *path, const status_t *s) {
 }
 
 int nq__status_print(FILE *out, FILE *err, const char *path, nq__format_t format) {
-  char message[NQ__JOURNAL_MESSAGE_SIZE];
+  char message[NQ__MESSAGE_SIZE];
   nq__journal_state_t state;
   nq__journal_state_init(&state);
   int rc = nq__journal_read(&state, message, path);
-  char header_message[NQ__JOURNAL_MESSAGE_SIZE];
+  char header_message[NQ__MESSAGE_SIZE];
   if (rc == NQ_OK && nq__journal_check_units(&state.header, header_message, path) != NQ_OK) {
     rc = NQ_EJOURNAL;
     memcpy(message, header_message, sizeof message);

@@ -217,7 +217,7 @@ static int open_or_create(nq__journal_t *journal, nq__journal_state_t *state, ch
 }
 
 int nq__journal_open(nq__journal_t **out_journal, nq__journal_state_t *state,
-                     char message[static NQ__JOURNAL_MESSAGE_SIZE], const char *path,
+                     char message[static NQ__MESSAGE_SIZE], const char *path,
                      const nq__journal_header_t *expected) {
   *out_journal = NULL;
   message[0] = '\0';

@@ -17,11 +17,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "message.h"
 #include "totals.h"
 
-/* Room for any message the journal writes (the path included, cut short
- * past this). */
-#define NQ__JOURNAL_MESSAGE_SIZE 1024
 /* The longest program version a header carries. */
 #define NQ__JOURNAL_VERSION_MAX 63
 /* The longest method name a header carries. */
@@ -119,19 +117,19 @@ void nq__journal_state_clear(nq__journal_state_t *state);
  * that cannot be written; NQ_ENOMEM.
  * On failure *out_journal is NULL and the file is untouched. */
 int nq__journal_open(nq__journal_t **out_journal, nq__journal_state_t *state,
-                     char message[static NQ__JOURNAL_MESSAGE_SIZE], const char *path,
+                     char message[static NQ__MESSAGE_SIZE], const char *path,
                      const nq__journal_header_t *expected);
 
 /* Loads `path` without locking or changing it, whatever its header (for a
  * reader beside a live run: a torn last record may be an append under
  * way, and gives a warning in `message`).  Refuses as nq__journal_open. */
-int nq__journal_read(nq__journal_state_t *state, char message[static NQ__JOURNAL_MESSAGE_SIZE],
+int nq__journal_read(nq__journal_state_t *state, char message[static NQ__MESSAGE_SIZE],
                      const char *path);
 
 /* nq__journal_read that also hands every record and check line, in file
  * order, to `visit` (a non-zero return stops the reading and is
  * returned). */
-int nq__journal_visit(nq__journal_state_t *state, char message[static NQ__JOURNAL_MESSAGE_SIZE],
+int nq__journal_visit(nq__journal_state_t *state, char message[static NQ__MESSAGE_SIZE],
                       const char *path, nq__journal_visitor_fn visit, void *context);
 
 /* Appends a check of the batch of ids first_id..first_id + batch->units -
@@ -184,7 +182,7 @@ int64_t nq__journal_now_ms(void);
  * counted again: n = 27 in 0.06 s, n = 64 in 19 s).  A header of
  * another scheme passes: it is refused wherever units are compared. */
 int nq__journal_check_units(const nq__journal_header_t *header,
-                            char message[static NQ__JOURNAL_MESSAGE_SIZE], const char *path);
+                            char message[static NQ__MESSAGE_SIZE], const char *path);
 
 /* 1 when every unit of the enumeration is recorded: the result is final. */
 int nq__journal_complete(const nq__journal_state_t *state);

@@ -23,9 +23,9 @@ _Static_assert(sizeof(unsigned long) >= sizeof(uint64_t), "unsigned long must ho
 /* ---- messages ---- */
 
 static int say(char *message, const char *path, const char *format, va_list args) {
-  int used = snprintf(message, NQ__JOURNAL_MESSAGE_SIZE, "%s: ", path);
-  if (used >= 0 && used < NQ__JOURNAL_MESSAGE_SIZE)
-    vsnprintf(message + used, NQ__JOURNAL_MESSAGE_SIZE - (size_t)used, format, args);
+  int used = snprintf(message, NQ__MESSAGE_SIZE, "%s: ", path);
+  if (used >= 0 && used < NQ__MESSAGE_SIZE)
+    vsnprintf(message + used, NQ__MESSAGE_SIZE - (size_t)used, format, args);
   return NQ_EJOURNAL;
 }
 

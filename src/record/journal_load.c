@@ -363,7 +363,7 @@ void nq__journal_state_clear(nq__journal_state_t *state) {
 }
 
 int nq__journal_check_units(const nq__journal_header_t *header,
-                            char message[static NQ__JOURNAL_MESSAGE_SIZE], const char *path) {
+                            char message[static NQ__MESSAGE_SIZE], const char *path) {
   const nq__method_t *method = nq__method_named(header->method);
   if (method == NULL)
     return nq__journal_refuse(message, path, "journal of an unknown method '%s'", header->method);
@@ -401,12 +401,12 @@ int nq__journal_complete(const nq__journal_state_t *state) {
   return state->sums.units == nq__journal_units(state);
 }
 
-int nq__journal_read(nq__journal_state_t *state, char message[static NQ__JOURNAL_MESSAGE_SIZE],
+int nq__journal_read(nq__journal_state_t *state, char message[static NQ__MESSAGE_SIZE],
                      const char *path) {
   return nq__journal_visit(state, message, path, NULL, NULL);
 }
 
-int nq__journal_visit(nq__journal_state_t *state, char message[static NQ__JOURNAL_MESSAGE_SIZE],
+int nq__journal_visit(nq__journal_state_t *state, char message[static NQ__MESSAGE_SIZE],
                       const char *path, nq__journal_visitor_fn visit, void *context) {
   message[0] = '\0';
   /* O_NONBLOCK: a FIFO in the journal's place must be refused, not waited

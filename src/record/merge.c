@@ -89,7 +89,7 @@ static int same_count(char *message, const char *path, const nq__journal_header_
   if (found->n == first->n && found->unique == first->unique && found->depth == first->depth &&
       found->scheme == first->scheme && found->total_units == first->total_units)
     return NQ_OK;
-  snprintf(message, NQ__JOURNAL_MESSAGE_SIZE,
+  snprintf(message, NQ__MESSAGE_SIZE,
            "%s: not the same count as %s (n = %d, unique %d, depth %d, scheme %d, %" PRIu64
            " units against n = %d, unique %d, depth %d, scheme %d, %" PRIu64 " units)",
            path, first_path, found->n, found->unique, found->depth, found->scheme,
@@ -103,7 +103,7 @@ static int named_before(char *message, char *const *paths, const nq__journal_sta
                         int index) {
   for (int j = 0; j < index; j++)
     if (states[j].device == states[index].device && states[j].inode == states[index].inode) {
-      snprintf(message, NQ__JOURNAL_MESSAGE_SIZE,
+      snprintf(message, NQ__MESSAGE_SIZE,
                "%s and %s are the same file: a journal cannot confirm itself", paths[j],
                paths[index]);
       return NQ_EJOURNAL;
@@ -120,7 +120,7 @@ static int read_one(nq__merge_result_t *result, reader_t *reader, nq__journal_st
   reader->journal = i;
   int rc = nq__journal_visit(state, message, paths[i], keep_line, reader);
   if (rc == NQ_EOVERFLOW)
-    snprintf(message, NQ__JOURNAL_MESSAGE_SIZE,
+    snprintf(message, NQ__MESSAGE_SIZE,
              "%s: a record's sum passes 2^%d, which no batch reaches", paths[i], SUM_BITS_MAX);
   if (rc == NQ_OK)
     rc = named_before(message, paths, states, i);
@@ -627,7 +627,7 @@ static int combine(nq__merge_result_t *result, reader_t *reader,
   return rc;
 }
 
-int nq__merge_journals(nq__merge_result_t *result, char message[static NQ__JOURNAL_MESSAGE_SIZE],
+int nq__merge_journals(nq__merge_result_t *result, char message[static NQ__MESSAGE_SIZE],
                        char *const *paths, int count) {
   reader_t reader = {{NULL, 0, 0}, {NULL, 0, 0}, 0};
   message[0] = '\0';
@@ -636,7 +636,7 @@ int nq__merge_journals(nq__merge_result_t *result, char message[static NQ__JOURN
   if (rc == NQ_OK)
     rc = combine(result, &reader, states);
   if (rc == NQ_ENOMEM)
-    snprintf(message, NQ__JOURNAL_MESSAGE_SIZE, "out of memory while merging");
+    snprintf(message, NQ__MESSAGE_SIZE, "out of memory while merging");
   free(states);
   free(reader.records.items);
   free(reader.checks.items);

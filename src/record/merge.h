@@ -59,7 +59,7 @@ typedef struct nq__merge_result {
   int slice_count;
   int *slices_missing;
   int slices_missing_count;
-  char warning[NQ__JOURNAL_MESSAGE_SIZE]; /* the first journal's torn last line, or "" */
+  char warning[NQ__MESSAGE_SIZE]; /* the first journal's torn last line, or "" */
 } nq__merge_result_t;
 
 /* Conflicts kept with their ranges; more are counted only. */
@@ -73,7 +73,7 @@ void nq__merge_result_clear(nq__merge_result_t *result);
  * path: files are told apart by device and inode), or does not belong to
  * the same count as the first; NQ_ENOMEM.  Missing units and conflicts
  * are results, not failures: the caller decides. */
-int nq__merge_journals(nq__merge_result_t *result, char message[static NQ__JOURNAL_MESSAGE_SIZE],
+int nq__merge_journals(nq__merge_result_t *result, char message[static NQ__MESSAGE_SIZE],
                        char *const *paths, int count);
 
 /* Whether the result is a total: every unit present and no conflict. */

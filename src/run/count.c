@@ -125,7 +125,7 @@ static int open_journal(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm
   int rank = 0, rc = NQ_OK;
   NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));
   if (rank == 0 && options->checkpoint != NULL) {
-    char message[NQ__JOURNAL_MESSAGE_SIZE];
+    char message[NQ__MESSAGE_SIZE];
     nq__journal_header_t header;
     nq__journal_header_init(&header, options->n, options->unique, run->params.unit_param,
                             run->units_total);
@@ -307,8 +307,8 @@ static int set_up_and_run(nq_count_result_t *result, nq__run_t *run, MPI_Comm co
     rc = NQ_ESTOPPED;
   }
   int verdict = rc;
-  if (rc != NQ_EMPI && MPI_Bcast(&verdict, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
-    rc = verdict = NQ_EMPI;
+  if (rc != NQ_EMPI && (verdict = nq__agree_with_rank0(rc, comm)) == NQ_EMPI)
+    rc = NQ_EMPI;
   if (verdict == NQ_OK && wants_verify)
     rc = verify(result, run, comm);
   else if (rc == NQ_OK)

@@ -138,7 +138,7 @@ static void drop_checked(drawing_t *d, nq__verify_outcome_t *outcome) {
 /* Rank 0: the sample, each batch dealt to a rank other than its own, in
  * file order (so that a rerun deals it alike), then sorted by first id. */
 static int draw_sample(drawing_t *d, nq__verify_outcome_t *outcome,
-                       char message[static NQ__JOURNAL_MESSAGE_SIZE], const nq__run_t *run,
+                       char message[static NQ__MESSAGE_SIZE], const nq__run_t *run,
                        int size, const int *node_of) {
   nq__journal_state_t state;
   nq__journal_state_init(&state);
@@ -196,7 +196,7 @@ static int deal(nq__verify_t *v, const drawing_t *d, int rank, MPI_Comm comm) {
   return NQ_OK;
 }
 
-int nq__verify_draw(nq__verify_t *v, char message[static NQ__JOURNAL_MESSAGE_SIZE],
+int nq__verify_draw(nq__verify_t *v, char message[static NQ__MESSAGE_SIZE],
                     const nq__run_t *run, MPI_Comm comm) {
   int rank = 0, size = 1, rc = NQ_OK;
   NQ_MPI_CHECK(comm, MPI_Comm_rank(comm, &rank));

@@ -37,7 +37,7 @@ typedef struct nq__verify {
  * takes out the batches an earlier run checked already (counted in
  * v->outcome), and deals the rest.  NQ_EJOURNAL when the journal cannot
  * be read back (the reason in `message`), NQ_ENOMEM, on every rank. */
-int nq__verify_draw(nq__verify_t *v, char message[static NQ__JOURNAL_MESSAGE_SIZE],
+int nq__verify_draw(nq__verify_t *v, char message[static NQ__MESSAGE_SIZE],
                     const nq__run_t *run, MPI_Comm comm);
 
 /* Collective, with the journal open again on rank 0 (run->journal): each
