@@ -557,6 +557,49 @@ START_TEST(test_count_resumes_from_checkpoint) {
 }
 END_TEST
 
+/* --verify through the fault hooks: a rank that reports one solution too
+ * many for every unit it solves is caught, by either method's units: by
+ * the verification, or already by a backup copy of one of its batches
+ * (from 3 ranks on).  The run fails (NQ_ECHECK), and the journal keeps a
+ * mark, so that a rerun without --verify still refuses its total (a
+ * copy's difference once left none, and the rerun gave the wrong total).
+ * It takes 2 ranks (the wrong one a worker, another to solve its batches
+ * again): on 1 the case has nothing to check. */
+START_TEST(test_count_verify_catches_a_wrong_rank) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size < 2)
+    return;
+  static const nq_count_method_t methods[] = {NQ_COUNT_BACKTRACK, NQ_COUNT_JOIN};
+  for (int m = 0; m < 2; m++) {
+    char path[256];
+    journal_path(path, sizeof path, m == 0 ? "wrong-backtrack" : "wrong-join");
+    nq_count_options_t options = {.n = 13, .method = methods[m], .checkpoint = path,
+                                  .verify = 1, .verify_seed = 1};
+    nq__faults_t faults = NQ_NO_FAULTS;
+    faults.wrong_count_rank = 1;
+    nq_count_result_t result;
+    nq_count_result_init(&result);
+    int rc = nq__count_run_with_faults(&result, &options, faults, MPI_COMM_WORLD);
+    if (support_rank() == 0) {
+      ck_assert_msg(rc == NQ_ECHECK, "method %d: %s", m, nq_strerror(rc));
+      /* Caught by --verify, or earlier by a backup copy (3 ranks or more). */
+      ck_assert(result.verify_differing > 0 || result.copies_confirmed < result.copies_sent);
+    }
+    nq_count_result_clear(&result);
+    nq_count_options_t again = {.n = 13, .method = methods[m], .checkpoint = path};
+    nq_count_result_init(&result);
+    rc = nq_count_run(&result, &again, MPI_COMM_WORLD);
+    if (support_rank() == 0) {
+      ck_assert_msg(rc == NQ_ECHECK, "method %d, rerun: %s", m, nq_strerror(rc));
+      ck_assert_uint_gt(result.verify_differing, 0); /* the journal's mark */
+      unlink(path);
+    }
+    nq_count_result_clear(&result);
+  }
+}
+END_TEST
+
 /* A journal of another board is refused on every rank, before any work,
  * and left as it was. */
 START_TEST(test_count_refuses_journal_of_another_run) {
@@ -763,6 +806,7 @@ static Suite *run_suite(int argc, char **argv) {
   tcase_add_test(invalid, test_count_refuses_gpu_where_there_is_none);
   tcase_add_test(invalid, test_count_refuses_journal_of_another_run);
   tcase_add_test(invalid, test_count_resumes_from_checkpoint);
+  tcase_add_test(invalid, test_count_verify_catches_a_wrong_rank);
   tcase_add_test(invalid, test_count_reports_failed_unit_on_gpu_rank);
   tcase_add_loop_test(invalid, test_count_reports_failed_unit_without_hanging, 0, 3);
   suite_add_tcase(suite, invalid);

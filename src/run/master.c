@@ -291,6 +291,30 @@ static int take_first_answer(master_t *m, int rank, int status, const uint64_t *
   return NQ_OK;
 }
 
+/* A later answer that differs from a batch's first: the journal marks
+ * the batch with this answer's sums as a check that differs, so that no
+ * later run trusts the journal's total (count.c refuses a marked
+ * journal), whichever of the two answers was wrong. */
+static void mark_conflict(master_t *m, int rank, const uint64_t *results, uint64_t count) {
+  if (m->run->journal == NULL || count == 0)
+    return;
+  nq__totals_t sums;
+  nq__totals_init(&sums);
+  uint64_t first = 0;
+  for (uint64_t i = 0; i < count; i++) {
+    nq_unit_result_t result;
+    nq__result_unpack(&result, results + i * NQ_RESULT_WORDS);
+    if (i == 0)
+      first = result.id;
+    nq__totals_add(&sums, &result);
+  }
+  flush_record(m); /* the first answer's record goes before its check */
+  if (nq__journal_append_check(m->run->journal, first, &sums, rank, nq__journal_now_ms(), 0) !=
+      NQ_OK)
+    record_failed(m);
+  nq__totals_clear(&sums);
+}
+
 /* Adds one worker's results, or records its failure; either way the reply
  * (more work, a copy of a late batch, or none) keeps the worker moving. */
 static int take_result(master_t *m, const uint64_t *message, const MPI_Status *status) {
@@ -309,8 +333,10 @@ static int take_result(master_t *m, const uint64_t *message, const MPI_Status *s
                                                            message + 2, count);
   if (answer == NQ_ANSWER_FIRST)
     rc = take_first_answer(m, rank, worker_status, message + 2, count);
-  else if (answer == NQ_ANSWER_CONFLICT)
+  else if (answer == NQ_ANSWER_CONFLICT) {
+    mark_conflict(m, rank, message + 2, count);
     note_failure(m, NQ_ECHECK, rank); /* two ranks disagree on the same units */
+  }
   if (rc == NQ_OK)
     rc = send_batch(m, rank);
   if (rc == NQ_OK)
