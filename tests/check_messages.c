@@ -74,12 +74,12 @@ START_TEST(test_unit_layout_is_the_documented_one) {
   unit_pack(words, &unit);
   /* word 0: id; word 1: kind, top, bottom, left, right, weight,
    * stabilizer, depth; word 2: prefix[0..7], unused ones 0. */
-  static const uint64_t expected[NQ_UNIT_WORDS] = {
-      0x0102030405060708ull, 0x0321020e0d0c0b01ull, 0x00000000003f280bull};
+  static const uint64_t expected[] = {0x0102030405060708ull, 0x0321020e0d0c0b01ull,
+                                      0x00000000003f280bull};
+  ck_assert_uint_eq(sizeof expected / sizeof expected[0], NQ_UNIT_WORDS); /* no word more */
   for (int i = 0; i < NQ_UNIT_WORDS; i++)
     ck_assert_msg(words[i] == expected[i], "word %d: %016llx, expected %016llx", i,
                   (unsigned long long)words[i], (unsigned long long)expected[i]);
-  ck_assert_int_eq(NQ_UNIT_WORDS, 3);
 }
 END_TEST
 
@@ -89,12 +89,26 @@ START_TEST(test_result_layout_is_the_documented_one) {
   uint64_t words[NQ_RESULT_WORDS];
   nq__result_pack(words, &result);
   /* id, solutions, stabilizer_sum, nodes, weight. */
-  static const uint64_t expected[NQ_RESULT_WORDS] = {7, 100, 200, 300, 4};
+  static const uint64_t expected[] = {7, 100, 200, 300, 4};
+  ck_assert_uint_eq(sizeof expected / sizeof expected[0], NQ_RESULT_WORDS); /* no word more */
   ck_assert_mem_eq(words, expected, sizeof expected);
-  ck_assert_int_eq(NQ_RESULT_WORDS, 5);
-  ck_assert_int_eq(NQ_TAG_WORK, 1);
-  ck_assert_int_eq(NQ_TAG_RESULT, 2);
-  ck_assert_int_eq(NQ_TAG_STOP, 3);
+}
+END_TEST
+
+/* A message is told by its tag alone: every tag differs from the others,
+ * and every one is a tag any MPI accepts (0 up to the 32767 the standard
+ * guarantees for MPI_TAG_UB). */
+START_TEST(test_tags_are_distinct_and_valid) {
+  static const int tags[] = {NQ_TAG_WORK,          NQ_TAG_RESULT,        NQ_TAG_STOP,
+                             NQ_TAG_CANCEL,        NQ_TAG_DISCARD,       NQ_TAG_VERIFY_ANSWER,
+                             NQ_TAG_VERIFY_DONE,   NQ_TAG_VERIFY_CANCEL, NQ_TAG_VERIFY_VERDICT};
+  const size_t count = sizeof tags / sizeof tags[0];
+  for (size_t i = 0; i < count; i++) {
+    ck_assert_int_ge(tags[i], 0);
+    ck_assert_int_le(tags[i], 32767);
+    for (size_t j = 0; j < i; j++)
+      ck_assert_int_ne(tags[i], tags[j]);
+  }
 }
 END_TEST
 
@@ -107,6 +121,7 @@ static Suite *messages_suite(int argc, char **argv) {
   tcase_add_test(pack, test_result_pack_round_trip);
   tcase_add_test(pack, test_unit_layout_is_the_documented_one);
   tcase_add_test(pack, test_result_layout_is_the_documented_one);
+  tcase_add_test(pack, test_tags_are_distinct_and_valid);
   suite_add_tcase(suite, pack);
   return suite;
 }
