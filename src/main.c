@@ -4,11 +4,33 @@
 #include "app.h"
 #include "stop_signals.h"
 
+#ifdef NQ_TEST_FAULTS_FROM_ENV
+#include <stdlib.h>
+
+#include "app_faults.h"
+
+/* The test build's binary only (nqueens-mpi-faults, tests/CMakeLists.txt):
+ * NQ_TEST_WRONG_COUNT=R makes rank R report one solution too many for
+ * every unit it solves, the fault --verify and --merge are there to
+ * catch.  The installed nqueens-mpi is built without this. */
+static void inject_faults_from_environment(void) {
+  const char *wrong = getenv("NQ_TEST_WRONG_COUNT");
+  if (wrong == NULL || wrong[0] == '\0')
+    return;
+  nq__faults_t faults = NQ_NO_FAULTS;
+  faults.wrong_count_rank = atoi(wrong);
+  nq__app_inject_faults(&faults);
+}
+#endif
+
 int main(int argc, char **argv) {
   /* Before anything that takes time: a stop signal in the first moments
    * waits for the run to decide how to take it (stop_signals.h). */
   nq__stop_signals_block();
   nq__app_tune_singleton();
+#ifdef NQ_TEST_FAULTS_FROM_ENV
+  inject_faults_from_environment();
+#endif
   /* Search threads (-t) live beside the one thread that calls MPI; an MPI
    * that cannot allow that is caught by nq_count_run (MPI_Query_thread). */
   int provided = MPI_THREAD_SINGLE;

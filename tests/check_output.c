@@ -16,6 +16,11 @@
 #include "known_counts.h"
 #include "nqueens/error.h"
 #include "output.h"
+#include "output_boards.h"
+#include "output_count.h"
+#include "output_estimate.h"
+#include "output_merge.h"
+#include "output_record.h"
 #include "progress.h"
 #include "support.h"
 

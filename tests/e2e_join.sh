@@ -80,7 +80,7 @@ check "the join, --json: the record names the method and its scheme: $(head -c 3
 run --status "$work/v15.journal" --format json
 check "--status of a join journal: complete, trusted" \
   bash -c "[ $status -eq 0 ] && grep -q '\"complete\":true' '$out' && grep -q '\"trusted\":true' '$out'"
-NQ_TEST_WRONG_COUNT=1 run_ranks 2 -n 15 --method join --checkpoint "$work/w15.journal" \
+run_ranks_counting_wrong 2 1 -n 15 --method join --checkpoint "$work/w15.journal" \
   --verify 1 -t 1 -q
 check "the join, a rank counting wrong: --verify fails the run" \
   bash -c "[ $status -eq 1 ] && grep -q 'differed from the journal' '$err' && grep -q ' differ ' '$work/w15.journal'"

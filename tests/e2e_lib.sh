@@ -96,6 +96,18 @@ run_ranks() {
   status=$?
 }
 
+# run_ranks_counting_wrong RANKS WRONG_RANK ARGS...: run_ranks with the
+# test build's binary (NQ_E2E_FAULTS_BINARY, from ctest), rank WRONG_RANK
+# reporting one solution too many for every unit (NQ_TEST_WRONG_COUNT).
+run_ranks_counting_wrong() {
+  local ranks=$1 wrong=$2
+  shift 2
+  NQ_TEST_WRONG_COUNT=$wrong timeout "$limit" "$mpiexec" "$numproc_flag" "$ranks" -q \
+    --oversubscribe "${NQ_E2E_FAULTS_BINARY:?set by ctest to the test build binary}" "$@" \
+    >"$out" 2>"$err"
+  status=$?
+}
+
 json_solutions() { sed -n 's/.*"solutions":"\([0-9]*\)".*/\1/p' "$out"; }
 json_unique() { sed -n 's/.*"unique":"\([0-9]*\)".*/\1/p' "$out"; }
 json_nodes() { sed -n 's/.*"nodes":"\([0-9]*\)".*/\1/p' "$out"; }

@@ -2,8 +2,9 @@
 # End-to-end: a record attempt in small.  Q(14) counted in three slices,
 # one of them stopped and resumed, with verification, then merged: the
 # exact count; a slice left out is named as missing and gives no total; a
-# rank made to count wrong (NQ_TEST_WRONG_COUNT) is caught by --verify and
-# by --merge against a clean journal.  Bad input: status 2, no file made.
+# rank made to count wrong (NQ_TEST_WRONG_COUNT, which only the test
+# build's binary reads) is caught by --verify and by --merge against a
+# clean journal.  Bad input: status 2, no file made.
 #   e2e_record.sh NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]
 # shellcheck source=tests/e2e_lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
@@ -52,8 +53,13 @@ check "resumed slice: status 0" [ "$status" -eq 0 ]
 run --merge "$(j 1)" "$(j 2)" "$(j 3)"
 check "merge after the resume: Q($n)" grep -qx "Q($n) = ${known_all[$n]} solutions on the ${n}x$n board" "$out"
 
-# A wrong rank: verification fails the run, and marks the journal.
-NQ_TEST_WRONG_COUNT=1 run_ranks 2 -n $n --checkpoint "$work/wrong.journal" --verify 1 -t 1 -q
+# The installed program has no fault hook: the variable changes nothing.
+NQ_TEST_WRONG_COUNT=1 run_ranks 2 -n 12 --checkpoint "$work/hookless.journal" --verify 1 -t 1 -q
+check "the program ignores NQ_TEST_WRONG_COUNT: verified, Q(12)" \
+  bash -c "[ $status -eq 0 ] && grep -qx 'Q(12) = ${known_all[12]} solutions on the 12x12 board' '$out'"
+# A wrong rank (the test build's binary): verification fails the run, and
+# marks the journal.
+run_ranks_counting_wrong 2 1 -n $n --checkpoint "$work/wrong.journal" --verify 1 -t 1 -q
 check "wrong count: --verify fails the run" [ "$status" -eq 1 ]
 check "wrong count: --verify names the units" grep -q "solved again differed from the journal, the first units [0-9]*\.\.[0-9]*; the total is not trusted" "$err"
 check "wrong count: the journal marks it" grep -q '^check .* differ ' "$work/wrong.journal"

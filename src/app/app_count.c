@@ -1,0 +1,210 @@
+/* The count mode (nqueens-mpi -n N): the run on every rank, its stops
+ * and failures in one line each, the result and the --json record. */
+#define _POSIX_C_SOURCE 200809L /* PATH_MAX */
+
+#include "app_modes.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "app_faults.h"
+#include "count_faults.h"
+#include "mpi_check.h"
+#include "nqueens/error.h"
+#include "output_count.h"
+#include "output_record.h"
+#include "progress.h"
+#include "run.h"
+
+/* A failed unit is reported once, by rank 0, naming the rank that ran it;
+ * an MPI failure by the rank that saw it (the job is then aborted). */
+static int count_failure(FILE *err, int rank, int code, const nq_count_result_t *result) {
+  if (code == NQ_EMPI)
+    return nq__app_runtime_failure(err, "counting failed", code, 0);
+  if (rank == 0 && result->failed_rank >= 0)
+    fprintf(err, "nqueens-mpi: counting failed on rank %d: %s\n", result->failed_rank,
+            nq_strerror(code));
+  else if (rank == 0)
+    fprintf(err, "nqueens-mpi: counting failed: %s\n", nq_strerror(code));
+  return NQ_EXIT_FAILURE;
+}
+
+static int write_count(const nq__cli_t *cli, const nq_count_result_t *result, FILE *out,
+                       FILE *err) {
+  static const char what[] = "writing the count failed";
+  nq__output_t output;
+  if (nq__app_open_output(&output, out, err, what) != NQ_EXIT_OK)
+    return NQ_EXIT_FAILURE;
+  int rc = nq__output_count(&output, cli->format, cli->n, cli->unique, result);
+  return nq__app_close_output(&output, rc, err, what);
+}
+
+/* The faults a count injects: none, but in the test build's binary. */
+static nq__faults_t injected_faults;
+static int faults_injected;
+
+void nq__app_inject_faults(const nq__faults_t *faults) {
+  injected_faults = *faults;
+  faults_injected = 1;
+}
+
+/* Every rank counts with the stop signals caught (nq__app_main), so that
+ * a signal to any of them ends the whole count cleanly (NQ_ESTOPPED
+ * everywhere). */
+static int count_until_stopped(nq_count_result_t *result, nq_count_options_t *options,
+                               MPI_Comm comm) {
+  nq__faults_t faults = faults_injected ? injected_faults : NQ_NO_FAULTS;
+  return nq__count_run_with_faults(result, options, faults, comm);
+}
+
+/* What a stop kept: with a checkpoint, every finished batch is in the
+ * journal and the same command resumes; without one, nothing. */
+static void report_stop(FILE *err, const nq__cli_t *cli, const nq_count_result_t *result) {
+  if (result->verify_pending) {
+    fprintf(err,
+            "nqueens-mpi: stopped %s: the count is complete in %s, with %" PRIu64
+            " batch%s verified so far: rerun the same command to finish the verification\n",
+            result->silent_ranks > 0 ? "before --verify (it needs every rank)"
+                                     : "cleanly during --verify",
+            cli->checkpoint, result->verified_batches,
+            result->verified_batches == 1 ? "" : "es");
+    return;
+  }
+  if (cli->checkpoint == NULL) {
+    fprintf(err, "nqueens-mpi: stopped cleanly; nothing was saved (no --checkpoint): "
+                 "rerun to start over\n");
+    return;
+  }
+  fprintf(err,
+          "nqueens-mpi: stopped cleanly, resumable with the same command: %" PRIu64
+          " units done are in %s\n",
+          result->units, cli->checkpoint);
+}
+
+typedef struct count_record {
+  const nq__cli_t *cli;
+  const nq_count_result_t *result;
+  const nq__provenance_t *provenance;
+  char journal_sha256[NQ_SHA256_HEX];
+} count_record_t;
+
+static int write_count_record(nq__output_t *output, const void *context) {
+  const count_record_t *c = context;
+  return nq__output_count_record(output, c->cli, c->result, c->provenance, c->journal_sha256);
+}
+
+/* Rank 0, after a complete count: the record, with the journal's hash,
+ * into `target` (--json's file resolved). */
+static int record_count(const char *target, const nq__cli_t *cli, const nq_count_result_t *result,
+                        const nq__provenance_t *provenance, FILE *err) {
+  count_record_t record = {cli, result, provenance, ""};
+  char message[NQ__MESSAGE_SIZE];
+  if (cli->checkpoint != NULL &&
+      nq__provenance_sha256(record.journal_sha256, cli->checkpoint, message) != NQ_OK) {
+    fprintf(err, "nqueens-mpi: --json: %s\n", message);
+    return NQ_EXIT_FAILURE;
+  }
+  return nq__app_write_record(target, write_count_record, &record, err);
+}
+
+/* The provenance's collective part, when rank 0's count succeeded (the
+ * only case it writes a record): every rank follows rank 0's verdict. */
+static int gather_provenance(nq__provenance_t *provenance, int rc,
+                             const nq_count_result_t *result, MPI_Comm comm) {
+  /* Without a silent rank, which would never join: rank 0's own alone. */
+  int silent = result->silent_ranks > 0, everyone = rc == NQ_OK && !silent ? NQ_OK : NQ_ESTOPPED;
+  if ((everyone = nq__agree_with_rank0(everyone, comm)) == NQ_EMPI)
+    return NQ_EMPI;
+  if (rc == NQ_OK && silent)
+    return nq__provenance_gather(provenance, MPI_COMM_SELF);
+  return everyone == NQ_OK ? nq__provenance_gather(provenance, comm) : NQ_OK;
+}
+
+/* Rank 0: a rank fell silent; the job must end without it. */
+static int without_silent_ranks(FILE *err, const nq_count_result_t *result, int status) {
+  fprintf(err,
+          "nqueens-mpi: warning: rank %d%s held work past the end's patience without an answer "
+          "(stopped or hung): the run ended without %s, everything above is complete without "
+          "%s, and the job is ended for %s\n",
+          result->first_silent_rank,
+          result->silent_ranks > 1 ? " and others" : "",
+          result->silent_ranks > 1 ? "them" : "it", result->silent_ranks > 1 ? "them" : "it",
+          result->silent_ranks > 1 ? "them" : "it");
+  return status | NQ_EXIT_WITHOUT_SILENT_RANKS;
+}
+
+int nq__app_run_count(const nq__cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm comm, int rank,
+                     FILE *out, FILE *err) {
+  char json_target[PATH_MAX] = "";
+  const char *journals[1] = {cli->checkpoint};
+  int destination = nq__app_json_destination_ok(json_target, cli, journals, cli->checkpoint ? 1 : 0,
+                                        comm, rank, err);
+  if (destination != NQ_EXIT_OK)
+    return destination;
+  nq__provenance_t provenance;
+  nq__provenance_start(&provenance);
+  nq_count_options_t options = {.n = cli->n,
+                                .method = nq__app_count_method(cli),
+                                .unique = cli->unique,
+                                .walk = cli->walk,
+                                .gpu = cli->gpu,
+                                .threads = cli->threads ? cli->threads : nq__app_default_threads(),
+                                .checkpoint = cli->checkpoint,
+                                .slice_index = cli->slice_index,
+                                .slice_count = cli->slice_count,
+                                .verify = cli->verify,
+                                .verify_seed = cli->seed,
+                                .stop = stop};
+  nq__progress_printer_t printer;
+  if (rank == 0 && !cli->quiet)
+    nq__progress_attach(&options, &printer, err, cli->progress);
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  int rc = count_until_stopped(&result, &options, comm), status = NQ_EXIT_OK;
+  if (cli->json_file != NULL && rc != NQ_EMPI &&
+      gather_provenance(&provenance, rc, &result, comm) != NQ_OK)
+    rc = NQ_EMPI;
+  /* The journal's warning (a torn last line dropped), whatever came after:
+   * result.message holds the refusal or write failure instead for those. */
+  if (rank == 0 && result.message[0] != '\0' && rc != NQ_EJOURNAL && rc != NQ_EBUSY &&
+      rc != NQ_EIO)
+    fprintf(err, "nqueens-mpi: warning: --checkpoint %s: %s\n", cli->checkpoint, result.message);
+  if (rc == NQ_ESTOPPED) {
+    if (rank == 0)
+      report_stop(err, cli, &result);
+    status = NQ_EXIT_STOPPED;
+  } else if (rc == NQ_ENOTSUP) {
+    status = nq__app_walk_refused(err, rank, cli);
+  } else if (rc == NQ_EJOURNAL || rc == NQ_EBUSY) {
+    if (rank == 0)
+      fprintf(err, "nqueens-mpi: --checkpoint %s: %s\n", cli->checkpoint, result.message);
+    status = rc == NQ_EBUSY ? NQ_EXIT_BUSY : NQ_EXIT_USAGE;
+  } else if (rc == NQ_ENOGPU) {
+    if (rank == 0)
+      fprintf(err, "nqueens-mpi: --gpu: no rank found a usable CUDA GPU (rank 0 drives one "
+                   "only when alone; see --version)\n");
+    status = NQ_EXIT_USAGE;
+  } else if (rc == NQ_ECHECK && result.verify_differing > 0) {
+    if (rank == 0)
+      fprintf(err,
+              "nqueens-mpi: --checkpoint %s: %" PRIu64 " batch%s solved again differed from the "
+              "journal, the first units %" PRIu64 "..%" PRIu64 "; the total is not trusted\n",
+              cli->checkpoint, result.verify_differing, result.verify_differing == 1 ? "" : "es",
+              result.verify_first, result.verify_end - 1);
+    status = NQ_EXIT_FAILURE;
+  } else if (rc == NQ_EIO && result.message[0] != '\0') {
+    fprintf(err, "nqueens-mpi: %s\n", result.message); /* rank 0's journal */
+    status = NQ_EXIT_FAILURE;
+  } else if (rc != NQ_OK) {
+    status = count_failure(err, rank, rc, &result);
+  } else if (rank == 0) {
+    status = write_count(cli, &result, out, err);
+    if (status == NQ_EXIT_OK && cli->json_file != NULL)
+      status = record_count(json_target, cli, &result, &provenance, err);
+  }
+  if (rank == 0 && result.silent_ranks > 0 && rc != NQ_EMPI)
+    status = without_silent_ranks(err, &result, status);
+  nq__provenance_clear(&provenance);
+  nq_count_result_clear(&result);
+  return status;
+}

@@ -1,0 +1,105 @@
+/* --merge: rank 0 alone reads the journals.  Status 0 only for a total;
+ * 1 when units are missing or the journals disagree; 2 for a file that is
+ * not a journal of the same count. */
+#define _POSIX_C_SOURCE 200809L /* PATH_MAX */
+
+#include "app_modes.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "nqueens/error.h"
+#include "output_merge.h"
+#include "output_record.h"
+
+typedef struct merge_record {
+  const nq__cli_t *cli;
+  const nq__merge_result_t *result;
+  const nq__provenance_t *provenance;
+  char (*sha256s)[NQ_SHA256_HEX];
+} merge_record_t;
+
+static int write_merge_record(nq__output_t *output, const void *context) {
+  const merge_record_t *m = context;
+  return nq__output_merge_record(output, m->cli, m->result, m->provenance, m->sha256s);
+}
+
+/* The merge's record, with every journal's hash: written whether or not
+ * the merge is a total (it says which). */
+static int record_merge(const char *target, const nq__cli_t *cli,
+                        const nq__merge_result_t *result, nq__provenance_t *provenance,
+                        FILE *err) {
+  char message[NQ__MESSAGE_SIZE];
+  char(*sha256s)[NQ_SHA256_HEX] = calloc((size_t)cli->merge_count, sizeof *sha256s);
+  int status = sha256s != NULL ? NQ_EXIT_OK : nq__app_runtime_failure(err, "--json", NQ_ENOMEM, 0);
+  for (int i = 0; status == NQ_EXIT_OK && i < cli->merge_count; i++)
+    if (nq__provenance_sha256(sha256s[i], cli->merge_files[i], message) != NQ_OK) {
+      fprintf(err, "nqueens-mpi: --json: %s\n", message);
+      status = NQ_EXIT_FAILURE;
+    }
+  if (status == NQ_EXIT_OK && nq__provenance_gather(provenance, MPI_COMM_SELF) != NQ_OK)
+    status = nq__app_runtime_failure(err, "--json", NQ_EMPI, 0);
+  merge_record_t record = {cli, result, provenance, sha256s};
+  if (status == NQ_EXIT_OK)
+    status = nq__app_write_record(target, write_merge_record, &record, err);
+  free(sha256s);
+  return status;
+}
+
+/* Why a merge gave no total, in one line: the conflicts, or what is
+ * missing, by slice where the journals are slices. */
+static int say_no_total(FILE *err, const nq__merge_result_t *result) {
+  if (result->conflict_count > 0) {
+    fprintf(err, "nqueens-mpi: --merge: no total: the journals disagree or cannot be compared "
+                 "(see the conflicts)\n");
+    return NQ_EXIT_FAILURE;
+  }
+  if (result->slices_missing_count == 0) {
+    fprintf(err, "nqueens-mpi: --merge: no total: %" PRIu64 " units are missing (see the "
+                 "ranges)\n", result->units_missing);
+    return NQ_EXIT_FAILURE;
+  }
+  fprintf(err, "nqueens-mpi: --merge: no total: %" PRIu64 " units are missing; run again slice%s",
+          result->units_missing, result->slices_missing_count == 1 ? "" : "s");
+  for (int i = 0; i < result->slices_missing_count; i++)
+    fprintf(err, "%s %d/%d", i == 0 ? "" : ",", result->slices_missing[i] + 1,
+            result->slice_count);
+  fputc('\n', err);
+  return NQ_EXIT_FAILURE;
+}
+
+int nq__app_run_merge(const nq__cli_t *cli, FILE *out, FILE *err) {
+  static const char what[] = "writing the merge failed";
+  char message[NQ__MESSAGE_SIZE], json_target[PATH_MAX] = "";
+  int destination = nq__app_json_destination_ok(json_target, cli, (const char *const *)cli->merge_files,
+                                        cli->merge_count, MPI_COMM_SELF, 0, err);
+  if (destination != NQ_EXIT_OK)
+    return destination;
+  nq__provenance_t provenance;
+  nq__provenance_start(&provenance);
+  nq__merge_result_t result;
+  nq__merge_result_init(&result);
+  int rc = nq__merge_journals(&result, message, cli->merge_files, cli->merge_count);
+  int status = NQ_EXIT_OK;
+  if (rc == NQ_OK && result.warning[0] != '\0')
+    fprintf(err, "nqueens-mpi: --merge: warning: %s\n", result.warning);
+  if (rc != NQ_OK) {
+    fprintf(err, "nqueens-mpi: --merge: %s\n", message);
+    status = rc == NQ_EJOURNAL ? NQ_EXIT_USAGE : NQ_EXIT_FAILURE;
+  } else {
+    nq__output_t output;
+    if (nq__app_open_output(&output, out, err, what) != NQ_EXIT_OK) {
+      status = NQ_EXIT_FAILURE;
+    } else {
+      rc = nq__output_merge(&output, cli->format, cli->merge_files, &result);
+      status = nq__app_close_output(&output, rc, err, what);
+    }
+    if (status == NQ_EXIT_OK && cli->json_file != NULL)
+      status = record_merge(json_target, cli, &result, &provenance, err);
+    if (status == NQ_EXIT_OK && !nq__merge_is_total(&result))
+      status = say_no_total(err, &result);
+  }
+  nq__merge_result_clear(&result);
+  nq__provenance_clear(&provenance);
+  return status;
+}

@@ -1,0 +1,15 @@
+#ifndef NQ_SRC_OUTPUT_COUNT_H
+#define NQ_SRC_OUTPUT_COUNT_H
+
+#include "cli.h"
+#include "nqueens/count.h"
+#include "output.h"
+
+/* A count's result, as text or one JSON line. */
+int nq__output_count(nq__output_t *output, nq__format_t format, int n, int unique,
+                     const nq_count_result_t *result);
+
+/* The residues of the count as a JSON member (",\"solutions_mod\":{...}"). */
+void nq__output_residues(nq__output_t *output, const uint32_t *residues);
+
+#endif

@@ -1,0 +1,175 @@
+/* --estimate's result: text and JSON. */
+#include "output_estimate.h"
+
+#include <math.h>
+
+#include "method.h"
+
+#ifndef NQ_VERSION
+#define NQ_VERSION "unknown"
+#endif
+
+/* The normal 95% interval, value +- 1.96 standard errors; nothing below 0
+ * is possible, so the low end stops there. */
+static void interval95(double bounds[2], nq_estimate_value_t estimate) {
+  bounds[0] = estimate.value - 1.96 * estimate.error;
+  bounds[1] = estimate.value + 1.96 * estimate.error;
+  if (bounds[0] < 0)
+    bounds[0] = 0;
+}
+
+/* Seconds in the unit a person reads best: s, minutes, hours, days, years. */
+static void duration_unit(double seconds, double *scale, const char **unit) {
+  static const struct {
+    double seconds, below;
+    const char *name;
+  } units[] = {{1, 120, "s"},
+               {60, 7200, "minutes"},
+               {3600, 172800, "hours"},
+               {86400, 2 * 365.25 * 86400, "days"},
+               {365.25 * 86400, 0, "years"}};
+  size_t i = 0;
+  while (units[i].below > 0 && seconds >= units[i].below)
+    i++;
+  *scale = units[i].seconds;
+  *unit = units[i].name;
+}
+
+/* Three digits, but whole numbers below ten million as they are: "5226
+ * years" reads better than "5.23e+03 years". */
+static void append_amount(nq__output_t *output, double amount) {
+  if (amount >= 1000 && amount < 1e7)
+    nq__output_format(output, "%.0f", amount);
+  else
+    nq__output_format(output, "%.3g", amount);
+}
+
+/* "465 years (95%: 462 to 468)" for core-seconds shared by `cores`. */
+static void append_duration(nq__output_t *output, nq_estimate_value_t core_seconds, double cores) {
+  nq_estimate_value_t wall = {core_seconds.value / cores, core_seconds.error / cores};
+  double bounds[2], scale;
+  const char *unit;
+  interval95(bounds, wall);
+  duration_unit(wall.value, &scale, &unit);
+  append_amount(output, wall.value / scale);
+  nq__output_format(output, " %s (95%%: ", unit);
+  append_amount(output, bounds[0] / scale);
+  nq__output_text(output, " to ");
+  append_amount(output, bounds[1] / scale);
+  nq__output_char(output, ')');
+}
+
+static void estimated_as_text(nq__output_t *output, const char *name,
+                              nq_estimate_value_t estimate) {
+  double bounds[2];
+  interval95(bounds, estimate);
+  nq__output_format(output, "%s ~ %.4g, 95%% interval %.4g to %.4g (standard error %.2g%%)\n", name,
+                estimate.value, bounds[0], bounds[1],
+                estimate.value > 0 ? 100 * estimate.error / estimate.value : 0.0);
+}
+
+/* The join's sample: its sets, whole or sampled by paths, its strata. */
+static void join_sample_as_text(nq__output_t *output, uint64_t seed,
+                                const nq_estimate_result_t *r) {
+  nq__output_format(output, "join method: %llu column sets drawn from the %llu and ",
+                (unsigned long long)r->probes, (unsigned long long)r->units);
+  if (r->descents > 0)
+    nq__output_format(output, "sampled (%d paths each, exact below %d rows)", r->descents,
+                  r->exact_rows);
+  else
+    nq__output_text(output, "solved exactly");
+  nq__output_format(output,
+                ", in %llu strata (at least %llu each), seed %llu: %.3f s on %d rank%s, "
+                "%d thread%s\n",
+                (unsigned long long)r->frames, (unsigned long long)r->min_probes,
+                (unsigned long long)seed, r->seconds, r->ranks, r->ranks == 1 ? "" : "s",
+                r->threads, r->threads == 1 ? "" : "s");
+}
+
+static void estimate_as_text(nq__output_t *output, int n, uint64_t cores, uint64_t seed,
+                             const nq_estimate_result_t *r) {
+  char name[16];
+  snprintf(name, sizeof name, "Q(%d)", n);
+  estimated_as_text(output, name, r->solutions);
+  estimated_as_text(output, "nodes", r->nodes);
+  if (r->nodes_per_second > 0 || (r->method == NQ_COUNT_JOIN && r->core_seconds.value > 0)) {
+    nq__output_text(output, "one core: ");
+    append_duration(output, r->core_seconds, 1);
+    if (r->method == NQ_COUNT_JOIN)
+      nq__output_text(output, ", the sampled sets' own CPU time\n");
+    else
+      nq__output_format(output, ", at %.3g nodes/s (the exact counts' rate)\n",
+                    r->nodes_per_second);
+    nq__output_format(output, "on %d rank%s, %d thread%s: ", r->ranks, r->ranks == 1 ? "" : "s",
+                  r->threads, r->threads == 1 ? "" : "s");
+    append_duration(output, r->core_seconds, r->threads);
+    nq__output_char(output, '\n');
+    if (cores > 0) {
+      nq__output_format(output, "on %llu core%s (--estimate-ranks): ", (unsigned long long)cores,
+                    cores == 1 ? "" : "s");
+      append_duration(output, r->core_seconds, (double)cores);
+      nq__output_char(output, '\n');
+    }
+  } else {
+    nq__output_text(output, "time: too little work under the probes to measure the speed\n");
+  }
+  if (r->method == NQ_COUNT_JOIN)
+    join_sample_as_text(output, seed, r);
+  else
+    nq__output_format(output,
+                  "%llu probes on %llu frames (at least %llu each), exact below %d rows, seed "
+                  "%llu: %.3f s on %d rank%s, %d thread%s, %s walk\n",
+                  (unsigned long long)r->probes, (unsigned long long)r->frames,
+                  (unsigned long long)r->min_probes, r->exact_rows, (unsigned long long)seed,
+                  r->seconds, r->ranks, r->ranks == 1 ? "" : "s", r->threads,
+                  r->threads == 1 ? "" : "s", nq_walk_name(r->walk));
+}
+
+static void estimated_as_json(nq__output_t *output, const char *key,
+                              nq_estimate_value_t estimate) {
+  double bounds[2];
+  interval95(bounds, estimate);
+  nq__output_format(output, ",\"%s\":%.10g,\"%s_error\":%.10g,\"%s_low\":%.10g,\"%s_high\":%.10g",
+                key, estimate.value, key, estimate.error, key, bounds[0], key, bounds[1]);
+}
+
+static void estimate_as_json(nq__output_t *output, int n, uint64_t cores, uint64_t seed,
+                             const nq_estimate_result_t *r) {
+  nq__output_format(output, "{\"n\":%d,\"estimate\":true", n);
+  estimated_as_json(output, "solutions", r->solutions);
+  estimated_as_json(output, "nodes", r->nodes);
+  nq__output_format(output, ",\"nodes_per_second\":%.6g", r->nodes_per_second);
+  estimated_as_json(output, "core_seconds", r->core_seconds);
+  double threads = r->threads > 0 ? r->threads : 1;
+  estimated_as_json(output, "wall_seconds",
+                    (nq_estimate_value_t){r->core_seconds.value / threads,
+                                          r->core_seconds.error / threads});
+  if (cores > 0) {
+    nq__output_format(output, ",\"estimate_ranks\":%llu", (unsigned long long)cores);
+    estimated_as_json(output, "estimate_ranks_wall_seconds",
+                      (nq_estimate_value_t){r->core_seconds.value / (double)cores,
+                                            r->core_seconds.error / (double)cores});
+  }
+  nq__output_format(output,
+                ",\"probes\":%llu,\"frames\":%llu,\"min_probes\":%llu,\"exact_rows\":%d,"
+                "\"seed\":%llu,\"depth\":%d,\"seconds\":%.6f,\"ranks\":%d,\"threads\":%d,"
+                "\"method\":\"%s\"",
+                (unsigned long long)r->probes, (unsigned long long)r->frames,
+                (unsigned long long)r->min_probes, r->exact_rows, (unsigned long long)seed,
+                r->depth, r->seconds, r->ranks, r->threads, nq__method_of(r->method)->name);
+  if (r->method == NQ_COUNT_JOIN)
+    nq__output_format(output, ",\"units\":%llu,\"descents\":%d", (unsigned long long)r->units,
+                  r->descents);
+  else
+    nq__output_format(output, ",\"walk\":\"%s\"", nq_walk_name(r->walk));
+  nq__output_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);
+}
+
+int nq__output_estimate(nq__output_t *output, nq__format_t format, int n, uint64_t cores,
+                        uint64_t seed, const nq_estimate_result_t *result) {
+  if (format == NQ_FORMAT_JSON)
+    estimate_as_json(output, n, cores, seed, result);
+  else
+    estimate_as_text(output, n, cores, seed, result);
+  return output->status;
+}
