@@ -113,13 +113,15 @@ uint64_t nq__join_next_set(uint64_t set, int n) {
 
 int nq__join_is_canonical(uint64_t columns, int n, int top_rows) {
   uint8_t weight[NQ_JOIN_MAX_N];
-  return nq__join_bucket_is_valid(n, top_rows, columns) && first_row_weights(weight, columns, n, top_rows);
+  return nq__join_bucket_is_valid(n, top_rows, columns) &&
+         first_row_weights(weight, columns, n, top_rows);
 }
 
 int nq__join_unit(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch, int n,
                   int top_rows, uint64_t columns) {
   uint8_t weight[NQ_JOIN_MAX_N];
-  if (!nq__join_bucket_is_valid(n, top_rows, columns) || !first_row_weights(weight, columns, n, top_rows))
+  if (!nq__join_bucket_is_valid(n, top_rows, columns) ||
+      !first_row_weights(weight, columns, n, top_rows))
     return NQ_EUNIT;
   return nq__join_weighted(solutions, stats, scratch, n, top_rows, columns, weight);
 }
@@ -128,7 +130,8 @@ int nq__join_sample_unit(nq__join_sample_t *estimate, nq__join_sample_t *walked,
                          nq_join_scratch_t *scratch, int n, int top_rows, uint64_t columns,
                          int exact_rows, int descents, uint64_t *random_state) {
   uint8_t weight[NQ_JOIN_MAX_N];
-  if (!nq__join_bucket_is_valid(n, top_rows, columns) || !first_row_weights(weight, columns, n, top_rows))
+  if (!nq__join_bucket_is_valid(n, top_rows, columns) ||
+      !first_row_weights(weight, columns, n, top_rows))
     return NQ_EUNIT;
   return nq__join_sample_weighted(estimate, walked, scratch, n, top_rows, columns, weight,
                                   exact_rows, descents, random_state);

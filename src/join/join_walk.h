@@ -1,0 +1,119 @@
+#ifndef NQ_SRC_JOIN_WALK_H
+#define NQ_SRC_JOIN_WALK_H
+
+/* The join's bucket walk inside (join.c), shared with its sampled form
+ * (join_sample.c): the tables of tops, the scratch memory, and the steps
+ * of the bottom walk.  Nothing outside src/join/ sees these. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nqueens/join.h"
+
+/* Survivors move to a table of their own when they fill less than
+ * 1 / JOIN_REPACK_DENSITY of their live words, and only where at least
+ * JOIN_REPACK_ROWS rows lie below the child: a repack costs a pass over
+ * every survivor's masks, repaid only by a large subtree (the tuning runs
+ * are in docs/research.md). */
+enum { JOIN_REPACK_DENSITY = 4, JOIN_REPACK_ROWS = 6 };
+
+/* A set of top halves, as masks on row m and transposed: bit t of the
+ * bitset of ld square p is set when top t attacks square p along ld. */
+typedef struct top_table {
+  uint32_t *ld, *rd; /* n <= 32 squares */
+  size_t tops, words;
+  size_t capacity, attacking_capacity; /* allocated: tops, and words of attacking */
+  uint64_t *attacking; /* 4n bitsets of `words` words: ld square p (-n < p < n)
+                          at n + p, rd square p (0 <= p < 2n) at 2n + p; those
+                          off row m stay empty, so a queen needs no test */
+} top_table_t;
+
+static inline size_t ld_bitset_index(int n, int square) { return (size_t)(n + square); }
+static inline size_t rd_bitset_index(int n, int square) {
+  return (size_t)(2 * n + square);
+}
+
+/* Depths of the bottom walk: a bottom half has at most n - 1 rows. */
+enum { JOIN_MAX_DEPTH = NQ_JOIN_MAX_N };
+
+/* Table 0 holds the bucket's tops; table d the survivors packed at depth d
+ * of the bottom walk, each sized to what it holds.  At depth d, the tops of
+ * the table in use that the bottom queens rule out, as the words that
+ * still have a top left: their indexes live_index[d] and values
+ * ruled_out[d], room for stack_words words each at depths below
+ * stack_depths (the bottom's rows and one). */
+struct nq_join_scratch {
+  top_table_t tables[JOIN_MAX_DEPTH];
+  uint64_t *ruled_out[JOIN_MAX_DEPTH];
+  uint32_t *live_index[JOIN_MAX_DEPTH];
+  size_t stack_words;
+  int stack_depths;
+  int n, top_rows;
+  /* Asked before each queen of the bottom walk's first rows
+   * (cancel_depths; nq__join_set_cancel); NULL: a bucket runs to its end. */
+  int (*cancelled)(void *context);
+  void *cancel_context;
+  int cancel_countdown; /* entries until the hook is asked again */
+  int cancel_depth;     /* the deepest bottom row that asks (cancel_depths) */
+  int abandoned;        /* the bucket in hand was abandoned */
+};
+
+/* The walk's constants for one bucket, and what it adds up. */
+typedef struct bottom_walk {
+  nq_join_scratch_t *scratch;
+  const uint8_t *first_row_weight; /* per column of row m: how many column
+                                      sets and middle queens the subtree
+                                      stands for (0: another's to count) */
+  uint64_t board;
+  uint64_t solutions;
+  nq_join_stats_t stats;
+} bottom_walk_t;
+
+/* What a bottom queen at `column` of `row` rules out: the tops attacking
+ * the squares of row m its two diagonals cross. */
+static inline const uint64_t *nq__join_ruled_out_along_ld(
+    const nq_join_scratch_t *scratch, const top_table_t *table, int row, int column) {
+  int square = column - (row - scratch->top_rows);
+  return table->attacking + ld_bitset_index(scratch->n, square) * table->words;
+}
+
+static inline const uint64_t *nq__join_ruled_out_along_rd(
+    const nq_join_scratch_t *scratch, const top_table_t *table, int row, int column) {
+  int square = column + (row - scratch->top_rows);
+  return table->attacking + rd_bitset_index(scratch->n, square) * table->words;
+}
+
+/* Whether the bucket in hand is abandoned: the cancel hook's answer,
+ * asked once in a while (join.c has the rule). */
+int nq__join_cancel_asked(nq_join_scratch_t *scratch);
+
+/* Lists the bucket's tops and transposes them: the walk's table 0 and its
+ * live words at depth 0.  Its counters go to walk->stats.  NQ_ENOMEM,
+ * NQ_ESTOPPED. */
+int nq__join_open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n, int top_rows,
+                         uint64_t top_columns, const uint8_t first_row_weight[NQ_JOIN_MAX_N]);
+
+/* The live words once a queen's two bitsets (by_ld, by_rd) join them;
+ * words left full drop out.  Returns how many stay, the tops left in
+ * *left. */
+size_t nq__join_narrow(uint32_t *next_index, uint64_t *next, const uint32_t *index,
+                       const uint64_t *ruled_out, size_t live, const uint64_t *by_ld,
+                       const uint64_t *by_rd, uint64_t *left);
+
+/* The `survivors` tops of `from` left in its *live words, packed into
+ * `into`; NQ_ENOMEM leaves everything as it was. */
+int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_out,
+                    uint32_t *live_index, size_t *live, uint64_t survivors, int n);
+
+/* Below `row`, with the tops of the one-word `table` outside ruled_out. */
+void nq__join_walk_rest_in_one_word(bottom_walk_t *walk, const top_table_t *table, int row,
+                                    uint64_t allowed, uint64_t ld, uint64_t rd,
+                                    uint64_t ruled_out);
+
+/* The bottom rows from `row` (above the last) down, inside `allowed`,
+ * with the tops of `table` in its `live` words still fitting. */
+void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64_t ld,
+                          uint64_t rd, const top_table_t *table, const uint32_t *index,
+                          const uint64_t *ruled_out, size_t live);
+
+#endif
