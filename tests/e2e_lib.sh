@@ -26,34 +26,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 out=$work/out
 err=$work/err
-passed=0
-failed=0
 status=0
-
-pass() { passed=$((passed + 1)); }
-fail() {
-  failed=$((failed + 1))
-  echo "FAIL: $*"
-}
-# check DESCRIPTION COMMAND...: passes when COMMAND succeeds.
-check() {
-  local what=$1
-  shift
-  if "$@"; then pass; else fail "$what"; fi
-}
-finish() {
-  echo "$passed passed, $failed failed"
-  [ "$failed" -eq 0 ]
-  exit
-}
-# skip REASON: this script cannot run here.  Checks already failed still fail.
-skip() {
-  if [ "$failed" -ne 0 ]; then
-    finish
-  fi
-  echo "SKIPPED: $*"
-  exit 77
-}
+# shellcheck source=tests/test_lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/test_lib.sh"
 
 # A hung run fails instead of stalling the suite.
 limit=300

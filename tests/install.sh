@@ -46,18 +46,8 @@ fi
 
 prefix=$work/prefix
 log=$work/log
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() {
-  failed=$((failed + 1))
-  echo "FAIL: $*"
-}
-finish() {
-  echo "$passed passed, $failed failed"
-  [ "$failed" -eq 0 ]
-  exit
-}
+# shellcheck source=tests/test_lib.sh
+. "$source_dir/tests/test_lib.sh"
 # step DESCRIPTION COMMAND...: COMMAND's output goes to the log, shown when
 # it fails; returns its status.
 step() {

@@ -26,18 +26,8 @@ source_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 log=$work/log
-passed=0
-failed=0
-pass() { passed=$((passed + 1)); }
-fail() {
-  failed=$((failed + 1))
-  echo "FAIL: $*"
-}
-finish() {
-  echo "$passed passed, $failed failed"
-  [ "$failed" -eq 0 ]
-  exit
-}
+# shellcheck source=tests/test_lib.sh
+. "$source_dir/tests/test_lib.sh"
 
 # pkg-config's search path (PKG_CONFIG_PATH first, then its own) as one
 # directory of links, the first .pc of each name winning as it would, less

@@ -27,3 +27,27 @@ int nq__agree_with_rank0(int code, MPI_Comm comm) {
   nq__mpi_report(mpi_code, "MPI_Bcast (rank 0's code)", __FILE__, __LINE__, comm);
   return NQ_EMPI;
 }
+
+int nq__private_comm(MPI_Comm *own, MPI_Comm comm) {
+  int mpi_code = MPI_Comm_dup(comm, own);
+  if (mpi_code != MPI_SUCCESS) {
+    nq__mpi_report(mpi_code, "MPI_Comm_dup (the private communicator)", __FILE__, __LINE__, comm);
+    return NQ_EMPI;
+  }
+  mpi_code = MPI_Comm_set_errhandler(*own, MPI_ERRORS_RETURN);
+  if (mpi_code != MPI_SUCCESS) {
+    nq__mpi_report(mpi_code, "MPI_Comm_set_errhandler", __FILE__, __LINE__, comm);
+    MPI_Comm_free(own);
+    return NQ_EMPI;
+  }
+  return NQ_OK;
+}
+
+int nq__private_comm_free(MPI_Comm *own) {
+  int mpi_code = MPI_Comm_free(own);
+  if (mpi_code == MPI_SUCCESS)
+    return NQ_OK;
+  nq__mpi_report(mpi_code, "MPI_Comm_free (the private communicator)", __FILE__, __LINE__,
+                 MPI_COMM_SELF);
+  return NQ_EMPI;
+}

@@ -30,4 +30,12 @@ int nq__agree_worst(int code, MPI_Comm comm);
 /* Rank 0's code (the rank that alone decided: a journal, the units). */
 int nq__agree_with_rank0(int code, MPI_Comm comm);
 
+/* Collective: a private duplicate of `comm` for a library entry (count,
+ * estimate), so that its tags never meet the caller's messages, with
+ * MPI_ERRORS_RETURN, so that its errors come back as codes instead of
+ * ending the job.  NQ_EMPI (reported) leaves nothing to free; else the
+ * caller frees *own with nq__private_comm_free. */
+int nq__private_comm(MPI_Comm *own, MPI_Comm comm);
+int nq__private_comm_free(MPI_Comm *own);
+
 #endif

@@ -341,17 +341,17 @@ int nq__count_run_with_faults(nq_count_result_t *result, const nq_count_options_
        (options->slice_count > NQ_SLICE_MAX || options->slice_index < 0 ||
         options->slice_index >= options->slice_count)))
     return NQ_EINVAL;
-  /* A private communicator: our tags never meet the caller's messages, and
-   * errors come back as codes instead of killing the job. */
   MPI_Comm own;
-  NQ_MPI_CHECK(comm, MPI_Comm_dup(comm, &own));
-  NQ_MPI_CHECK(own, MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN));
+  int rc = nq__private_comm(&own, comm);
+  if (rc != NQ_OK)
+    return rc;
   NQ_MPI_CHECK(own, MPI_Comm_rank(own, &run.rank));
   nq__journal_state_init(&run.resumed);
-  int rc = set_up_and_run(result, &run, own);
+  rc = set_up_and_run(result, &run, own);
   nq__journal_state_clear(&run.resumed);
-  if (rc != NQ_EMPI)
-    NQ_MPI_CHECK(comm, MPI_Comm_free(&own));
+  /* After NQ_EMPI another rank may never come to free it with us. */
+  if (rc != NQ_EMPI && nq__private_comm_free(&own) != NQ_OK)
+    rc = NQ_EMPI;
   return rc;
 }
 

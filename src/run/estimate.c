@@ -561,12 +561,13 @@ int nq_estimate_run(nq_estimate_result_t *result, const nq_estimate_options_t *o
   memset(result, 0, sizeof *result);
   if (!options_valid(options))
     return NQ_EINVAL;
-  /* A private communicator whose errors come back as codes. */
   MPI_Comm own;
-  NQ_MPI_CHECK(comm, MPI_Comm_dup(comm, &own));
-  NQ_MPI_CHECK(own, MPI_Comm_set_errhandler(own, MPI_ERRORS_RETURN));
-  int rc = estimate_on(result, options, own);
-  if (rc != NQ_EMPI)
-    NQ_MPI_CHECK(comm, MPI_Comm_free(&own));
+  int rc = nq__private_comm(&own, comm);
+  if (rc != NQ_OK)
+    return rc;
+  rc = estimate_on(result, options, own);
+  /* After NQ_EMPI another rank may never come to free it with us. */
+  if (rc != NQ_EMPI && nq__private_comm_free(&own) != NQ_OK)
+    rc = NQ_EMPI;
   return rc;
 }
