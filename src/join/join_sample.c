@@ -3,24 +3,18 @@
  * through its bottom walk, each step the walk's own (join_walk.h). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
-#include <time.h>
-
 #include "bits.h"
+#include "cpu_time.h"
 #include "join_bucket.h"
 #include "join_walk.h"
 #include "nqueens/error.h"
 #include "random.h"
 
-static double thread_seconds(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
-}
-
 /* The node a descent stands at: the bottom rows above `row` placed, and
  * the tops they leave. */
 typedef struct descent_node {
   int row;
+  uint64_t enterable; /* row m: the columns of non-zero weight; below it, all */
   uint64_t allowed, ld, rd;
   const top_table_t *table;
   const uint32_t *index;
@@ -40,14 +34,14 @@ static void finish_exactly(descent_t *d, nq__join_sample_t *walked, nq_join_scra
                            const uint8_t *first_row_weight, const descent_node_t *at) {
   bottom_walk_t below = {
       .scratch = scratch, .first_row_weight = first_row_weight, .board = board_columns(scratch->n)};
-  double started = thread_seconds();
+  double started = nq__thread_seconds();
   if (at->row > scratch->top_rows && at->table->words == 1)
     nq__join_walk_rest_in_one_word(&below, at->table, at->row, at->allowed, at->ld, at->rd,
                           at->ruled_out[0]);
   else
     nq__join_walk_bottom(&below, at->row, at->allowed, at->ld, at->rd, at->table, at->index,
                 at->ruled_out, at->live);
-  double seconds = thread_seconds() - started;
+  double seconds = nq__thread_seconds() - started;
   d->solutions += d->weight * d->multiplicity * (double)below.solutions;
   d->nodes += d->weight * (double)below.stats.bottom_nodes;
   d->seconds += d->weight * seconds;
@@ -63,11 +57,7 @@ static void finish_exactly(descent_t *d, nq__join_sample_t *walked, nq_join_scra
 static int step_down(descent_t *d, nq__join_sample_t *walked, nq_join_scratch_t *scratch,
                      const uint8_t *first_row_weight, descent_node_t *at, uint64_t *random_state) {
   const int n = scratch->n, depth = at->row - scratch->top_rows + 1;
-  uint64_t squares = at->allowed & ~at->ld & ~at->rd;
-  if (depth == 1)
-    for (uint64_t s = squares; s != 0; s = drop_lowest_bit(s))
-      if (first_row_weight[bit_index(lowest_bit(s))] == 0)
-        squares &= ~lowest_bit(s);
+  const uint64_t squares = at->allowed & at->enterable & ~at->ld & ~at->rd;
   const int branching = bit_count(squares);
   if (branching == 0)
     return 0;
@@ -82,7 +72,7 @@ static int step_down(descent_t *d, nq__join_sample_t *walked, nq_join_scratch_t 
   const uint64_t below_rd = (at->rd | queen) >> 1, below = at->allowed & ~queen;
   if ((below & ~below_ld & ~below_rd) == 0)
     return 0;
-  double started = thread_seconds();
+  double started = nq__thread_seconds();
   uint64_t *next = scratch->ruled_out[depth], left = 0;
   uint32_t *next_index = scratch->live_index[depth];
   size_t next_live =
@@ -95,11 +85,12 @@ static int step_down(descent_t *d, nq__join_sample_t *walked, nq_join_scratch_t 
       nq__join_repack(&scratch->tables[depth], table, next, next_index, &next_live, left, n) ==
           NQ_OK)
     table = &scratch->tables[depth];
-  double seconds = thread_seconds() - started;
+  double seconds = nq__thread_seconds() - started;
   d->seconds += d->weight * seconds;
   walked->seconds += seconds;
-  *at =
-      (descent_node_t){at->row + 1, below, below_ld, below_rd, table, next_index, next, next_live};
+  *at = (descent_node_t){.row = at->row + 1, .enterable = ~(uint64_t)0, .allowed = below,
+                         .ld = below_ld, .rd = below_rd, .table = table, .index = next_index,
+                         .ruled_out = next, .live = next_live};
   if (left == 0)
     return 0;
   if (table->words == 1) { /* the walk goes to its one-word form here */
@@ -114,8 +105,14 @@ static descent_t descend(nq__join_sample_t *walked, bottom_walk_t *walk, uint64_
                          int stop_row, uint64_t *random_state) {
   nq_join_scratch_t *scratch = walk->scratch;
   const top_table_t *bucket = &scratch->tables[0];
-  descent_node_t at = {scratch->top_rows, walk->board & ~top_columns, 0, 0, bucket,
-                       scratch->live_index[0], scratch->ruled_out[0], bucket->words};
+  uint64_t weighted = 0; /* row m's columns whose queen counts here */
+  for (int c = 0; c < scratch->n; c++)
+    if (walk->first_row_weight[c] != 0)
+      weighted |= column_bit(c);
+  descent_node_t at = {.row = scratch->top_rows, .enterable = weighted,
+                       .allowed = walk->board & ~top_columns, .table = bucket,
+                       .index = scratch->live_index[0], .ruled_out = scratch->ruled_out[0],
+                       .live = bucket->words};
   descent_t d = {.weight = 1.0, .multiplicity = 1.0};
   while (at.row < stop_row) {
     if (nq__join_cancel_asked(scratch) ||
@@ -136,18 +133,18 @@ int nq__join_sample_weighted(nq__join_sample_t *estimate, nq__join_sample_t *wal
     /* Nothing to draw: the bucket exactly, once. */
     uint64_t solutions = 0;
     nq_join_stats_t stats = {0};
-    double started = thread_seconds();
+    double started = nq__thread_seconds();
     int rc = nq__join_weighted(&solutions, &stats, scratch, n, top_rows, top_columns,
                                  first_row_weight);
-    double seconds = thread_seconds() - started;
+    double seconds = nq__thread_seconds() - started;
     *estimate = (nq__join_sample_t){(double)solutions, (double)stats.bottom_nodes, seconds};
     *walked = (nq__join_sample_t){0, (double)stats.bottom_nodes, seconds};
     return rc;
   }
   bottom_walk_t walk;
-  double started = thread_seconds();
+  double started = nq__thread_seconds();
   int rc = nq__join_open_bucket(&walk, scratch, n, top_rows, top_columns, first_row_weight);
-  const double opening = thread_seconds() - started;
+  const double opening = nq__thread_seconds() - started;
   if (rc != NQ_OK || scratch->tables[0].tops == 0) {
     *estimate = *walked = (nq__join_sample_t){0, 0, opening};
     return rc;

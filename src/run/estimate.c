@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "bits.h"
+#include "cpu_time.h"
 #include "join_units.h"
 #include "method.h"
 #include "mpi_check.h"
@@ -110,12 +111,6 @@ typedef struct prober {
   int rc;
 } prober_t;
 
-static double thread_seconds(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
-}
-
 /* The first walk step a real count's unit starts at: the rows above it
  * are the unit's prefix, which the count does not count as nodes. */
 static int first_counted_step(const nq_search_t *search, int count_depth) {
@@ -129,9 +124,9 @@ static int first_counted_step(const nq_search_t *search, int count_depth) {
  * added to the prober's measure of the kernel's speed. */
 static int count_exactly(nq_unit_result_t *below, prober_t *prober,
                          const nq__walk_start_t *start) {
-  double started = thread_seconds();
+  double started = nq__thread_seconds();
   int rc = nq__kernel_count_from(below, prober->search, start);
-  prober->exact_seconds += thread_seconds() - started;
+  prober->exact_seconds += nq__thread_seconds() - started;
   prober->exact_nodes += below->nodes;
   return rc;
 }
