@@ -69,6 +69,15 @@ typedef struct nq__method {
                const nq__method_params_t *params);
 } nq__method_t;
 
+/* A method's file names its operations as the fields are named (static
+ * check, units_total, ... solve) and fills its table's operations with
+ * this, so that a new field is one line here and one function a method. */
+#define NQ__METHOD_OPERATIONS                                                                      \
+  .default_unit_param = default_unit_param, .check = check, .units_total = units_total,           \
+  .units_open = units_open, .units_next = units_next, .units_close = units_close,                  \
+  .solver_open = solver_open, .solver_close = solver_close,                                        \
+  .solver_set_cancel = solver_set_cancel, .solve = solve
+
 extern const nq__method_t nq__method_backtrack;
 extern const nq__method_t nq__method_join;
 

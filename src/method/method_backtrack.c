@@ -43,7 +43,7 @@ void nq__backtrack_unit_of(nq_unit_t *unit, const nq__work_t *work) {
     unit->prefix[i] = byte_of(work->data[1], i);
 }
 
-static int default_depth(int n) { return nq_units_depth(n); }
+static int default_unit_param(int n) { return nq_units_depth(n); }
 
 static int check(const nq__method_params_t *params) {
   return nq_units_check(params->n, params->unit_param);
@@ -100,14 +100,5 @@ const nq__method_t nq__method_backtrack = {
     .scheme = NQ_UNIT_SCHEME,
     .unit_word = "work unit",
     .unit_param_word = "depth",
-    .default_unit_param = default_depth,
-    .check = check,
-    .units_total = units_total,
-    .units_open = units_open,
-    .units_next = units_next,
-    .units_close = units_close,
-    .solver_open = solver_open,
-    .solver_close = solver_close,
-    .solver_set_cancel = solver_set_cancel,
-    .solve = solve,
+    NQ__METHOD_OPERATIONS,
 };

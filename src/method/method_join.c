@@ -15,7 +15,7 @@
 #include "nqueens/join.h"
 #include "random.h"
 
-static int default_top_rows(int n) { return n < 2 ? 1 : nq_join_default_top_rows(n); }
+static int default_unit_param(int n) { return n < 2 ? 1 : nq_join_default_top_rows(n); }
 
 static int check(const nq__method_params_t *params) {
   const int n = params->n;
@@ -168,14 +168,5 @@ const nq__method_t nq__method_join = {
     .scheme = NQ_JOIN_UNIT_SCHEME,
     .unit_word = "column set",
     .unit_param_word = "top rows",
-    .default_unit_param = default_top_rows,
-    .check = check,
-    .units_total = units_total,
-    .units_open = units_open,
-    .units_next = units_next,
-    .units_close = units_close,
-    .solver_open = solver_open,
-    .solver_close = solver_close,
-    .solver_set_cancel = solver_set_cancel,
-    .solve = solve,
+    NQ__METHOD_OPERATIONS,
 };

@@ -168,8 +168,9 @@ static int gather_nodes(int **node_of, int rank, int size, MPI_Comm comm) {
   MPI_Comm node;
   int leader = rank;
   NQ_MPI_CHECK(comm, MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
-  NQ_MPI_CHECK(node, MPI_Allreduce(&rank, &leader, 1, MPI_INT, MPI_MIN, node));
-  NQ_MPI_CHECK(comm, MPI_Comm_free(&node));
+  int mpi_rc = MPI_Allreduce(&rank, &leader, 1, MPI_INT, MPI_MIN, node);
+  NQ_MPI_CHECK(comm, MPI_Comm_free(&node)); /* before the check, or a failure leaks it */
+  NQ_MPI_CHECK(node, mpi_rc);
   *node_of = rank == 0 ? malloc((size_t)size * sizeof **node_of) : NULL;
   int rc = nq__agree_with_rank0(rank != 0 || *node_of != NULL ? NQ_OK : NQ_ENOMEM, comm);
   if (rc != NQ_OK)
