@@ -311,6 +311,41 @@ static void count_last_two_rows(bottom_walk_t *walk, const top_table_t *table,
   }
 }
 
+/* The last two rows below a queen of row n - 3 (its bitsets by_ld,
+ * by_rd), whose two columns are `below` (ld, rd: the diagonals on row
+ * n - 2): each queen of row n - 2 and the last row's square it leaves add
+ * the tops none of the three queens rules out, in one pass over the live
+ * words a completion instead of narrowing them into the next depth's
+ * stack first. */
+static void count_last_three_rows(bottom_walk_t *walk, const top_table_t *table,
+                                  const uint32_t *index, const uint64_t *ruled_out, size_t live,
+                                  const uint64_t *by_ld, const uint64_t *by_rd, uint64_t below,
+                                  uint64_t ld, uint64_t rd, uint64_t *nodes, uint64_t *combined) {
+  nq_join_scratch_t *scratch = walk->scratch;
+  const int row = scratch->n - 2;
+  for (uint64_t squares = below & ~ld & ~rd; squares != 0; squares = drop_lowest_bit(squares)) {
+    uint64_t queen = lowest_bit(squares);
+    uint64_t last = below & ~queen & ~((ld | queen) << 1) & ~((rd | queen) >> 1);
+    ++*nodes;
+    if (last == 0)
+      continue;
+    ++*nodes;
+    int column = bit_index(queen), last_column = bit_index(last);
+    const uint64_t *mid_ld = nq__join_ruled_out_along_ld(scratch, table, row, column);
+    const uint64_t *mid_rd = nq__join_ruled_out_along_rd(scratch, table, row, column);
+    const uint64_t *last_ld = nq__join_ruled_out_along_ld(scratch, table, row + 1, last_column);
+    const uint64_t *last_rd = nq__join_ruled_out_along_rd(scratch, table, row + 1, last_column);
+    uint64_t fitting = 0;
+    for (size_t k = 0; k < live; k++) {
+      size_t w = index[k];
+      fitting += (uint64_t)bit_count(~(ruled_out[k] | by_ld[w] | by_rd[w] | mid_ld[w] | mid_rd[w] |
+                                       last_ld[w] | last_rd[w]));
+    }
+    walk->solutions += fitting;
+    *combined += live;
+  }
+}
+
 /* A bottom half of one row (the top is every row but the last): each
  * queen of the row, weighted, adds the tops it leaves. */
 static void count_single_row(bottom_walk_t *walk, uint64_t squares, uint64_t *nodes,
@@ -363,6 +398,12 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
     if (row + 1 == n - 1) {
       count_last_two_rows(walk, table, index, ruled_out, live, by_ld, by_rd, next_squares, &nodes,
                           &combined);
+      walk->solutions = before + (walk->solutions - before) * weight;
+      continue;
+    }
+    if (row + JOIN_FUSED_ROWS == n && table->words > 1) {
+      count_last_three_rows(walk, table, index, ruled_out, live, by_ld, by_rd, below, below_ld,
+                            below_rd, &nodes, &combined);
       walk->solutions = before + (walk->solutions - before) * weight;
       continue;
     }

@@ -27,7 +27,8 @@ typedef struct nq__join_sample {
 
 /* Knuth's estimate of what nq__join_weighted would find and cost: the
  * tops listed exactly, then `descents` random paths down the bottom walk
- * to `exact_rows` rows above the board's end (each step one of the squares
+ * to `exact_rows` rows above the board's end (at least JOIN_FUSED_ROWS,
+ * join_walk.h) (each step one of the squares
  * the walk would enter, drawn uniformly from *random_state), each walked
  * exactly from there; their mean, each path weighted by 1 / its
  * probability, is unbiased for the solutions, the nodes and the time
