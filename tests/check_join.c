@@ -219,9 +219,9 @@ static void add_sampled_set(sampled_sums_t *sums, nq_join_scratch_t *scratch, in
 
 /* Knuth's paths through a bucket's bottom walk are unbiased: over every
  * canonical set of an even (12) and an odd (13, with the middle row's
- * weights) board, 3 rows exact (the walk's last three are one step) under
- * paths of 3 and 4 rows, the sampled sums of the solutions and of the
- * walk's nodes lie within 4 standard
+ * weights) board, paths of 1 and 2 rows (the walk's last five rows are
+ * one step, which a path must not enter), the sampled sums of the
+ * solutions and of the walk's nodes lie within 4 standard
  * errors of the exact ones (a path that dropped the middle queen's weight,
  * or a node, lands dozens of errors off).  With exact_rows covering the
  * bottom half the set is counted exactly. */
@@ -235,7 +235,7 @@ START_TEST(test_join_sampled_sets_are_unbiased) {
     ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows), NQ_OK);
     sampled_sums_t sums = {{0, 0}, {0, 0}, {0, 0}};
     for (uint64_t i = 0; i < count; i++)
-      add_sampled_set(&sums, scratch, n, top_rows, sets[i], 3, 24, &random_state);
+      add_sampled_set(&sums, scratch, n, top_rows, sets[i], 5, 24, &random_state);
     ck_assert_double_eq(sums.exact[0], (double)known_all_large[n]);
     for (int q = 0; q < 2; q++) {
       double z = (sums.sampled[q] - sums.exact[q]) / sqrt(sums.variance[q]);

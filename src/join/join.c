@@ -311,38 +311,50 @@ static void count_last_two_rows(bottom_walk_t *walk, const top_table_t *table,
   }
 }
 
-/* The last two rows below a queen of row n - 3 (its bitsets by_ld,
- * by_rd), whose two columns are `below` (ld, rd: the diagonals on row
- * n - 2): each queen of row n - 2 and the last row's square it leaves add
- * the tops none of the three queens rules out, in one pass over the live
- * words a completion instead of narrowing them into the next depth's
- * stack first. */
-static void count_last_three_rows(bottom_walk_t *walk, const top_table_t *table,
-                                  const uint32_t *index, const uint64_t *ruled_out, size_t live,
-                                  const uint64_t *by_ld, const uint64_t *by_rd, uint64_t below,
-                                  uint64_t ld, uint64_t rd, uint64_t *nodes, uint64_t *combined) {
-  nq_join_scratch_t *scratch = walk->scratch;
-  const int row = scratch->n - 2;
-  for (uint64_t squares = below & ~ld & ~rd; squares != 0; squares = drop_lowest_bit(squares)) {
+/* The walk's last JOIN_FUSED_ROWS rows, from a queen on the first of them
+ * (the live words not yet narrowed by it): each completion of the rows
+ * below, found with the backtracker's bit steps, adds the tops that none
+ * of its queens rules out, in one pass over the live words.  Narrowing
+ * row by row would store the words at each depth and call down for the
+ * next row; this close to the end a queen has few completions, so one
+ * pass each costs less (five rows measured best: docs/performance.md). */
+typedef struct fused_rows {
+  bottom_walk_t *walk;
+  const top_table_t *table;
+  const uint32_t *index;
+  const uint64_t *ruled_out;
+  size_t live;
+  const uint64_t *bitsets[2 * JOIN_FUSED_ROWS]; /* by_ld, by_rd of each fused row's queen */
+  uint64_t nodes, combined;
+} fused_rows_t;
+
+static void count_completion(fused_rows_t *f) {
+  uint64_t fitting = 0;
+  for (size_t k = 0; k < f->live; k++) {
+    size_t w = f->index[k];
+    uint64_t value = f->ruled_out[k];
+    for (int b = 0; b < 2 * JOIN_FUSED_ROWS; b++)
+      value |= f->bitsets[b][w];
+    fitting += (uint64_t)bit_count(~value);
+  }
+  f->walk->solutions += fitting;
+  f->combined += f->live;
+}
+
+/* The fused rows from `row` (its place `slot` among them) down. */
+static void complete_fused(fused_rows_t *f, int row, int slot, uint64_t allowed, uint64_t ld,
+                           uint64_t rd) {
+  nq_join_scratch_t *scratch = f->walk->scratch;
+  for (uint64_t squares = allowed & ~ld & ~rd; squares != 0; squares = drop_lowest_bit(squares)) {
     uint64_t queen = lowest_bit(squares);
-    uint64_t last = below & ~queen & ~((ld | queen) << 1) & ~((rd | queen) >> 1);
-    ++*nodes;
-    if (last == 0)
-      continue;
-    ++*nodes;
-    int column = bit_index(queen), last_column = bit_index(last);
-    const uint64_t *mid_ld = nq__join_ruled_out_along_ld(scratch, table, row, column);
-    const uint64_t *mid_rd = nq__join_ruled_out_along_rd(scratch, table, row, column);
-    const uint64_t *last_ld = nq__join_ruled_out_along_ld(scratch, table, row + 1, last_column);
-    const uint64_t *last_rd = nq__join_ruled_out_along_rd(scratch, table, row + 1, last_column);
-    uint64_t fitting = 0;
-    for (size_t k = 0; k < live; k++) {
-      size_t w = index[k];
-      fitting += (uint64_t)bit_count(~(ruled_out[k] | by_ld[w] | by_rd[w] | mid_ld[w] | mid_rd[w] |
-                                       last_ld[w] | last_rd[w]));
-    }
-    walk->solutions += fitting;
-    *combined += live;
+    int column = bit_index(queen);
+    f->nodes++;
+    f->bitsets[2 * slot] = nq__join_ruled_out_along_ld(scratch, f->table, row, column);
+    f->bitsets[2 * slot + 1] = nq__join_ruled_out_along_rd(scratch, f->table, row, column);
+    if (slot == JOIN_FUSED_ROWS - 1) /* the last row */
+      count_completion(f);
+    else
+      complete_fused(f, row + 1, slot + 1, allowed & ~queen, (ld | queen) << 1, (rd | queen) >> 1);
   }
 }
 
@@ -402,8 +414,11 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
       continue;
     }
     if (row + JOIN_FUSED_ROWS == n && table->words > 1) {
-      count_last_three_rows(walk, table, index, ruled_out, live, by_ld, by_rd, below, below_ld,
-                            below_rd, &nodes, &combined);
+      fused_rows_t f = {.walk = walk, .table = table, .index = index, .ruled_out = ruled_out,
+                        .live = live, .bitsets = {by_ld, by_rd}};
+      complete_fused(&f, row + 1, 1, below, below_ld, below_rd);
+      nodes += f.nodes;
+      combined += f.combined;
       walk->solutions = before + (walk->solutions - before) * weight;
       continue;
     }

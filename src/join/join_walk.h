@@ -33,10 +33,10 @@ static inline size_t rd_bitset_index(int n, int square) {
   return (size_t)(2 * n + square);
 }
 
-/* The bottom walk counts its last JOIN_FUSED_ROWS rows below a queen in
- * one pass over the live words a completion, without a node of its own
- * between them; a sampled path must not draw inside them. */
-enum { JOIN_FUSED_ROWS = 3 };
+/* The bottom walk counts its last JOIN_FUSED_ROWS rows in one pass over
+ * the live words for each completion, without narrowing in between; a
+ * sampled path must not draw inside them. */
+enum { JOIN_FUSED_ROWS = 5 };
 
 /* Depths of the bottom walk: a bottom half has at most n - 1 rows. */
 enum { JOIN_MAX_DEPTH = NQ_JOIN_MAX_N };
