@@ -384,7 +384,7 @@ fi
 # terminal here); stdout stays the result alone.  The count is long enough
 # (seconds, from its JSON) for lines to be due; -q silences them.
 progress_line='nqueens-mpi: [0-9]+/6112 units \([0-9.]+%\), [0-9]+ solutions so far, [0-9.e+]+ units/s, [0-9.]+ (s|min|h|d) elapsed, ETA ([0-9.]+ (s|min|h|d)|unknown)'
-run -n 17 --progress 1 --format json
+run -n 17 --method backtrack --progress 1 --format json
 counted_q17() { [ "$status" -eq 0 ] && [ "$(json_solutions)" = "${known_all[17]}" ]; }
 check "--progress 1: status $status, solutions '$(json_solutions)'" counted_q17
 seconds=$(sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p' "$out")
@@ -394,7 +394,7 @@ check "--progress 1: stderr holds lines that are not progress: $(head -c 300 "$e
 if awk -v s="$seconds" 'BEGIN { exit !(s >= 2) }'; then
   check "--progress 1: no progress line in a $seconds s count" [ "$lines" -ge 1 ]
 fi
-run_ranks 2 -n 17 --progress 1 -q
+run_ranks 2 -n 17 --method backtrack --progress 1 -q
 check "-q: stderr not empty: $(head -c 200 "$err")" is_empty "$err"
 check "-q: status $status" [ "$status" -eq 0 ]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end: the join (--method join, auto's choice from n = 18) through
+# End-to-end: the join (--method join, auto's choice from n = 17) through
 # the same run engine as the backtracker: a 2-rank count of Q(18) killed
 # (SIGKILL to mpiexec and its ranks) twice, then rerun to the exact Q(18);
 # stopped by a signal (exit 3) and resumed; slices of Q(16) merged to the

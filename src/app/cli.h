@@ -29,14 +29,15 @@ typedef enum nq__format { NQ_FORMAT_TEXT = 0, NQ_FORMAT_JSON } nq__format_t;
  * same run engine (nq_count_run). */
 typedef enum nq__method_choice { NQ_METHOD_AUTO = 0, NQ_METHOD_BACKTRACK, NQ_METHOD_JOIN } nq__method_choice_t;
 
-/* The boards on which the join counted faster than the backtracker's
- * fastest walk on a Zen 4 (AVX-512) machine (docs/research.md): measured
- * side by side from n = 18 to 20, and at n = 21, the largest the join
- * ran, about 2.9x faster than the backtracker's own estimate of its time.
- * Beyond, the projection is not a measurement, it depends on what a word
- * costs out of cache, and a bucket's memory grows about 5x every two rows. */
-#define NQ_CLI_JOIN_FROM_N 18
-#define NQ_CLI_JOIN_TO_N 21
+/* The boards on which the join counts faster than the backtracker's
+ * fastest walk on a Zen 4 (AVX-512) machine (docs/research.md, "Against
+ * the quadrant counter"): side by side from n = 17 to 20, and by both
+ * methods' --estimate at n = 22 to 24 (5.5x to 8.5x less CPU time).  It is
+ * faster at 27 and 28 too, but a thread's bucket there holds about 1 and
+ * 6 GB, bounded by nothing yet, and from n = 25 its --estimate solves sets
+ * of minutes each: the backtracker stays the default there. */
+#define NQ_CLI_JOIN_FROM_N 17
+#define NQ_CLI_JOIN_TO_N 24
 
 typedef struct nq__cli {
   int n;

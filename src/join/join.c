@@ -153,8 +153,8 @@ static int collect_tops(nq_join_scratch_t *scratch, uint64_t *nodes, int row, ui
        free_squares = drop_lowest_bit(free_squares)) {
     uint64_t queen = lowest_bit(free_squares);
     ++*nodes;
-    int rc = collect_tops(scratch, nodes, row + 1, allowed & ~queen,
-                            ((ld | queen) << 1) & board, (rd | queen) >> 1);
+    int rc = collect_tops(scratch, nodes, row + 1, allowed & ~queen, ((ld | queen) << 1) & board,
+                          (rd | queen) >> 1);
     if (rc != NQ_OK)
       return rc;
   }
@@ -504,7 +504,7 @@ int nq__join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scrat
       count_single_row(&walk, bottom_columns, &nodes, &combined);
     else
       nq__join_walk_bottom(&walk, top_rows, bottom_columns, 0, 0, bucket, scratch->live_index[0],
-                  scratch->ruled_out[0], bucket->words);
+                           scratch->ruled_out[0], bucket->words);
     walk.stats.bottom_nodes += nodes;
     walk.stats.words += combined;
   }
