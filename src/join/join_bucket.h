@@ -27,9 +27,9 @@ typedef struct nq__join_sample {
 
 /* Knuth's estimate of what nq__join_weighted would find and cost: the
  * tops listed exactly, then `descents` random paths down the bottom walk
- * to `exact_rows` rows above the board's end (at least JOIN_FUSED_ROWS,
- * join_walk.h) (each step one of the squares
- * the walk would enter, drawn uniformly from *random_state), each walked
+ * to `exact_rows` rows above the board's end, or JOIN_FUSED_ROWS
+ * (join_walk.h) where that is more (each step one of the squares the walk
+ * would enter, drawn uniformly from *random_state), each walked
  * exactly from there; their mean, each path weighted by 1 / its
  * probability, is unbiased for the solutions, the nodes and the time
  * (the listing's own time added once).  *walked: the nodes and time this
