@@ -36,6 +36,8 @@ static int candidate_index(int *index, MPI_Comm comm) {
   return rc;
 }
 
+/* The solver this rank walks with: on its device, on the host for the
+ * stand-in of tests, or none. */
 static int open_solver(nq__run_t *run, int index, int rank) {
   const nq_count_options_t *options = run->options;
   int stand_in = rank == run->faults.gpu_stand_in_rank;

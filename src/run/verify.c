@@ -170,7 +170,7 @@ static int gather_nodes(int **node_of, int rank, int size, MPI_Comm comm) {
   NQ_MPI_CHECK(comm, MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
   int mpi_rc = MPI_Allreduce(&rank, &leader, 1, MPI_INT, MPI_MIN, node);
   NQ_MPI_CHECK(comm, MPI_Comm_free(&node)); /* before the check, or a failure leaks it */
-  NQ_MPI_CHECK(node, mpi_rc);
+  NQ_MPI_CHECK(comm, mpi_rc); /* reported on comm: node is MPI_COMM_NULL now */
   *node_of = rank == 0 ? malloc((size_t)size * sizeof **node_of) : NULL;
   int rc = nq__agree_with_rank0(rank != 0 || *node_of != NULL ? NQ_OK : NQ_ENOMEM, comm);
   if (rc != NQ_OK)
