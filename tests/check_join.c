@@ -34,25 +34,38 @@ static uint64_t *brute_bucket_counts(int n, int top_rows) {
   return by_set;
 }
 
+/* Each split of the tops into quarters too: the default's, then fewer
+ * groups (a shorter upper quarter), down to the tops listed row by row. */
+static const uint32_t quarter_group_limits[] = {0, 4, 1};
+
+static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows,
+                                 uint32_t group_limit) {
+  uint64_t *expected = brute_bucket_counts(n, top_rows);
+  uint64_t sets_joined = 0, mismatches = 0;
+  nq__join_limit_quarter_groups(scratch, group_limit);
+  for (unsigned set = 0; set < 1u << n; set++) {
+    if (__builtin_popcount(set) != top_rows)
+      continue;
+    uint64_t solutions = UINT64_MAX;
+    ck_assert_int_eq(nq_join_bucket(&solutions, NULL, scratch, n, top_rows, set), NQ_OK);
+    mismatches += solutions != expected[set];
+    sets_joined++;
+  }
+  ck_assert_msg(mismatches == 0,
+                "n=%d top_rows=%d quarter groups %u: %llu of %llu column sets miscounted", n,
+                top_rows, group_limit, (unsigned long long)mismatches,
+                (unsigned long long)sets_joined);
+  free(expected);
+}
+
 START_TEST(test_join_bucket_matches_brute_force) {
   const int n = _i;
   nq_join_scratch_t *scratch = NULL;
   ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
-  for (int top_rows = 1; top_rows < n; top_rows++) {
-    uint64_t *expected = brute_bucket_counts(n, top_rows);
-    uint64_t sets_joined = 0, mismatches = 0;
-    for (unsigned set = 0; set < 1u << n; set++) {
-      if (__builtin_popcount(set) != top_rows)
-        continue;
-      uint64_t solutions = UINT64_MAX;
-      ck_assert_int_eq(nq_join_bucket(&solutions, NULL, scratch, n, top_rows, set), NQ_OK);
-      mismatches += solutions != expected[set];
-      sets_joined++;
-    }
-    ck_assert_msg(mismatches == 0, "n=%d top_rows=%d: %llu of %llu column sets miscounted", n,
-                  top_rows, (unsigned long long)mismatches, (unsigned long long)sets_joined);
-    free(expected);
-  }
+  for (size_t split = 0; split < sizeof quarter_group_limits / sizeof *quarter_group_limits;
+       split++)
+    for (int top_rows = 1; top_rows < n; top_rows++)
+      assert_buckets_match(scratch, n, top_rows, quarter_group_limits[split]);
   nq_join_scratch_destroy(scratch);
 }
 END_TEST

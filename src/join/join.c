@@ -70,11 +70,11 @@ void nq_join_scratch_destroy(nq_join_scratch_t *scratch) {
     free(scratch->ruled_out[d]);
     free(scratch->live_index[d]);
   }
+  nq__join_quarters_free(&scratch->quarters);
   free(scratch);
 }
 
-/* Room in `table` for `tops` masks, keeping those it holds. */
-static int reserve_masks(top_table_t *table, size_t tops) {
+int nq__join_reserve_masks(top_table_t *table, size_t tops) {
   /* Both arrays grow alike from the same room; the table's room changes
    * only once both have it. */
   size_t ld_room = table->capacity, rd_room = table->capacity;
@@ -120,47 +120,6 @@ static int reserve_stacks(nq_join_scratch_t *scratch, size_t words, int depths) 
   return NQ_OK;
 }
 
-static int push_top(nq_join_scratch_t *scratch, uint32_t ld, uint32_t rd) {
-  top_table_t *bucket = &scratch->tables[0];
-  int rc = reserve_masks(bucket, bucket->tops + 1);
-  if (rc != NQ_OK)
-    return rc;
-  bucket->ld[bucket->tops] = ld;
-  bucket->rd[bucket->tops] = rd;
-  bucket->tops++;
-  return NQ_OK;
-}
-
-/* Every placement of rows row..m-1 on the columns `allowed` (one for each
- * of those rows), one queen a row; each complete one is stored with its
- * attacks on row m.  The last row has one column left, so it needs no
- * loop and no call.  Rows with as many rows below them as the bottom
- * walk's asking rows ask the cancel hook too: at record sizes a stop was
- * seen waiting on this listing (docs/performance.md, "Stops"). */
-static int collect_tops(nq_join_scratch_t *scratch, uint64_t *nodes, int row, uint64_t allowed,
-                        uint64_t ld, uint64_t rd) {
-  const uint64_t board = board_columns(scratch->n);
-  if (row == scratch->top_rows - 1) {
-    if ((allowed & (ld | rd)) != 0)
-      return NQ_OK;
-    ++*nodes;
-    return push_top(scratch, (uint32_t)(((ld | allowed) << 1) & board),
-                    (uint32_t)((rd | allowed) >> 1));
-  }
-  if (scratch->top_rows - 1 - row >= CANCEL_ROWS_BELOW && nq__join_cancel_asked(scratch))
-    return NQ_ESTOPPED;
-  for (uint64_t free_squares = allowed & ~ld & ~rd; free_squares != 0;
-       free_squares = drop_lowest_bit(free_squares)) {
-    uint64_t queen = lowest_bit(free_squares);
-    ++*nodes;
-    int rc = collect_tops(scratch, nodes, row + 1, allowed & ~queen, ((ld | queen) << 1) & board,
-                          (rd | queen) >> 1);
-    if (rc != NQ_OK)
-      return rc;
-  }
-  return NQ_OK;
-}
-
 /* Fills the table's bitsets from its masks, and `ruled_out` with none of
  * its tops ruled out, only the padding past the last, so padding never
  * counts as a fit.  The squares off row m (ld squares below 0, rd squares
@@ -189,7 +148,7 @@ static void transpose(top_table_t *table, uint64_t *ruled_out, uint32_t *live_in
 int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_out,
                     uint32_t *live_index, size_t *live, uint64_t survivors, int n) {
   into->tops = 0;
-  if (reserve_masks(into, survivors) != NQ_OK)
+  if (nq__join_reserve_masks(into, survivors) != NQ_OK)
     return NQ_ENOMEM;
   into->tops = survivors;
   if (reserve_bitsets(into, n) != NQ_OK) {
@@ -471,10 +430,9 @@ int nq__join_open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n,
   scratch->cancel_depth = cancel_depths(scratch);
   scratch->abandoned = 0;
   top_table_t *bucket = &scratch->tables[0];
-  bucket->tops = 0;
   *walk = (bottom_walk_t){
       .scratch = scratch, .first_row_weight = first_row_weight, .board = board_columns(n)};
-  int rc = collect_tops(scratch, &walk->stats.top_nodes, 0, top_columns, 0, 0);
+  int rc = nq__join_list_tops(scratch, &walk->stats.top_nodes, top_columns);
   if (rc == NQ_OK)
     rc = reserve_bitsets(bucket, n);
   if (rc == NQ_OK)

@@ -20,6 +20,12 @@ int nq__join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scrat
                       int n, int top_rows, uint64_t top_columns,
                       const uint8_t first_row_weight[NQ_JOIN_MAX_N]);
 
+/* At most `groups` groups of quarters for the tops (join_tops.c) from now
+ * on; 0 restores the default.  Fewer groups make the upper quarter
+ * shorter, down to none (the tops listed row by row) at 1: the tests
+ * reach every split on small boards this way. */
+void nq__join_limit_quarter_groups(nq_join_scratch_t *scratch, uint32_t groups);
+
 /* A bucket's solutions, bottom-walk nodes and thread CPU seconds. */
 typedef struct nq__join_sample {
   double solutions, bottom_nodes, seconds;

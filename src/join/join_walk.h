@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "join_tops.h"
 #include "nqueens/join.h"
 
 /* Survivors move to a table of their own when they fill less than
@@ -61,6 +62,7 @@ struct nq_join_scratch {
   int cancel_countdown; /* entries until the hook is asked again */
   int cancel_depth;     /* the deepest bottom row that asks (cancel_depths) */
   int abandoned;        /* the bucket in hand was abandoned */
+  join_quarters_t quarters; /* the tops' quarters (join_tops.c) */
 };
 
 /* The walk's constants for one bucket, and what it adds up. */
@@ -91,6 +93,14 @@ static inline const uint64_t *nq__join_ruled_out_along_rd(
 /* Whether the bucket in hand is abandoned: the cancel hook's answer,
  * asked once in a while (join.c has the rule). */
 int nq__join_cancel_asked(nq_join_scratch_t *scratch);
+
+/* Room in `table` for `tops` masks, keeping those it holds. */
+int nq__join_reserve_masks(top_table_t *table, size_t tops);
+
+/* The tops of the bucket on `top_columns` (scratch's n and top_rows) into
+ * table 0, untransposed; the quarters' search nodes and the pairs of
+ * quarters tried added to *nodes.  NQ_ENOMEM, NQ_ESTOPPED. */
+int nq__join_list_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t top_columns);
 
 /* Lists the bucket's tops and transposes them: the walk's table 0 and its
  * live words at depth 0.  Its counters go to walk->stats.  NQ_ENOMEM,

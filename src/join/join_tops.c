@@ -1,0 +1,197 @@
+/* A bucket's tops built from quarters.  A top half (rows 0..m-1 on the
+ * bucket's m columns S) is an upper quarter (rows 0..a-1, on a columns of
+ * S) and a lower quarter (rows a..m-1, on the other m - a) whose
+ * diagonals do not meet.  Each bucket lists both quarters' placements by a
+ * small search each, groups them by the part of S the upper quarter
+ * takes, and tries every pair of a group with two ANDs.  Listing the tops
+ * row by row instead searched each upper quarter once per completion it
+ * might have: about ten nodes a top at n = 18, where the quarters cost a
+ * fraction of a node and a pair or two a top (docs/performance.md). */
+
+#include <stdlib.h>
+
+#include "bits.h"
+#include "grow.h"
+#include "join_bucket.h"
+#include "join_tops.h"
+#include "join_walk.h"
+#include "nqueens/error.h"
+
+/* The groups are the a-subsets of S, numbered by their rank among them;
+ * a is the largest at most m / 2 whose subsets number at most MAX_GROUPS,
+ * so that the groups' starts stay small for any cut (m <= 16, every
+ * default cut, always takes a = m / 2). */
+enum { MAX_GROUPS = 1 << 16 };
+
+/* binomial(k, j) for k, j < NQ_JOIN_MAX_N + 1; 0 where j > k. */
+static uint32_t binomial(int k, int j) {
+  if (j < 0 || j > k)
+    return 0;
+  uint64_t value = 1;
+  for (int i = 1; i <= j; i++)
+    value = value * (uint64_t)(k - j + i) / (uint64_t)i;
+  return value > UINT32_MAX ? UINT32_MAX : (uint32_t)value;
+}
+
+static int upper_rows(int m, uint32_t group_limit) {
+  int a = m / 2;
+  while (a > 0 && binomial(m, a) > group_limit)
+    a--;
+  return a;
+}
+
+/* What a quarter's search needs: the rows it fills, and the bucket's
+ * columns with each one's place among them. */
+typedef struct quarter_search {
+  join_quarter_list_t *list;
+  int n, end_row;
+  uint64_t columns;    /* S */
+  uint32_t all_places; /* every place of S, as bits */
+  uint32_t place_bit[NQ_JOIN_MAX_N];
+  uint32_t rank_of[NQ_JOIN_MAX_N + 1][NQ_JOIN_MAX_N + 1]; /* binomial(place, k) */
+  int is_upper;
+  uint64_t nodes;
+} quarter_search_t;
+
+/* The rank of an upper_size-subset of S's places among all of them (the
+ * combinatorial number system): a dense group number. */
+static uint32_t group_of(const quarter_search_t *s, uint32_t places) {
+  uint32_t rank = 0;
+  for (int k = 1; places != 0; k++, places &= places - 1)
+    rank += s->rank_of[__builtin_ctz(places)][k];
+  return rank;
+}
+
+static int record_quarter(quarter_search_t *s, uint32_t places, uint64_t ld, uint64_t rd) {
+  join_quarter_list_t *list = s->list;
+  if (nq__grow((void **)&list->listed, &list->listed_capacity, list->count + 1,
+               sizeof *list->listed) != NQ_OK)
+    return NQ_ENOMEM;
+  /* An upper quarter's group is the places it takes; a lower one's, the
+   * places it leaves. */
+  uint32_t upper_places = s->is_upper ? places : s->all_places & ~places;
+  list->listed[list->count++] =
+      (join_quarter_t){.ld = ld, .rd = rd, .group = group_of(s, upper_places)};
+  return NQ_OK;
+}
+
+/* Every placement of rows row..end_row-1 on S's columns not yet `used`. */
+static int search_quarter(quarter_search_t *s, int row, uint64_t used, uint32_t places, uint64_t ld,
+                          uint64_t rd) {
+  if (row == s->end_row)
+    return record_quarter(s, places, ld, rd);
+  const int n = s->n;
+  uint64_t attacked = (ld >> (n - row)) | (rd >> row); /* bit c: column c of `row` */
+  for (uint64_t free_squares = s->columns & ~used & ~attacked; free_squares != 0;
+       free_squares = drop_lowest_bit(free_squares)) {
+    uint64_t queen = lowest_bit(free_squares);
+    int column = bit_index(queen);
+    s->nodes++;
+    int rc = search_quarter(s, row + 1, used | queen, places | s->place_bit[column],
+                            ld | column_bit(column - row + n), rd | column_bit(column + row));
+    if (rc != NQ_OK)
+      return rc;
+  }
+  return NQ_OK;
+}
+
+/* The list's placements ordered by group (a counting sort), with each
+ * group's start. */
+static int group_quarters(join_quarter_list_t *list, uint32_t groups) {
+  if (nq__grow((void **)&list->grouped, &list->grouped_capacity, list->count,
+               sizeof *list->grouped) != NQ_OK ||
+      nq__grow((void **)&list->start, &list->start_capacity, (size_t)groups + 1,
+               sizeof *list->start) != NQ_OK)
+    return NQ_ENOMEM;
+  for (uint32_t g = 0; g <= groups; g++)
+    list->start[g] = 0;
+  for (size_t i = 0; i < list->count; i++)
+    list->start[list->listed[i].group + 1]++;
+  for (uint32_t g = 0; g < groups; g++)
+    list->start[g + 1] += list->start[g];
+  /* Placing each at its group's start moves the starts on by a group;
+   * one pass back restores them. */
+  for (size_t i = 0; i < list->count; i++)
+    list->grouped[list->start[list->listed[i].group]++] = list->listed[i];
+  for (uint32_t g = groups; g > 0; g--)
+    list->start[g] = list->start[g - 1];
+  list->start[0] = 0;
+  return NQ_OK;
+}
+
+static int list_quarter(quarter_search_t *s, join_quarter_list_t *list, int first_row, int end_row,
+                        int is_upper, uint32_t groups) {
+  s->list = list;
+  s->end_row = end_row;
+  s->is_upper = is_upper;
+  list->count = 0;
+  int rc = search_quarter(s, first_row, 0, 0, 0, 0);
+  return rc == NQ_OK ? group_quarters(list, groups) : rc;
+}
+
+/* The tops of one group: every pair of its upper and lower quarters whose
+ * diagonals do not meet, as the top's attacks on row m.  Every pair is
+ * written and only a fit moves the end on, which keeps the loop free of
+ * a branch the data would decide. */
+static int pair_group(top_table_t *tops, const join_quarters_t *q, uint32_t g, int n, int m,
+                      uint64_t *pairs) {
+  const join_quarter_t *lower = q->lower.grouped + q->lower.start[g];
+  const size_t lowers = q->lower.start[g + 1] - q->lower.start[g];
+  const uint64_t board = board_columns(n);
+  for (uint32_t u = q->upper.start[g]; u < q->upper.start[g + 1]; u++) {
+    const join_quarter_t upper = q->upper.grouped[u];
+    if (nq__join_reserve_masks(tops, tops->tops + lowers) != NQ_OK)
+      return NQ_ENOMEM;
+    size_t end = tops->tops;
+    for (size_t l = 0; l < lowers; l++) {
+      uint64_t meet = (upper.ld & lower[l].ld) | (upper.rd & lower[l].rd);
+      tops->ld[end] = (uint32_t)(((upper.ld | lower[l].ld) >> (n - m)) & board);
+      tops->rd[end] = (uint32_t)((upper.rd | lower[l].rd) >> m);
+      end += meet == 0;
+    }
+    tops->tops = end;
+    *pairs += lowers;
+  }
+  return NQ_OK;
+}
+
+int nq__join_list_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t top_columns) {
+  const uint32_t limit = scratch->quarters.group_limit ? scratch->quarters.group_limit : MAX_GROUPS;
+  const int n = scratch->n, m = scratch->top_rows, a = upper_rows(m, limit);
+  quarter_search_t s = {.n = n, .columns = top_columns};
+  int place = 0;
+  for (uint64_t c = top_columns; c != 0; c = drop_lowest_bit(c))
+    s.place_bit[bit_index(lowest_bit(c))] = (uint32_t)1 << place++;
+  s.all_places = (uint32_t)board_columns(m);
+  for (int p = 0; p < m; p++)
+    for (int k = 0; k <= a; k++)
+      s.rank_of[p][k] = binomial(p, k);
+  const uint32_t groups = binomial(m, a);
+  join_quarters_t *q = &scratch->quarters;
+  int rc = list_quarter(&s, &q->upper, 0, a, 1, groups);
+  if (rc == NQ_OK)
+    rc = list_quarter(&s, &q->lower, a, m, 0, groups);
+  *nodes += s.nodes;
+  scratch->tables[0].tops = 0;
+  for (uint32_t g = 0; g < groups && rc == NQ_OK; g++) {
+    if (nq__join_cancel_asked(scratch))
+      return NQ_ESTOPPED;
+    rc = pair_group(&scratch->tables[0], q, g, n, m, nodes);
+  }
+  return rc;
+}
+
+void nq__join_limit_quarter_groups(nq_join_scratch_t *scratch, uint32_t groups) {
+  scratch->quarters.group_limit = groups;
+}
+
+static void free_list(join_quarter_list_t *list) {
+  free(list->listed);
+  free(list->grouped);
+  free(list->start);
+}
+
+void nq__join_quarters_free(join_quarters_t *quarters) {
+  free_list(&quarters->upper);
+  free_list(&quarters->lower);
+}

@@ -1,0 +1,34 @@
+#ifndef NQ_SRC_JOIN_TOPS_H
+#define NQ_SRC_JOIN_TOPS_H
+
+/* A bucket's tops, built from quarters (join_tops.c): the memory that
+ * lives in the join's scratch from bucket to bucket. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A quarter's queens, by the diagonals they hold: ld diagonal c - r + n
+ * and rd diagonal c + r of a queen on row r, column c (below 2n, so one
+ * word for n <= 32); `group` names the part of the top's columns that the
+ * upper quarter takes (join_tops.c). */
+typedef struct join_quarter {
+  uint64_t ld, rd;
+  uint32_t group;
+} join_quarter_t;
+
+/* The placements of one quarter, as listed and then by group: those of
+ * group g are grouped[start[g] .. start[g + 1]). */
+typedef struct join_quarter_list {
+  join_quarter_t *listed, *grouped;
+  uint32_t *start;
+  size_t count, listed_capacity, grouped_capacity, start_capacity;
+} join_quarter_list_t;
+
+typedef struct join_quarters {
+  join_quarter_list_t upper, lower;
+  uint32_t group_limit; /* the most groups a bucket may form; 0: the default */
+} join_quarters_t;
+
+void nq__join_quarters_free(join_quarters_t *quarters);
+
+#endif
