@@ -1,6 +1,6 @@
 /* Benchmark of the join method (not a test): for each n given, Q(n) by the
  * join, the time, and whether the count is OEIS's.
- *   bench_join [--threads T] [--top-rows M] [--trace FILE] N...
+ *   bench_join [--threads T] [--top-rows M] [--memory BYTES] [--trace FILE] N...
  * One thread (the default): the canonical column sets one after another
  * through the method's own listing and nq__join_unit, with everything the
  * join did (tops, words, ...) and how the sets' times spread: the mean,
@@ -9,9 +9,10 @@
  * of sets (what bounds the end of a run).  --trace FILE writes each set's
  * time in listing order ("id seconds", a line a unit id), the cost trace
  * bench_master --method join --cost trace replays at any rank count.  With
- * --threads T: a whole count through the run engine (nq_count_run, method NQ_COUNT_JOIN) on T threads of one
- * rank, its time and work counter.  Prints one line per n; exits 1 when a
- * count is wrong. */
+ * --threads T: a whole count through the run engine (nq_count_run, method NQ_COUNT_JOIN) on T
+ * threads of one rank, its time and work counter.  --memory BYTES: the tables' bound (a rank's,
+ * nq_count_options.memory; one thread: its scratch's), so that large buckets are walked in parts;
+ * none by default.  Prints one line per n; exits 1 when a count is wrong. */
 
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
@@ -91,9 +92,11 @@ static int write_trace(const char *path, const timed_set_t *times, size_t count)
 
 /* Q(n) set by set on this thread, with the join's counters. */
 static int join_serially(mpz_t solutions, nq_join_stats_t *stats, int n, int top_rows,
-                         const char *trace_path) {
+                         size_t memory, const char *trace_path) {
   const nq__method_params_t params = {
-      .n = n, .unit_param = top_rows ? top_rows : nq__method_join.default_unit_param(n)};
+      .n = n,
+      .unit_param = top_rows ? top_rows : nq__method_join.default_unit_param(n),
+      .solver_bytes = memory};
   void *listing = NULL, *scratch = NULL;
   int rc = nq__method_join.check(&params);
   if (rc == NQ_OK)
@@ -129,7 +132,7 @@ static int join_serially(mpz_t solutions, nq_join_stats_t *stats, int n, int top
   return rc;
 }
 
-static int bench_one(int n, int top_rows, int threads, const char *trace_path) {
+static int bench_one(int n, int top_rows, int threads, size_t memory, const char *trace_path) {
   mpz_t solutions;
   mpz_init(solutions);
   nq_join_stats_t stats = {0};
@@ -138,14 +141,14 @@ static int bench_one(int n, int top_rows, int threads, const char *trace_path) {
   double start = now();
   int code;
   if (threads > 1) {
-    const nq_count_options_t options = {.n = n, .method = NQ_COUNT_JOIN, .depth = top_rows,
-                                        .threads = threads};
+    const nq_count_options_t options = {
+        .n = n, .method = NQ_COUNT_JOIN, .depth = top_rows, .threads = threads, .memory = memory};
     code = nq_count_run(&result, &options, MPI_COMM_SELF);
     mpz_set(solutions, result.solutions);
     stats.bottom_nodes = mpz_get_ui(result.nodes);
     stats.buckets = result.units;
   } else {
-    code = join_serially(solutions, &stats, n, top_rows, trace_path);
+    code = join_serially(solutions, &stats, n, top_rows, memory, trace_path);
   }
   double seconds = now() - start;
   int wrong = code != NQ_OK || n > KNOWN_LARGE_MAX_N ||
@@ -154,11 +157,11 @@ static int bench_one(int n, int top_rows, int threads, const char *trace_path) {
     printf("n=%d failed: %s\n", n, nq_strerror(code));
   else
     gmp_printf("n=%d Q=%Zd %s threads=%d seconds=%.3f buckets=%" PRIu64 " tops=%" PRIu64
-               " max_tops=%" PRIu64 " top_nodes=%" PRIu64 " bottom_nodes=%" PRIu64
-               " words=%" PRIu64 " pruned=%" PRIu64 " repacks=%" PRIu64 "\n",
+               " max_tops=%" PRIu64 " top_nodes=%" PRIu64 " bottom_nodes=%" PRIu64 " words=%" PRIu64
+               " pruned=%" PRIu64 " repacks=%" PRIu64 " parts=%" PRIu64 "\n",
                n, solutions, wrong ? "WRONG" : "ok", threads, seconds, stats.buckets, stats.tops,
                stats.max_tops, stats.top_nodes, stats.bottom_nodes, stats.words, stats.pruned,
-               stats.repacks);
+               stats.repacks, stats.parts);
   fflush(stdout);
   nq_count_result_clear(&result);
   mpz_clear(solutions);
@@ -168,16 +171,19 @@ static int bench_one(int n, int top_rows, int threads, const char *trace_path) {
 int main(int argc, char **argv) {
   int provided, threads = 1, top_rows = 0, failed = 0;
   const char *trace_path = NULL;
+  size_t memory = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
       threads = atoi(argv[++i]);
     else if (strcmp(argv[i], "--top-rows") == 0 && i + 1 < argc)
       top_rows = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--memory") == 0 && i + 1 < argc)
+      memory = (size_t)strtoull(argv[++i], NULL, 10);
     else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc)
       trace_path = argv[++i];
     else
-      failed |= bench_one(atoi(argv[i]), top_rows, threads, trace_path);
+      failed |= bench_one(atoi(argv[i]), top_rows, threads, memory, trace_path);
   }
   MPI_Finalize();
   return failed;

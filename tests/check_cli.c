@@ -97,8 +97,8 @@ typedef struct bad_case {
 } bad_case_t;
 
 static const bad_case_t bad_cases[] = {
-    {{NULL}, "-n"},                                  /* missing -n */
-    {{"--list", NULL}, "-n"},                        /* still missing */
+    {{NULL}, "-n"},           /* missing -n */
+    {{"--list", NULL}, "-n"}, /* still missing */
     {{"-n", "abc", NULL}, "abc"},
     {{"-n", "012", NULL}, "leading zero"}, /* not 12, not octal 10 */
     {{"-n", "10", "-t", "02", NULL}, "02"},
@@ -109,13 +109,13 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8x", NULL}, "8x"},
     {{"-x", "-n", "8", NULL}, "-x"},
     {{"-n", "8", "--bogus", NULL}, "--bogus"},
-    {{"-n", NULL}, "-n"},                            /* -n without value */
+    {{"-n", NULL}, "-n"}, /* -n without value */
     {{"--size", NULL}, "--size"},
     {{"-n", "8", "-n", "9", NULL}, "more than once"},
     {{"-n", "8", "--list", "--list", NULL}, "--list"},
     {{"-n", "8", "--list", "--first", NULL}, "--first"},
     {{"-n", "8", "--first", "--list", NULL}, "--list"},
-    {{"-n", "8", "--limit", "3", NULL}, "--limit"},  /* without --list */
+    {{"-n", "8", "--limit", "3", NULL}, "--limit"}, /* without --list */
     {{"-n", "8", "--list", "--limit", "0", NULL}, "--limit"},
     {{"-n", "8", "--list", "--limit", "-3", NULL}, "-3"},
     {{"-n", "8", "--list", "--limit", "abc", NULL}, "abc"},
@@ -123,7 +123,7 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--format", "xml", NULL}, "xml"},
     {{"-n", "8", "--unique", "--list", NULL}, "--unique"},
     {{"-n", "8", "--unique", "--first", NULL}, "--unique"},
-    {{"-n", "8", "foo", NULL}, "foo"},               /* stray operand */
+    {{"-n", "8", "foo", NULL}, "foo"}, /* stray operand */
     {{"foo", "-n", "8", NULL}, "foo"},
     {{"-n", "8", "--list=3", NULL}, "--list"},
     {{"-n", "8", "--list", "--limit", "99999999999999999999999", NULL}, "too large"},
@@ -169,6 +169,14 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "18", "--estimate", "--estimate-strata", "0", NULL}, "--estimate-strata"},
     {{"-n", "18", "--estimate-strata", "4", NULL}, "--estimate"},
     {{"-n", "8", "--seed", "1", NULL}, "--estimate"},
+    {{"-n", "18", "--memory", "1K", NULL}, "'1K'"},
+    {{"-n", "18", "--memory", "1048575", NULL}, "'1048575'"},
+    {{"-n", "18", "--memory", "12Q", NULL}, "'12Q'"},
+    {{"-n", "18", "--memory", "-5G", NULL}, "'-5G'"},
+    {{"-n", "18", "--memory", "G", NULL}, "'G'"},
+    {{"-n", "18", "--memory", "", NULL}, "--memory"},
+    {{"-n", "18", "--memory", "99999999999T", NULL}, "too large"},
+    {{"-n", "8", "--list", "--memory", "2G", NULL}, "--memory"},
     {{"-n", "8", "--estimate", "--seed", "x", NULL}, "--seed"},
     {{"-n", "8", "--slice", "0/3", NULL}, "0/3"},
     {{"-n", "8", "--slice", "4/3", NULL}, "4/3"},
@@ -309,6 +317,28 @@ START_TEST(test_method_auto_chooses) {
 }
 END_TEST
 
+/* --memory's sizes: bytes, or KiB to TiB by their letter in either case. */
+START_TEST(test_parse_memory) {
+  static const struct {
+    const char *words[MAX_WORDS + 1];
+    size_t bytes;
+  } cases[] = {
+      {{"-n", "18", NULL}, 0},
+      {{"-n", "18", "--memory", "1048576", NULL}, (size_t)1 << 20},
+      {{"-n", "18", "--memory", "4G", NULL}, (size_t)4 << 30},
+      {{"-n", "18", "--memory", "512m", NULL}, (size_t)512 << 20},
+      {{"-n", "18", "--memory", "2048k", NULL}, (size_t)2 << 20},
+      {{"-n", "28", "--estimate", "--memory", "1T", NULL}, (size_t)1 << 40},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    nq__cli_t cli;
+    char message[NQ__MESSAGE_SIZE];
+    ck_assert_msg(parse(&cli, message, cases[i].words) == NQ_OK, "case %zu: %s", i, message);
+    ck_assert_msg(cli.memory == cases[i].bytes, "case %zu: %zu bytes", i, cli.memory);
+  }
+}
+END_TEST
+
 /* --estimate's value may follow as the next word or after '='; without
  * one, the default time and seed. */
 START_TEST(test_parse_estimate_options) {
@@ -439,6 +469,7 @@ static Suite *cli_suite(int argc, char **argv) {
   tcase_add_test(parse_case, test_parse_runs_repeatedly);
   tcase_add_test(parse_case, test_parse_counting_switches);
   tcase_add_test(parse_case, test_method_auto_chooses);
+  tcase_add_test(parse_case, test_parse_memory);
   tcase_add_test(parse_case, test_parse_estimate_options);
   tcase_add_test(parse_case, test_parse_record_options);
   tcase_add_test(parse_case, test_parse_truncates_message_to_buffer);

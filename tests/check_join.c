@@ -35,14 +35,22 @@ static uint64_t *brute_bucket_counts(int n, int top_rows) {
 }
 
 /* Each split of the tops into quarters too: the default's, then fewer
- * groups (a shorter upper quarter), down to the tops listed row by row. */
-static const uint32_t quarter_group_limits[] = {0, 4, 1};
+ * groups (a shorter upper quarter), down to the tops listed row by row;
+ * and the tops in parts, from the smallest a limit allows (one upper
+ * quarter's pairs) to a few words. */
+typedef struct bucket_shape {
+  uint32_t group_limit;
+  size_t memory_limit;
+} bucket_shape_t;
+
+static const bucket_shape_t bucket_shapes[] = {{0, 0}, {4, 0}, {1, 0}, {0, 1}, {0, 24 * 1024}};
 
 static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows,
-                                 uint32_t group_limit) {
+                                 bucket_shape_t shape) {
   uint64_t *expected = brute_bucket_counts(n, top_rows);
   uint64_t sets_joined = 0, mismatches = 0;
-  nq__join_limit_quarter_groups(scratch, group_limit);
+  nq__join_limit_quarter_groups(scratch, shape.group_limit);
+  nq_join_scratch_limit(scratch, shape.memory_limit);
   for (unsigned set = 0; set < 1u << n; set++) {
     if (__builtin_popcount(set) != top_rows)
       continue;
@@ -52,8 +60,9 @@ static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows
     sets_joined++;
   }
   ck_assert_msg(mismatches == 0,
-                "n=%d top_rows=%d quarter groups %u: %llu of %llu column sets miscounted", n,
-                top_rows, group_limit, (unsigned long long)mismatches,
+                "n=%d top_rows=%d quarter groups %u, memory %zu: %llu of %llu column sets "
+                "miscounted",
+                n, top_rows, shape.group_limit, shape.memory_limit, (unsigned long long)mismatches,
                 (unsigned long long)sets_joined);
   free(expected);
 }
@@ -62,10 +71,9 @@ START_TEST(test_join_bucket_matches_brute_force) {
   const int n = _i;
   nq_join_scratch_t *scratch = NULL;
   ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
-  for (size_t split = 0; split < sizeof quarter_group_limits / sizeof *quarter_group_limits;
-       split++)
+  for (size_t k = 0; k < sizeof bucket_shapes / sizeof *bucket_shapes; k++)
     for (int top_rows = 1; top_rows < n; top_rows++)
-      assert_buckets_match(scratch, n, top_rows, quarter_group_limits[split]);
+      assert_buckets_match(scratch, n, top_rows, bucket_shapes[k]);
   nq_join_scratch_destroy(scratch);
 }
 END_TEST
@@ -236,34 +244,74 @@ static void add_sampled_set(sampled_sums_t *sums, nq_join_scratch_t *scratch, in
  * one step, which a path must not enter), the sampled sums of the
  * solutions and of the walk's nodes lie within 4 standard
  * errors of the exact ones (a path that dropped the middle queen's weight,
- * or a node, lands dozens of errors off).  With exact_rows covering the
+ * or a node, lands dozens of errors off), each bucket whole and (n = 13)
+ * in the smallest parts a limit allows.  With exact_rows covering the
  * bottom half the set is counted exactly. */
+static void assert_sampling_unbiased(nq_join_scratch_t *scratch, int n, size_t memory_limit,
+                                     uint64_t *random_state) {
+  const int top_rows = nq_join_default_top_rows(n);
+  uint64_t *sets = NULL, count = 0;
+  nq_join_scratch_limit(scratch, memory_limit);
+  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows), NQ_OK);
+  sampled_sums_t sums = {{0, 0}, {0, 0}, {0, 0}};
+  for (uint64_t i = 0; i < count; i++)
+    add_sampled_set(&sums, scratch, n, top_rows, sets[i], 5, 24, random_state);
+  ck_assert_double_eq(sums.exact[0], (double)known_all_large[n]);
+  for (int q = 0; q < 2; q++) {
+    double z = (sums.sampled[q] - sums.exact[q]) / sqrt(sums.variance[q]);
+    ck_assert_msg(fabs(z) < 4.0, "n %d, memory %zu, %s: sampled %.6g, exact %.6g, %.2f SE off", n,
+                  memory_limit, q == 0 ? "solutions" : "nodes", sums.sampled[q], sums.exact[q], z);
+  }
+  nq__join_sample_t whole, walked;
+  uint64_t exact = 0;
+  ck_assert_int_eq(nq__join_unit(&exact, NULL, scratch, n, top_rows, sets[count / 2]), NQ_OK);
+  ck_assert_int_eq(nq__join_sample_unit(&whole, &walked, scratch, n, top_rows, sets[count / 2],
+                                        n - top_rows, 8, random_state),
+                   NQ_OK);
+  ck_assert_double_eq(whole.solutions, (double)exact);
+  free(sets);
+}
+
 START_TEST(test_join_sampled_sets_are_unbiased) {
   nq_join_scratch_t *scratch = NULL;
   ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
   uint64_t random_state = 7;
-  for (int n = 12; n <= 13; n++) {
-    const int top_rows = nq_join_default_top_rows(n);
-    uint64_t *sets = NULL, count = 0;
-    ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows), NQ_OK);
-    sampled_sums_t sums = {{0, 0}, {0, 0}, {0, 0}};
-    for (uint64_t i = 0; i < count; i++)
-      add_sampled_set(&sums, scratch, n, top_rows, sets[i], 5, 24, &random_state);
-    ck_assert_double_eq(sums.exact[0], (double)known_all_large[n]);
-    for (int q = 0; q < 2; q++) {
-      double z = (sums.sampled[q] - sums.exact[q]) / sqrt(sums.variance[q]);
-      ck_assert_msg(fabs(z) < 4.0, "n %d %s: sampled %.6g, exact %.6g, %.2f SE off", n,
-                    q == 0 ? "solutions" : "nodes", sums.sampled[q], sums.exact[q], z);
-    }
-    nq__join_sample_t whole, walked;
-    uint64_t exact = 0;
-    ck_assert_int_eq(nq__join_unit(&exact, NULL, scratch, n, top_rows, sets[count / 2]), NQ_OK);
-    ck_assert_int_eq(nq__join_sample_unit(&whole, &walked, scratch, n, top_rows, sets[count / 2],
-                                          n - top_rows, 8, &random_state),
-                     NQ_OK);
-    ck_assert_double_eq(whole.solutions, (double)exact);
-    free(sets);
+  assert_sampling_unbiased(scratch, 12, 0, &random_state);
+  assert_sampling_unbiased(scratch, 13, 0, &random_state);
+  assert_sampling_unbiased(scratch, 13, 1, &random_state);
+  nq_join_scratch_destroy(scratch);
+}
+END_TEST
+
+/* A scratch limited to a few hundred kB counts Q(16) over its canonical
+ * sets in parts (more parts than sets) and never holds more than its
+ * limit; the part sizes it derives hold what they promise. */
+START_TEST(test_join_parts_keep_the_limit) {
+  const int n = 16, top_rows = nq_join_default_top_rows(n);
+  const size_t limit = 160 * 1024;
+  for (size_t bytes = 1024; bytes < ((size_t)1 << 32); bytes *= 3) {
+    size_t tops = nq_join_tops_within(n, top_rows, bytes);
+    ck_assert(tops == 0 || nq__join_part_bytes(n, top_rows, tops) <= bytes);
+    ck_assert(nq__join_part_bytes(n, top_rows, tops + 64) > bytes);
   }
+  nq_join_scratch_t *scratch = NULL;
+  ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
+  nq_join_scratch_limit(scratch, limit);
+  uint64_t *sets = NULL, count = 0, total = 0;
+  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows), NQ_OK);
+  nq_join_stats_t stats = {0};
+  size_t most_held = 0;
+  for (uint64_t i = 0; i < count; i++) {
+    uint64_t solutions = 0;
+    ck_assert_int_eq(nq__join_unit(&solutions, &stats, scratch, n, top_rows, sets[i]), NQ_OK);
+    total += solutions;
+    size_t held = nq__join_scratch_bytes(scratch);
+    most_held = held > most_held ? held : most_held;
+  }
+  ck_assert_uint_eq(total, known_all_large[n]);
+  ck_assert_uint_gt(stats.parts, stats.buckets);
+  ck_assert_msg(most_held <= limit, "held %zu bytes, limit %zu", most_held, limit);
+  free(sets);
   nq_join_scratch_destroy(scratch);
 }
 END_TEST
@@ -322,6 +370,7 @@ static Suite *join_suite(int argc, char **argv) {
   tcase_add_test(tc, test_join_units_are_listed_in_order);
   tcase_add_test(tc, test_join_unit_is_abandoned_on_cancel);
   tcase_add_test(tc, test_join_sampled_sets_are_unbiased);
+  tcase_add_test(tc, test_join_parts_keep_the_limit);
   tcase_add_test(tc, test_join_stops_on_request);
   tcase_add_test(tc, test_join_refuses_bad_arguments);
   suite_add_tcase(s, tc);

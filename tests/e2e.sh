@@ -66,14 +66,14 @@ for n in 0 1 2 3 13 14; do
 done
 run_ranks 3 -n 12 --method join --format json
 count_ok "3 ranks, --method join" 12
-expected='{"n":12,"solutions":"14200","seconds":#,"ranks":3,"threads":#,"units":#,"depth":#,"nodes":"#","nodes_per_second":#,"method":"join","solutions_mod":#,"version":"#"}'
+expected='{"n":12,"solutions":"14200","seconds":#,"ranks":3,"threads":#,"units":#,"depth":#,"nodes":"#","nodes_per_second":#,"method":"join","memory_per_rank":4294967296,"solutions_mod":#,"version":"#"}'
 check "-n 12 --method join --format json: '$(json_count_shape | sed -E 's/,"copies":[0-9]+,"copies_confirmed":[0-9]+//')', expected '$expected'" \
   [ "$(json_count_shape | sed -E 's/,"copies":[0-9]+,"copies_confirmed":[0-9]+//')" = "$expected" ]
 run -n 11 --method join -t 1
 check "-n 11 --method join: status $status, output: $(head -c 300 "$out" | tr '\n' '|')" \
   [ "$status" -eq 0 -a "$(head -n 1 "$out")" = "Q(11) = ${known_all[11]} solutions on the 11x11 board" ]
 check "-n 11 --method join: the second line does not name the join: $(tail -n 1 "$out")" \
-  grep -qE '^[0-9.]+ s on 1 rank, 1 thread, [0-9]+ column sets, [0-9.e+]+ nodes/s, join method$' "$out"
+  grep -qE '^[0-9.]+ s on 1 rank, 1 thread, [0-9]+ column sets, [0-9.e+]+ nodes/s, join method, its tables within 4 GiB a rank$' "$out"
 
 # ---- estimates --------------------------------------------------------------
 # A fixed seed and budget: the same sample on 1 and 3 ranks, so the same

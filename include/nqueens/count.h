@@ -18,6 +18,7 @@ typedef struct nq_count_result {
   int ranks;
   int threads;         /* search threads over all ranks (a GPU rank's: 1) */
   int depth;           /* the unit parameter (options.depth resolved): unit ids depend on it */
+  size_t memory;       /* the join: options.memory resolved (bytes a rank); 0 otherwise */
   int slice_index, slice_count; /* the slice counted (0 of 1: the whole count) */
   nq_count_method_t method;
   nq_walk_t walk;      /* the walk rank 0 counted with (resolved; the backtracker's) */

@@ -45,6 +45,9 @@ typedef struct nq_estimate_options {
   int threads;     /* probing threads on each rank; 0 or 1: one.  More than
                       one needs MPI_THREAD_FUNNELED at least */
   nq_walk_t walk;  /* the walk the exact counts (and so the rate) use */
+  size_t memory;   /* the join: a rank's tables bound, as a count's
+                      (nq_count_options.memory; 0: the default), so the
+                      probes cost what the count's parts will */
   /* When set, each rank's threads start no more probes once *stop is not
    * 0 (a signal handler sets it), and the run returns NQ_ESTOPPED on every
    * rank without a result.  NULL: only the budget ends it. */
@@ -79,6 +82,8 @@ typedef struct nq_estimate_result {
   int exact_rows;          /* as used */
   int descents;            /* the join: paths down each sampled set's bottom
                               walk; 0: each set solved whole */
+  size_t memory;           /* the join: its tables' bound on a rank (options.memory
+                              resolved), which the probes kept as a count will */
   int depth;               /* the units' depth the node count refers to */
   int ranks;
   int threads;             /* probing threads over all ranks */

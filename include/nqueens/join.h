@@ -11,6 +11,7 @@
  * (include/nqueens/count.h): its units are the canonical column sets, and
  * it has the run engine's journal, slices, verification and scheduling. */
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The largest board the join counts: its masks, and the column sets it
@@ -32,7 +33,9 @@ typedef struct nq_join_stats {
   uint64_t words;        /* 64-bit words combined (ORed or counted) */
   uint64_t pruned;       /* bottom subtrees cut because no top fit any more */
   uint64_t repacks;      /* survivors moved to a table of their own */
-  uint64_t max_tops;     /* the largest bucket's top halves */
+  uint64_t max_tops;     /* the most top halves walked at once (a part's) */
+  uint64_t parts;        /* tables of top halves walked: a bucket's tops
+                            are cut into parts of at most a scratch's limit */
 } nq_join_stats_t;
 
 /* Scratch memory of one joiner: reused from bucket to bucket. */
@@ -40,6 +43,22 @@ typedef struct nq_join_scratch nq_join_scratch_t;
 
 int nq_join_scratch_create(nq_join_scratch_t **scratch);
 void nq_join_scratch_destroy(nq_join_scratch_t *scratch);
+
+/* At most `bytes` for the scratch's tables of tops and the walk's stacks,
+ * by construction: a bucket's tops are cut into parts of at most what the
+ * bytes hold once the bucket's quarters are listed (nq_join_tops_within,
+ * docs/algorithm.md), and each part is walked against every bottom half,
+ * at the cost of walking the bottoms once a part.  A limit too small for
+ * the quarters and one group of their pairs is exceeded by that much.
+ * 0: every bucket whole (the default). */
+void nq_join_scratch_limit(nq_join_scratch_t *scratch, size_t bytes);
+
+/* The most tops a part may hold for one scratch's memory to stay within
+ * `bytes` on an n-wide board with the cut top_rows (1 <= top_rows < n <=
+ * NQ_JOIN_MAX_N), the quarters' lists, the tables of tops, their repacked
+ * survivors and the walk's stacks counted at their worst; 0 where
+ * `bytes` cannot hold even one part of 64 tops. */
+size_t nq_join_tops_within(int n, int top_rows, size_t bytes);
 
 /* The default cut: the top has n / 2 rows (on odd boards the middle row
  * then lies between two halves of n / 2 rows). */

@@ -24,6 +24,9 @@ typedef enum nq_count_method { NQ_COUNT_BACKTRACK = 0, NQ_COUNT_JOIN } nq_count_
  * was not corrupted (the count fails with NQ_ECHECK if they disagree). */
 #define NQ_COUNT_RESIDUES 3
 #define NQ_COUNT_RESIDUE_PRIMES {4294967291u, 4294967279u, 4294967231u}
+/* The join's tables of tops on one rank, all its threads together, are
+ * bounded by options.memory, by default this many bytes (4 GiB). */
+#define NQ_COUNT_DEFAULT_MEMORY ((size_t)4 << 30)
 /* Search threads a rank may run (-t). */
 #define NQ_COUNT_MAX_THREADS 4096
 
@@ -54,6 +57,9 @@ typedef struct nq_count_options {
                           MPI_THREAD_FUNNELED (else NQ_EINVAL everywhere):
                           only the calling thread talks MPI */
   int gpu;             /* ranks with a CUDA device count on it (see docs/design.md) */
+  size_t memory;       /* the join: bytes its tables of tops may hold on a rank,
+                          shared among its threads (nq_join_scratch_limit);
+                          0 = NQ_COUNT_DEFAULT_MEMORY */
   /* Rank 0 calls `progress` (when set) at most every progress_seconds,
    * from the master's loop, and once more when the count is complete. */
   nq_count_progress_fn progress;

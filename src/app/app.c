@@ -50,7 +50,7 @@ static void print_version(FILE *out) {
 
 /* The parsed options as numbers: ranks that read the same command line
  * encode the same words. */
-enum { CLI_WORDS = 19 };
+enum { CLI_WORDS = 20 };
 static void encode_cli(long long words[CLI_WORDS], const nq__cli_t *cli) {
   words[0] = cli->mode;
   words[1] = cli->n;
@@ -75,6 +75,7 @@ static void encode_cli(long long words[CLI_WORDS], const nq__cli_t *cli) {
   words[16] = verify_bits;
   words[17] = cli->method;
   words[18] = (long long)cli->estimate_strata;
+  words[19] = (long long)cli->memory; /* at most LLONG_MAX (parse_memory) */
 }
 
 static int agreement_failed(FILE *err, int rank, int mpi_code) {

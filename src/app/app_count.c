@@ -149,6 +149,7 @@ int nq__app_run_count(const nq__cli_t *cli, volatile sig_atomic_t *stop, MPI_Com
                                 .walk = cli->walk,
                                 .gpu = cli->gpu,
                                 .threads = cli->threads ? cli->threads : nq__app_default_threads(),
+                                .memory = cli->memory,
                                 .checkpoint = cli->checkpoint,
                                 .slice_index = cli->slice_index,
                                 .slice_count = cli->slice_count,

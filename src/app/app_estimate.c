@@ -26,7 +26,9 @@ int nq__app_run_estimate(const nq__cli_t *cli, volatile sig_atomic_t *stop, MPI_
                                    .strata = cli->estimate_strata,
                                    .seconds = cli->estimate_seconds,
                                    .seed = cli->seed,
-                                   .threads = cli->threads ? cli->threads : nq__app_default_threads(),
+                                   .threads =
+                                       cli->threads ? cli->threads : nq__app_default_threads(),
+                                   .memory = cli->memory,
                                    .walk = cli->walk,
                                    .stop = stop};
   nq_estimate_result_t result;

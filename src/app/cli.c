@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -30,12 +31,15 @@ enum {
   OPT_VERIFY,
   OPT_MERGE,
   OPT_JSON,
+  OPT_MEMORY,
   OPT_STATUS /* the last: it sizes parser_t's seen[] */
 };
 
 static const struct option long_options[] = {
-    {"size", required_argument, NULL, 'n'},   {"list", no_argument, NULL, 'l'},
-    {"first", no_argument, NULL, 'f'},        {"unique", no_argument, NULL, 'u'},
+    {"size", required_argument, NULL, 'n'},
+    {"list", no_argument, NULL, 'l'},
+    {"first", no_argument, NULL, 'f'},
+    {"unique", no_argument, NULL, 'u'},
     {"limit", required_argument, NULL, OPT_LIMIT},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"walk", required_argument, NULL, OPT_WALK},
@@ -53,9 +57,11 @@ static const struct option long_options[] = {
     {"verify", required_argument, NULL, OPT_VERIFY},
     {"merge", no_argument, NULL, OPT_MERGE},
     {"json", required_argument, NULL, OPT_JSON},
+    {"memory", required_argument, NULL, OPT_MEMORY},
     {"threads", required_argument, NULL, 't'},
     {"quiet", no_argument, NULL, 'q'},
-    {"help", no_argument, NULL, 'h'},         {"version", no_argument, NULL, 'V'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0}};
 
 /* '+': stop at the first operand instead of reordering argv (the parser
@@ -198,6 +204,33 @@ static int parse_count(parser_t *p, uint64_t *out, const char *text, long long l
   return NQ_OK;
 }
 
+/* Bytes, or a whole number of KiB, MiB, GiB or TiB with K, M, G or T
+ * after it; at least NQ_CLI_LEAST_MEMORY. */
+static int parse_memory(parser_t *p, const char *text) {
+  static const char units[] = "KMGT";
+  char digits[24];
+  size_t length = strlen(text);
+  const char *unit = length > 0 ? strchr(units, toupper((unsigned char)text[length - 1])) : NULL;
+  int shift = unit != NULL && *unit != '\0' ? 10 * (int)(unit - units + 1) : 0;
+  size_t digit_count = length - (shift > 0);
+  long long value = 0;
+  int rc = NQ_EINVAL;
+  if (digit_count > 0 && digit_count < sizeof digits) {
+    memcpy(digits, text, digit_count);
+    digits[digit_count] = '\0';
+    rc = parse_integer(&value, digits);
+  }
+  if (rc == NQ_OK && value > 0 && (unsigned long long)value > (SIZE_MAX >> shift))
+    rc = NQ_EOVERFLOW;
+  if (rc == NQ_EOVERFLOW)
+    return fail(p, "--memory %s is too large", text);
+  if (rc != NQ_OK || value <= 0 || ((size_t)value << shift) < NQ_CLI_LEAST_MEMORY)
+    return fail(p, "--memory '%s' is not a size of at least 1M (bytes, or with K, M, G or T)",
+                text);
+  p->cli->memory = (size_t)value << shift;
+  return NQ_OK;
+}
+
 /* "I/K": slice I of K, 1 <= I <= K <= NQ_SLICE_MAX. */
 static int parse_slice(parser_t *p, const char *text) {
   const char *slash = strchr(text, '/');
@@ -306,6 +339,8 @@ static int take_option(parser_t *p, int option, const char *value) {
   case OPT_SLICE: return parse_slice(p, value);
   case OPT_VERIFY: return parse_verify(p, value);
   case OPT_MERGE: return set_mode(p, NQ_MODE_MERGE, "--merge");
+  case OPT_MEMORY:
+    return parse_memory(p, value);
   case OPT_JSON:
     if (value[0] == '\0')
       return fail(p, "--json needs a file name");
@@ -432,6 +467,8 @@ static int check_combination(parser_t *p) {
     return fail(p, "--walk only applies to counting and --estimate");
   if (cli->threads && !searching)
     return fail(p, "--threads only applies to counting and --estimate");
+  if (cli->memory && !searching)
+    return fail(p, "--memory only applies to counting and --estimate");
   if (cli->gpu && cli->mode != NQ_MODE_COUNT)
     return fail(p, "--gpu only applies to counting");
   if (cli->checkpoint && cli->mode != NQ_MODE_COUNT)
@@ -514,97 +551,99 @@ int nq__cli_parse(nq__cli_t *cli, char message[static NQ__MESSAGE_SIZE], int arg
 }
 
 void nq__cli_print_help(FILE *out) {
-  fputs(
-      "Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
-      "                        [--walk auto|scalar|avx512] [--gpu] [--progress SECS] [-q]\n"
-      "                        [-t T] [--checkpoint FILE [--verify F [--seed S]]]\n"
-      "                        [--slice I/K] [--json FILE]\n"
-      "       nqueens-mpi -n N --method join [-t T] [--format text|json] [--progress S] [-q]\n"
-      "                        [--checkpoint FILE [--verify F [--seed S]]] [--slice I/K]\n"
-      "                        [--json FILE]\n"
-      "       nqueens-mpi -n N --estimate [SECS] [--estimate-samples K] [--estimate-ranks P]\n"
-      "                        [--estimate-strata K] [--seed S] [--format text|json]\n"
-      "                        [--walk W] [--method M] [-t T]\n"
-      "       nqueens-mpi --status FILE [--format text|json]\n"
-      "       nqueens-mpi --merge FILE... [--format text|json] [--json FILE]\n"
-      "       mpirun -np P nqueens-mpi -n N ...\n"
-      "\n"
-      "Counts the solutions of the N-Queens problem exactly, spread over MPI ranks:\n"
-      "rank 0 hands out work units and computes between messages, the others solve.\n"
-      "\n"
-      "Options:\n"
-      "  -n, --size N       board size, 0 to 64 (required)\n"
-      "  -u, --unique       also count solutions up to rotation and reflection\n"
-      "  -l, --list         print every solution as a board of Q and . (rank 0 alone),\n"
-      "                     in lexicographic order; above N = 32 even the first\n"
-      "                     board can take a long time to find\n"
-      "      --limit K      with --list: stop after K boards\n"
-      "  -f, --first        print one solution: the lexicographically first for N <= 32,\n"
-      "                     a constructed one for larger N\n"
-      "      --format F     text (default) or json: one JSON value on one line\n"
-      "      --walk W       how to count: avx512 (eight searches at once in AVX-512\n"
-      "                     registers, N <= 32), scalar, or auto (default: avx512\n"
-      "                     where the CPU has it); --version lists those it has\n"
-      "      --method M     counting and --estimate: backtrack (the work units above),\n"
-      "                     join (top and bottom halves of the board joined column\n"
-      "                     set by column set: Q(N) only, N <= 32, docs/research.md),\n"
-      "                     or auto (default): join for a count of N = 17 to 24,\n"
-      "                     where it measured faster, unless --unique, --walk or\n"
-      "                     --gpu asks for the backtracker; both keep journals,\n"
-      "                     slices and verification alike\n"
-      "  -t, --threads T    search threads per rank (default: every core this process\n"
-      "                     may use when started alone, SLURM_CPUS_PER_TASK under\n"
-      "                     Slurm, 1 under mpirun)\n"
-      "      --gpu          count on CUDA GPUs too: on each node the ranks other than\n"
-      "                     rank 0 take one GPU each (rank 0 too when alone); boards\n"
-      "                     over 32 and --unique's symmetric frames stay on the CPU\n"
-      "      --checkpoint F counting: record finished work in the journal F as it\n"
-      "                     comes; rerun the same command to resume from it\n"
-      "      --slice I/K    counting: only the I-th of K parts of the units, dealt so\n"
-      "                     that the parts' work is alike (give each its own journal)\n"
-      "      --verify F     with --checkpoint: once the count is complete, solve again\n"
-      "                     a random share F (0 < F <= 1) of the journal's batches,\n"
-      "                     each on another rank than the first time; a difference\n"
-      "                     fails the run (status 1) and is marked in the journal\n"
-      "      --merge F...   combine the journals F... (slices, reruns) into one\n"
-      "                     result: missing ranges, units solved twice and whether\n"
-      "                     they agree; the total only when every unit is there\n"
-      "      --json F       counting or --merge: once done, also write the result with\n"
-      "                     its provenance (times, hosts, build, libraries, journal\n"
-      "                     SHA-256, ...) to F as one JSON object, durably\n"
-      "      --status F     where the run of journal F stands (also while it runs):\n"
-      "                     units done of the total, solutions so far, rate, ETA\n"
-      "      --progress S   counting: where the run stands on stderr every S seconds\n"
-      "                     (default 60; 0: never); on a terminal, one line kept\n"
-      "                     up to date instead\n"
-      "      --estimate [S] predict Q(N), the count's nodes and its time (one core, the\n"
-      "                     ranks x threads of this run) from random probes of the\n"
-      "                     search, with 95% intervals, for S seconds (default 20)\n"
-      "      --estimate-samples K  instead of a time: K probes on each frame (K >= 2),\n"
-      "                     the same result for the same seed on any ranks x threads\n"
-      "      --estimate-ranks P    also the time on P cores\n"
-      "      --estimate-strata K   the join's estimate: its sets cut into K strata\n"
-      "                     (default 64; fewer for a quick look at a large n)\n"
-      "      --seed S       the random seed of --estimate's probes or --verify's\n"
-      "                     sample (default 1)\n"
-      "  -q, --quiet        no progress on stderr\n"
-      "  -h, --help         show this help\n"
-      "  -V, --version      show the version\n"
-      "\n"
-      "Examples:\n"
-      "  mpirun -np 64 nqueens-mpi -n 24          count Q(24) on 64 ranks\n"
-      "  nqueens-mpi -n 16 --unique               count Q(16) and U(16) on one process\n"
-      "  nqueens-mpi -n 8 --list --limit 3        the first three 8-queens boards\n"
-      "  nqueens-mpi -n 8 --first --format json   one solution as JSON\n"
-      "  nqueens-mpi -n 27 --estimate 60          Q(27) and its cost, from 60 s of probes\n"
-      "\n"
-      "SIGINT, SIGTERM, SIGUSR1 or SIGUSR2 stops a count cleanly, even in the middle of\n"
-      "a work unit.  Under mpirun, send SIGUSR1 to mpirun, which passes it on to every\n"
-      "rank (SIGTERM or SIGINT to mpirun ends the job its own way, status 1).\n"
-      "\n"
-      "Exit status: 0 success, 1 runtime failure (MPI, output, a failed unit),\n"
-      "2 bad command line or unusable journal (nothing changed), 3 stopped cleanly by\n"
-      "a signal: with --checkpoint, rerun the same command to resume; without, nothing\n"
-      "was saved.\n",
-      out);
+  fputs("Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
+        "                        [--walk auto|scalar|avx512] [--gpu] [--progress SECS] [-q]\n"
+        "                        [-t T] [--checkpoint FILE [--verify F [--seed S]]]\n"
+        "                        [--slice I/K] [--json FILE]\n"
+        "       nqueens-mpi -n N --method join [-t T] [--format text|json] [--progress S] [-q]\n"
+        "                        [--checkpoint FILE [--verify F [--seed S]]] [--slice I/K]\n"
+        "                        [--json FILE]\n"
+        "       nqueens-mpi -n N --estimate [SECS] [--estimate-samples K] [--estimate-ranks P]\n"
+        "                        [--estimate-strata K] [--seed S] [--format text|json]\n"
+        "                        [--walk W] [--method M] [-t T]\n"
+        "       nqueens-mpi --status FILE [--format text|json]\n"
+        "       nqueens-mpi --merge FILE... [--format text|json] [--json FILE]\n"
+        "       mpirun -np P nqueens-mpi -n N ...\n"
+        "\n"
+        "Counts the solutions of the N-Queens problem exactly, spread over MPI ranks:\n"
+        "rank 0 hands out work units and computes between messages, the others solve.\n"
+        "\n"
+        "Options:\n"
+        "  -n, --size N       board size, 0 to 64 (required)\n"
+        "  -u, --unique       also count solutions up to rotation and reflection\n"
+        "  -l, --list         print every solution as a board of Q and . (rank 0 alone),\n"
+        "                     in lexicographic order; above N = 32 even the first\n"
+        "                     board can take a long time to find\n"
+        "      --limit K      with --list: stop after K boards\n"
+        "  -f, --first        print one solution: the lexicographically first for N <= 32,\n"
+        "                     a constructed one for larger N\n"
+        "      --format F     text (default) or json: one JSON value on one line\n"
+        "      --walk W       how to count: avx512 (eight searches at once in AVX-512\n"
+        "                     registers, N <= 32), scalar, or auto (default: avx512\n"
+        "                     where the CPU has it); --version lists those it has\n"
+        "      --method M     counting and --estimate: backtrack (the work units above),\n"
+        "                     join (top and bottom halves of the board joined column\n"
+        "                     set by column set: Q(N) only, N <= 32, docs/research.md),\n"
+        "                     or auto (default): join for a count of N = 17 to 24,\n"
+        "                     where it measured faster, unless --unique, --walk or\n"
+        "                     --gpu asks for the backtracker; both keep journals,\n"
+        "                     slices and verification alike\n"
+        "      --memory SIZE  the join's tables of tops on each rank, its threads\n"
+        "                     together, stay within SIZE (bytes, or K, M, G, T; default\n"
+        "                     4G): a larger bucket is walked in parts\n"
+        "  -t, --threads T    search threads per rank (default: every core this process\n"
+        "                     may use when started alone, SLURM_CPUS_PER_TASK under\n"
+        "                     Slurm, 1 under mpirun)\n"
+        "      --gpu          count on CUDA GPUs too: on each node the ranks other than\n"
+        "                     rank 0 take one GPU each (rank 0 too when alone); boards\n"
+        "                     over 32 and --unique's symmetric frames stay on the CPU\n"
+        "      --checkpoint F counting: record finished work in the journal F as it\n"
+        "                     comes; rerun the same command to resume from it\n"
+        "      --slice I/K    counting: only the I-th of K parts of the units, dealt so\n"
+        "                     that the parts' work is alike (give each its own journal)\n"
+        "      --verify F     with --checkpoint: once the count is complete, solve again\n"
+        "                     a random share F (0 < F <= 1) of the journal's batches,\n"
+        "                     each on another rank than the first time; a difference\n"
+        "                     fails the run (status 1) and is marked in the journal\n"
+        "      --merge F...   combine the journals F... (slices, reruns) into one\n"
+        "                     result: missing ranges, units solved twice and whether\n"
+        "                     they agree; the total only when every unit is there\n"
+        "      --json F       counting or --merge: once done, also write the result with\n"
+        "                     its provenance (times, hosts, build, libraries, journal\n"
+        "                     SHA-256, ...) to F as one JSON object, durably\n"
+        "      --status F     where the run of journal F stands (also while it runs):\n"
+        "                     units done of the total, solutions so far, rate, ETA\n"
+        "      --progress S   counting: where the run stands on stderr every S seconds\n"
+        "                     (default 60; 0: never); on a terminal, one line kept\n"
+        "                     up to date instead\n"
+        "      --estimate [S] predict Q(N), the count's nodes and its time (one core, the\n"
+        "                     ranks x threads of this run) from random probes of the\n"
+        "                     search, with 95% intervals, for S seconds (default 20)\n"
+        "      --estimate-samples K  instead of a time: K probes on each frame (K >= 2),\n"
+        "                     the same result for the same seed on any ranks x threads\n"
+        "      --estimate-ranks P    also the time on P cores\n"
+        "      --estimate-strata K   the join's estimate: its sets cut into K strata\n"
+        "                     (default 64; fewer for a quick look at a large n)\n"
+        "      --seed S       the random seed of --estimate's probes or --verify's\n"
+        "                     sample (default 1)\n"
+        "  -q, --quiet        no progress on stderr\n"
+        "  -h, --help         show this help\n"
+        "  -V, --version      show the version\n"
+        "\n"
+        "Examples:\n"
+        "  mpirun -np 64 nqueens-mpi -n 24          count Q(24) on 64 ranks\n"
+        "  nqueens-mpi -n 16 --unique               count Q(16) and U(16) on one process\n"
+        "  nqueens-mpi -n 8 --list --limit 3        the first three 8-queens boards\n"
+        "  nqueens-mpi -n 8 --first --format json   one solution as JSON\n"
+        "  nqueens-mpi -n 27 --estimate 60          Q(27) and its cost, from 60 s of probes\n"
+        "\n"
+        "SIGINT, SIGTERM, SIGUSR1 or SIGUSR2 stops a count cleanly, even in the middle of\n"
+        "a work unit.  Under mpirun, send SIGUSR1 to mpirun, which passes it on to every\n"
+        "rank (SIGTERM or SIGINT to mpirun ends the job its own way, status 1).\n"
+        "\n"
+        "Exit status: 0 success, 1 runtime failure (MPI, output, a failed unit),\n"
+        "2 bad command line or unusable journal (nothing changed), 3 stopped cleanly by\n"
+        "a signal: with --checkpoint, rerun the same command to resume; without, nothing\n"
+        "was saved.\n",
+        out);
 }

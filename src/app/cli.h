@@ -37,6 +37,8 @@ typedef enum nq__method_choice { NQ_METHOD_AUTO = 0, NQ_METHOD_BACKTRACK, NQ_MET
  * 6 GB, bounded by nothing yet, and from n = 25 its --estimate solves sets
  * of minutes each: the backtracker stays the default there. */
 #define NQ_CLI_JOIN_FROM_N 17
+/* --memory's least: less would not hold a bucket's quarters at n = 20. */
+#define NQ_CLI_LEAST_MEMORY ((size_t)1 << 20)
 #define NQ_CLI_JOIN_TO_N 24
 
 typedef struct nq__cli {
@@ -49,6 +51,7 @@ typedef struct nq__cli {
   nq__method_choice_t method; /* --method: counting only; AUTO unless given */
   int gpu;        /* --gpu: counting only */
   int threads;    /* -t, --threads T: counting only; 0 unless given */
+  size_t memory;  /* --memory SIZE: counting and --estimate; 0 unless given */
   double progress; /* --progress SECS: counting only; 0 = off */
   int quiet;       /* -q, --quiet: no progress */
   const char *checkpoint; /* --checkpoint FILE: counting only; NULL unless given */

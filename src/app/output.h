@@ -44,6 +44,9 @@ void nq__output_text(nq__output_t *output, const char *text);
 void nq__output_char(nq__output_t *output, char c);
 /* printf's conversions plus GMP's %Zd for the big counts (so no printf
  * format attribute: the compiler would refuse %Zd). */
+/* A size of memory for people: MiB below 1 GiB, GiB from there. */
+void nq__output_bytes(nq__output_t *output, size_t bytes);
+
 void nq__output_format(nq__output_t *output, const char *format, ...);
 /* A JSON string: quotes, backslashes and control characters escaped. */
 void nq__output_json_string(nq__output_t *output, const char *text);

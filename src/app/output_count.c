@@ -59,10 +59,13 @@ static void count_as_text(nq__output_t *output, int n, int unique, const nq_coun
                 r->ranks == 1 ? "" : "s", r->threads, r->threads == 1 ? "" : "s",
                 (unsigned long long)r->units, method->unit_word, r->units == 1 ? "" : "s",
                 per_second(r->nodes, count_seconds(r)));
-  if (r->method == NQ_COUNT_BACKTRACK)
+  if (r->method == NQ_COUNT_BACKTRACK) {
     nq__output_format(output, "%s walk", nq_walk_name(r->walk));
-  else
-    nq__output_format(output, "%s method", method->name);
+  } else {
+    nq__output_format(output, "%s method, its tables within ", method->name);
+    nq__output_bytes(output, r->memory);
+    nq__output_text(output, " a rank");
+  }
   if (r->gpu_ranks > 0)
     nq__output_format(output, ", %d GPU rank%s", r->gpu_ranks, r->gpu_ranks == 1 ? "" : "s");
   if (r->resumed_units > 0)
@@ -97,6 +100,8 @@ static void count_as_json(nq__output_t *output, int n, int unique, const nq_coun
                 per_second(r->nodes, count_seconds(r)), nq__method_of(r->method)->name);
   if (r->method == NQ_COUNT_BACKTRACK)
     nq__output_format(output, ",\"walk\":\"%s\"", nq_walk_name(r->walk));
+  else
+    nq__output_format(output, ",\"memory_per_rank\":%zu", r->memory);
   if (r->gpu_ranks > 0)
     nq__output_format(output, ",\"gpu_ranks\":%d", r->gpu_ranks);
   if (r->resumed_units > 0)

@@ -79,11 +79,13 @@ static void join_sample_as_text(nq__output_t *output, uint64_t seed,
   else
     nq__output_text(output, "solved exactly");
   nq__output_format(output,
-                ", in %llu strata (at least %llu each), seed %llu: %.3f s on %d rank%s, "
-                "%d thread%s\n",
-                (unsigned long long)r->frames, (unsigned long long)r->min_probes,
-                (unsigned long long)seed, r->seconds, r->ranks, r->ranks == 1 ? "" : "s",
-                r->threads, r->threads == 1 ? "" : "s");
+                    ", in %llu strata (at least %llu each), seed %llu: %.3f s on %d rank%s, "
+                    "%d thread%s, tables within ",
+                    (unsigned long long)r->frames, (unsigned long long)r->min_probes,
+                    (unsigned long long)seed, r->seconds, r->ranks, r->ranks == 1 ? "" : "s",
+                    r->threads, r->threads == 1 ? "" : "s");
+  nq__output_bytes(output, r->memory);
+  nq__output_text(output, " a rank\n");
 }
 
 static void estimate_as_text(nq__output_t *output, int n, uint64_t cores, uint64_t seed,
@@ -158,8 +160,8 @@ static void estimate_as_json(nq__output_t *output, int n, uint64_t cores, uint64
                 (unsigned long long)r->min_probes, r->exact_rows, (unsigned long long)seed,
                 r->depth, r->seconds, r->ranks, r->threads, nq__method_of(r->method)->name);
   if (r->method == NQ_COUNT_JOIN)
-    nq__output_format(output, ",\"units\":%llu,\"descents\":%d", (unsigned long long)r->units,
-                  r->descents);
+    nq__output_format(output, ",\"units\":%llu,\"descents\":%d,\"memory_per_rank\":%zu",
+                      (unsigned long long)r->units, r->descents, r->memory);
   else
     nq__output_format(output, ",\"walk\":\"%s\"", nq_walk_name(r->walk));
   nq__output_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);

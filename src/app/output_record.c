@@ -70,6 +70,8 @@ int nq__output_count_record(nq__output_t *output, const nq__cli_t *cli,
                 r->ranks, r->threads, r->gpu_ranks, method->name);
   if (r->method == NQ_COUNT_BACKTRACK)
     nq__output_format(output, ",\"walk\":\"%s\"", nq_walk_name(r->walk));
+  else
+    nq__output_format(output, ",\"memory_per_rank\":%zu", r->memory);
   nq__output_format(output,
                 ",\"unit_scheme\":%d,\"depth\":%d,\"units\":%llu,\"resumed_units\":%llu,"
                 "\"restarts\":%llu",

@@ -60,16 +60,27 @@ int nq_join_scratch_create(nq_join_scratch_t **scratch) {
   return *scratch == NULL ? NQ_ENOMEM : NQ_OK;
 }
 
-void nq_join_scratch_destroy(nq_join_scratch_t *scratch) {
-  if (scratch == NULL)
-    return;
+/* The tables and the walk's stacks freed, to be allocated again as a
+ * part needs them. */
+static void release_tables(nq_join_scratch_t *scratch) {
   for (int d = 0; d < JOIN_MAX_DEPTH; d++) {
     free(scratch->tables[d].ld);
     free(scratch->tables[d].rd);
     free(scratch->tables[d].attacking);
+    scratch->tables[d] = (top_table_t){0};
     free(scratch->ruled_out[d]);
     free(scratch->live_index[d]);
+    scratch->ruled_out[d] = NULL;
+    scratch->live_index[d] = NULL;
   }
+  scratch->stack_words = 0;
+  scratch->stack_depths = 0;
+}
+
+void nq_join_scratch_destroy(nq_join_scratch_t *scratch) {
+  if (scratch == NULL)
+    return;
+  release_tables(scratch);
   nq__join_quarters_free(&scratch->quarters);
   free(scratch);
 }
@@ -417,59 +428,84 @@ static void add_stats(nq_join_stats_t *into, const nq_join_stats_t *from) {
   into->words += from->words;
   into->pruned += from->pruned;
   into->repacks += from->repacks;
+  into->parts += from->parts;
   if (from->max_tops > into->max_tops)
     into->max_tops = from->max_tops;
 }
 
-/* Lists the bucket's tops and transposes them: the walk's table 0 and its
- * live words at depth 0.  Its counters go to walk->stats. */
+/* Opens the bucket: the walk's constants, its quarters listed and no top
+ * yet. */
 int nq__join_open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n, int top_rows,
                          uint64_t top_columns, const uint8_t first_row_weight[NQ_JOIN_MAX_N]) {
   scratch->n = n;
   scratch->top_rows = top_rows;
   scratch->cancel_depth = cancel_depths(scratch);
   scratch->abandoned = 0;
-  top_table_t *bucket = &scratch->tables[0];
+  scratch->tables[0].tops = 0;
   *walk = (bottom_walk_t){
       .scratch = scratch, .first_row_weight = first_row_weight, .board = board_columns(n)};
-  int rc = nq__join_list_tops(scratch, &walk->stats.top_nodes, top_columns);
-  if (rc == NQ_OK)
-    rc = reserve_bitsets(bucket, n);
-  if (rc == NQ_OK)
-    rc = reserve_stacks(scratch, words_for(bucket->tops), n - top_rows + 1);
-  if (rc != NQ_OK)
-    return rc;
   walk->stats.buckets = 1;
-  walk->stats.tops = walk->stats.max_tops = bucket->tops;
-  if (bucket->tops > 0)
-    transpose(bucket, scratch->ruled_out[0], scratch->live_index[0], n);
+  const size_t quarters_held = nq__join_quarters_bytes(&scratch->quarters);
+  int rc = nq__join_start_tops(scratch, &walk->stats.top_nodes, top_columns);
+  /* Tables sized for an earlier bucket's parts, whose quarters took less,
+   * could now hold more than the limit leaves them. */
+  if (scratch->memory_limit != 0 && nq__join_quarters_bytes(&scratch->quarters) > quarters_held)
+    release_tables(scratch);
+  return rc;
+}
+
+/* The bucket's next part of tops transposed: table 0 and its live words
+ * at depth 0; no top once the bucket is done. */
+int nq__join_next_part(bottom_walk_t *walk) {
+  nq_join_scratch_t *scratch = walk->scratch;
+  top_table_t *part = &scratch->tables[0];
+  int rc = nq__join_next_tops(scratch, &walk->stats.top_nodes, nq__join_part_most(scratch));
+  if (rc == NQ_OK)
+    rc = reserve_bitsets(part, scratch->n);
+  if (rc == NQ_OK)
+    rc = reserve_stacks(scratch, words_for(part->tops), scratch->n - scratch->top_rows + 1);
+  if (rc != NQ_OK || part->tops == 0)
+    return rc;
+  walk->stats.parts++;
+  walk->stats.tops += part->tops;
+  if (part->tops > walk->stats.max_tops)
+    walk->stats.max_tops = part->tops;
+  transpose(part, scratch->ruled_out[0], scratch->live_index[0], scratch->n);
   return NQ_OK;
 }
 
+/* The bottom halves against the part of tops in table 0. */
+static void walk_part(bottom_walk_t *walk, uint64_t top_columns) {
+  nq_join_scratch_t *scratch = walk->scratch;
+  const top_table_t *part = &scratch->tables[0];
+  uint64_t bottom_columns = walk->board & ~top_columns, nodes = 0, combined = 0;
+  if (scratch->top_rows == scratch->n - 1)
+    count_single_row(walk, bottom_columns, &nodes, &combined);
+  else
+    nq__join_walk_bottom(walk, scratch->top_rows, bottom_columns, 0, 0, part,
+                         scratch->live_index[0], scratch->ruled_out[0], part->words);
+  walk->stats.bottom_nodes += nodes;
+  walk->stats.words += combined;
+}
+
 /* Sum over the queens c of row m of first_row_weight[c] times the
- * solutions with top columns `top_columns` and that queen. */
+ * solutions with top columns `top_columns` and that queen: the sum over
+ * the bucket's parts of tops, each against every bottom half. */
 int nq__join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch,
                       int n, int top_rows, uint64_t top_columns,
                       const uint8_t first_row_weight[NQ_JOIN_MAX_N]) {
   bottom_walk_t walk;
   int rc = nq__join_open_bucket(&walk, scratch, n, top_rows, top_columns, first_row_weight);
-  if (rc != NQ_OK)
-    return rc;
-  const top_table_t *bucket = &scratch->tables[0];
-  if (bucket->tops > 0) {
-    uint64_t bottom_columns = walk.board & ~top_columns, nodes = 0, combined = 0;
-    if (top_rows == n - 1)
-      count_single_row(&walk, bottom_columns, &nodes, &combined);
-    else
-      nq__join_walk_bottom(&walk, top_rows, bottom_columns, 0, 0, bucket, scratch->live_index[0],
-                           scratch->ruled_out[0], bucket->words);
-    walk.stats.bottom_nodes += nodes;
-    walk.stats.words += combined;
+  while (rc == NQ_OK && !scratch->abandoned) {
+    rc = nq__join_next_part(&walk);
+    if (rc != NQ_OK || scratch->tables[0].tops == 0)
+      break;
+    walk_part(&walk, top_columns);
   }
   *solutions = walk.solutions;
   if (stats != NULL)
     add_stats(stats, &walk.stats);
-  return scratch->abandoned ? NQ_ESTOPPED : NQ_OK;
+  return rc != NQ_OK ? rc : scratch->abandoned ? NQ_ESTOPPED : NQ_OK;
 }
 
 /* n and the cut a join takes, and a column set of the cut's size. */

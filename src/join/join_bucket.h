@@ -6,6 +6,7 @@
  * sampled for the estimate.  The unit scheme (join_units.c) supplies the
  * weights. */
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "nqueens/join.h"
@@ -25,6 +26,13 @@ int nq__join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scrat
  * shorter, down to none (the tops listed row by row) at 1: the tests
  * reach every split on small boards this way. */
 void nq__join_limit_quarter_groups(nq_join_scratch_t *scratch, uint32_t groups);
+
+/* The bytes of a part of `tops` tops at its worst: its table, the
+ * survivors' tables at the depths that repack, the walk's stacks. */
+size_t nq__join_part_bytes(int n, int top_rows, size_t tops);
+
+/* The bytes the scratch holds now: its quarters, tables and stacks. */
+size_t nq__join_scratch_bytes(const nq_join_scratch_t *scratch);
 
 /* A bucket's solutions, bottom-walk nodes and thread CPU seconds. */
 typedef struct nq__join_sample {

@@ -146,18 +146,23 @@ int nq__join_sample_weighted(nq__join_sample_t *estimate, nq__join_sample_t *wal
   bottom_walk_t walk;
   double started = nq__thread_seconds();
   int rc = nq__join_open_bucket(&walk, scratch, n, top_rows, top_columns, first_row_weight);
-  const double opening = nq__thread_seconds() - started;
-  if (rc != NQ_OK || scratch->tables[0].tops == 0) {
-    *estimate = *walked = (nq__join_sample_t){0, 0, opening};
-    return rc;
+  double listing = nq__thread_seconds() - started;
+  /* Each part of the bucket's tops is sampled as a bucket of its own: the
+   * sum of their estimates is the bucket's. */
+  while (rc == NQ_OK && !scratch->abandoned) {
+    started = nq__thread_seconds();
+    rc = nq__join_next_part(&walk);
+    listing += nq__thread_seconds() - started;
+    if (rc != NQ_OK || scratch->tables[0].tops == 0)
+      break;
+    for (int k = 0; k < descents && !scratch->abandoned; k++) {
+      descent_t d = descend(walked, &walk, top_columns, stop_row, random_state);
+      estimate->solutions += d.solutions / descents;
+      estimate->bottom_nodes += d.nodes / descents;
+      estimate->seconds += d.seconds / descents;
+    }
   }
-  for (int k = 0; k < descents && !scratch->abandoned; k++) {
-    descent_t d = descend(walked, &walk, top_columns, stop_row, random_state);
-    estimate->solutions += d.solutions / descents;
-    estimate->bottom_nodes += d.nodes / descents;
-    estimate->seconds += d.seconds / descents;
-  }
-  estimate->seconds += opening;
-  walked->seconds += opening;
-  return scratch->abandoned ? NQ_ESTOPPED : NQ_OK;
+  estimate->seconds += listing;
+  walked->seconds += listing;
+  return rc != NQ_OK ? rc : scratch->abandoned ? NQ_ESTOPPED : NQ_OK;
 }

@@ -129,34 +129,33 @@ static int list_quarter(quarter_search_t *s, join_quarter_list_t *list, int firs
   return rc == NQ_OK ? group_quarters(list, groups) : rc;
 }
 
-/* The tops of one group: every pair of its upper and lower quarters whose
- * diagonals do not meet, as the top's attacks on row m.  Every pair is
- * written and only a fit moves the end on, which keeps the loop free of
- * a branch the data would decide. */
-static int pair_group(top_table_t *tops, const join_quarters_t *q, uint32_t g, int n, int m,
-                      uint64_t *pairs) {
+/* The tops of upper quarter u with every lower quarter of its group g:
+ * each pair whose diagonals do not meet, as the top's attacks on row m.
+ * Every pair is written and only a fit moves the end on, which keeps the
+ * loop free of a branch the data would decide. */
+static int pair_upper(top_table_t *tops, const join_quarters_t *q, uint32_t g, uint32_t u, int n,
+                      int m, uint64_t *pairs) {
   const join_quarter_t *lower = q->lower.grouped + q->lower.start[g];
   const size_t lowers = q->lower.start[g + 1] - q->lower.start[g];
   const uint64_t board = board_columns(n);
-  for (uint32_t u = q->upper.start[g]; u < q->upper.start[g + 1]; u++) {
-    const join_quarter_t upper = q->upper.grouped[u];
-    if (nq__join_reserve_masks(tops, tops->tops + lowers) != NQ_OK)
-      return NQ_ENOMEM;
-    size_t end = tops->tops;
-    for (size_t l = 0; l < lowers; l++) {
-      uint64_t meet = (upper.ld & lower[l].ld) | (upper.rd & lower[l].rd);
-      tops->ld[end] = (uint32_t)(((upper.ld | lower[l].ld) >> (n - m)) & board);
-      tops->rd[end] = (uint32_t)((upper.rd | lower[l].rd) >> m);
-      end += meet == 0;
-    }
-    tops->tops = end;
-    *pairs += lowers;
+  const join_quarter_t upper = q->upper.grouped[u];
+  if (nq__join_reserve_masks(tops, tops->tops + lowers) != NQ_OK)
+    return NQ_ENOMEM;
+  size_t end = tops->tops;
+  for (size_t l = 0; l < lowers; l++) {
+    uint64_t meet = (upper.ld & lower[l].ld) | (upper.rd & lower[l].rd);
+    tops->ld[end] = (uint32_t)(((upper.ld | lower[l].ld) >> (n - m)) & board);
+    tops->rd[end] = (uint32_t)((upper.rd | lower[l].rd) >> m);
+    end += meet == 0;
   }
+  tops->tops = end;
+  *pairs += lowers;
   return NQ_OK;
 }
 
-int nq__join_list_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t top_columns) {
-  const uint32_t limit = scratch->quarters.group_limit ? scratch->quarters.group_limit : MAX_GROUPS;
+int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t top_columns) {
+  join_quarters_t *q = &scratch->quarters;
+  const uint32_t limit = q->group_limit ? q->group_limit : MAX_GROUPS;
   const int n = scratch->n, m = scratch->top_rows, a = upper_rows(m, limit);
   quarter_search_t s = {.n = n, .columns = top_columns};
   int place = 0;
@@ -166,19 +165,40 @@ int nq__join_list_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t top
   for (int p = 0; p < m; p++)
     for (int k = 0; k <= a; k++)
       s.rank_of[p][k] = binomial(p, k);
-  const uint32_t groups = binomial(m, a);
-  join_quarters_t *q = &scratch->quarters;
-  int rc = list_quarter(&s, &q->upper, 0, a, 1, groups);
+  q->groups = binomial(m, a);
+  q->next_group = q->next_upper = 0;
+  int rc = list_quarter(&s, &q->upper, 0, a, 1, q->groups);
   if (rc == NQ_OK)
-    rc = list_quarter(&s, &q->lower, a, m, 0, groups);
+    rc = list_quarter(&s, &q->lower, a, m, 0, q->groups);
   *nodes += s.nodes;
-  scratch->tables[0].tops = 0;
-  for (uint32_t g = 0; g < groups && rc == NQ_OK; g++) {
+  if (rc != NQ_OK) /* no top to pair */
+    q->next_group = q->groups;
+  q->largest_lower_group = 0;
+  for (uint32_t g = 0; rc == NQ_OK && g < q->groups; g++)
+    if (q->lower.start[g + 1] - q->lower.start[g] > q->largest_lower_group)
+      q->largest_lower_group = q->lower.start[g + 1] - q->lower.start[g];
+  return rc;
+}
+
+/* An upper quarter at a time, so a part overshoots `most` by less than
+ * one group of lower quarters. */
+int nq__join_next_tops(nq_join_scratch_t *scratch, uint64_t *nodes, size_t most) {
+  join_quarters_t *q = &scratch->quarters;
+  top_table_t *tops = &scratch->tables[0];
+  tops->tops = 0;
+  for (; q->next_group < q->groups; q->next_group++) {
     if (nq__join_cancel_asked(scratch))
       return NQ_ESTOPPED;
-    rc = pair_group(&scratch->tables[0], q, g, n, m, nodes);
+    for (; q->next_upper < q->upper.start[q->next_group + 1]; q->next_upper++) {
+      if (tops->tops >= most)
+        return NQ_OK;
+      int rc =
+          pair_upper(tops, q, q->next_group, q->next_upper, scratch->n, scratch->top_rows, nodes);
+      if (rc != NQ_OK)
+        return rc;
+    }
   }
-  return rc;
+  return NQ_OK;
 }
 
 void nq__join_limit_quarter_groups(nq_join_scratch_t *scratch, uint32_t groups) {

@@ -27,6 +27,9 @@ typedef struct join_quarter_list {
 typedef struct join_quarters {
   join_quarter_list_t upper, lower;
   uint32_t group_limit; /* the most groups a bucket may form; 0: the default */
+  uint32_t groups;      /* the bucket's */
+  size_t largest_lower_group;
+  uint32_t next_group, next_upper; /* where the next part of tops starts */
 } join_quarters_t;
 
 void nq__join_quarters_free(join_quarters_t *quarters);

@@ -63,6 +63,7 @@ struct nq_join_scratch {
   int cancel_depth;     /* the deepest bottom row that asks (cancel_depths) */
   int abandoned;        /* the bucket in hand was abandoned */
   join_quarters_t quarters; /* the tops' quarters (join_tops.c) */
+  size_t memory_limit;      /* bytes (nq_join_scratch_limit); 0: a bucket whole */
 };
 
 /* The walk's constants for one bucket, and what it adds up. */
@@ -97,16 +98,32 @@ int nq__join_cancel_asked(nq_join_scratch_t *scratch);
 /* Room in `table` for `tops` masks, keeping those it holds. */
 int nq__join_reserve_masks(top_table_t *table, size_t tops);
 
-/* The tops of the bucket on `top_columns` (scratch's n and top_rows) into
- * table 0, untransposed; the quarters' search nodes and the pairs of
- * quarters tried added to *nodes.  NQ_ENOMEM, NQ_ESTOPPED. */
-int nq__join_list_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t top_columns);
+/* The tops of the bucket on `top_columns` (scratch's n and top_rows):
+ * start lists its quarters; each next_tops then puts the next part of its
+ * tops into table 0, untransposed, at least `most` of them where that
+ * many are left (and less than a group of lower quarters more), none once
+ * all are out.  The quarters' search nodes and the pairs of quarters tried
+ * are added to *nodes.  NQ_ENOMEM, NQ_ESTOPPED. */
+int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t top_columns);
+int nq__join_next_tops(nq_join_scratch_t *scratch, uint64_t *nodes, size_t most);
 
-/* Lists the bucket's tops and transposes them: the walk's table 0 and its
- * live words at depth 0.  Its counters go to walk->stats.  NQ_ENOMEM,
- * NQ_ESTOPPED. */
+/* The bytes the quarters' lists hold (their capacity). */
+size_t nq__join_quarters_bytes(const join_quarters_t *quarters);
+
+/* The most tops the bucket's next part may take within the scratch's
+ * limit, once its quarters are listed; SIZE_MAX without a limit, and at
+ * least 1 (a limit below one group's pairs is exceeded). */
+size_t nq__join_part_most(const nq_join_scratch_t *scratch);
+
+/* Opens the bucket: the walk's constants, its quarters listed and no top
+ * yet.  NQ_ENOMEM, NQ_ESTOPPED. */
 int nq__join_open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n, int top_rows,
                          uint64_t top_columns, const uint8_t first_row_weight[NQ_JOIN_MAX_N]);
+
+/* The bucket's next part of tops (nq__join_part_most) transposed: the walk's table 0
+ * and its live words at depth 0; no top once the bucket is done.  Its
+ * counters go to walk->stats.  NQ_ENOMEM, NQ_ESTOPPED. */
+int nq__join_next_part(bottom_walk_t *walk);
 
 /* The live words once a queen's two bitsets (by_ld, by_rd) join them;
  * words left full drop out.  Returns how many stay, the tops left in

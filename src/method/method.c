@@ -17,3 +17,11 @@ const nq__method_t *nq__method_named(const char *name) {
       return methods[i];
   return NULL;
 }
+
+size_t nq__method_rank_bytes(size_t memory) {
+  return memory != 0 ? memory : NQ_COUNT_DEFAULT_MEMORY;
+}
+
+size_t nq__method_solver_bytes(size_t memory, int threads) {
+  return nq__method_rank_bytes(memory) / (size_t)(threads > 0 ? threads : 1);
+}

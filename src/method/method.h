@@ -35,6 +35,7 @@ typedef struct nq__method_params {
   int unit_param;
   int unique;     /* the Burnside sums too (the backtracker) */
   nq_walk_t walk; /* the backtracker's walk */
+  size_t solver_bytes; /* the join: what one solver's tables may hold; 0: no bound */
 } nq__method_params_t;
 
 /* Asked at coarse points inside a unit: non-zero abandons it. */
@@ -83,6 +84,11 @@ extern const nq__method_t nq__method_join;
 
 /* The method of `id`, or NULL. */
 const nq__method_t *nq__method_of(nq_count_method_t id);
+
+/* The join's bound on a rank's tables (options.memory, 0: the default),
+ * and one solver's share of it among `threads`. */
+size_t nq__method_rank_bytes(size_t memory);
+size_t nq__method_solver_bytes(size_t memory, int threads);
 
 /* The method named `name` ("backtrack", "join"), or NULL. */
 const nq__method_t *nq__method_named(const char *name);

@@ -135,9 +135,10 @@ static void units_close(void *listing) {
 }
 
 static int solver_open(void **solver, const nq__method_params_t *params) {
-  (void)params;
   nq_join_scratch_t *scratch = NULL;
   int rc = nq_join_scratch_create(&scratch);
+  if (rc == NQ_OK)
+    nq_join_scratch_limit(scratch, params->solver_bytes);
   *solver = scratch;
   return rc;
 }

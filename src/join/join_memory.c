@@ -1,0 +1,81 @@
+/* A join scratch's memory, bounded: the tops of a bucket are walked in
+ * parts no larger than what the scratch's limit leaves once the bucket's
+ * quarters are listed, each part's tables reckoned at their worst.  So a
+ * thread's memory follows the limit, not the largest bucket (which grows
+ * about fivefold every two rows: 1 GB a thread at n = 27, 6 GB at 28). */
+
+#include "join_walk.h"
+
+static size_t words_of(size_t tops) { return (tops + 63) / 64; }
+
+/* A table of `tops` tops: the two masks a top, in arrays that grow by
+ * doubling from 1024 (grow.h), and the 4n bitsets over its words. */
+static size_t table_bytes(int n, size_t tops) {
+  size_t room = tops < 1024 ? 1024 : 2 * tops;
+  return room * 2 * sizeof(uint32_t) + (size_t)(4 * n) * words_of(tops) * sizeof(uint64_t);
+}
+
+/* A part of `tops` tops at its worst: its table; at each depth where the
+ * walk repacks (join.c), survivors filling less than 1 / JOIN_REPACK_DENSITY
+ * of the live words, so at most 64 / JOIN_REPACK_DENSITY a word; and the
+ * live words' values and indexes at every depth of the walk. */
+size_t nq__join_part_bytes(int n, int top_rows, size_t tops) {
+  const int repack_depths = n - top_rows - JOIN_REPACK_ROWS - 1;
+  const size_t survivors = words_of(tops) * (64 / JOIN_REPACK_DENSITY);
+  size_t bytes = table_bytes(n, tops);
+  if (repack_depths > 0)
+    bytes += (size_t)repack_depths * table_bytes(n, survivors);
+  bytes += (size_t)(n - top_rows + 1) * words_of(tops) * (sizeof(uint64_t) + sizeof(uint32_t));
+  return bytes;
+}
+
+size_t nq_join_tops_within(int n, int top_rows, size_t bytes) {
+  if (nq__join_part_bytes(n, top_rows, 64) > bytes)
+    return 0;
+  size_t fits = 64, too_many = 128; /* fits <= the answer < too_many */
+  while (nq__join_part_bytes(n, top_rows, too_many) <= bytes)
+    fits = too_many, too_many *= 2;
+  while (too_many - fits > 64) {
+    size_t middle = fits + (too_many - fits) / 2 / 64 * 64;
+    if (nq__join_part_bytes(n, top_rows, middle) <= bytes)
+      fits = middle;
+    else
+      too_many = middle;
+  }
+  return fits;
+}
+
+static size_t list_bytes(const join_quarter_list_t *list) {
+  return (list->listed_capacity + list->grouped_capacity) * sizeof(join_quarter_t) +
+         list->start_capacity * sizeof(uint32_t);
+}
+
+size_t nq__join_quarters_bytes(const join_quarters_t *quarters) {
+  return list_bytes(&quarters->upper) + list_bytes(&quarters->lower);
+}
+
+void nq_join_scratch_limit(nq_join_scratch_t *scratch, size_t bytes) {
+  scratch->memory_limit = bytes;
+}
+
+/* The most tops the next part may take: a part's tops run past it by
+ * less than the bucket's largest group of lower quarters. */
+size_t nq__join_part_most(const nq_join_scratch_t *scratch) {
+  if (scratch->memory_limit == 0)
+    return SIZE_MAX;
+  const size_t quarters = nq__join_quarters_bytes(&scratch->quarters);
+  const size_t left = scratch->memory_limit > quarters ? scratch->memory_limit - quarters : 0;
+  const size_t within = nq_join_tops_within(scratch->n, scratch->top_rows, left);
+  const size_t overshoot = scratch->quarters.largest_lower_group;
+  return within > overshoot ? within - overshoot : 1;
+}
+
+size_t nq__join_scratch_bytes(const nq_join_scratch_t *scratch) {
+  size_t bytes = nq__join_quarters_bytes(&scratch->quarters);
+  for (int d = 0; d < JOIN_MAX_DEPTH; d++) {
+    const top_table_t *table = &scratch->tables[d];
+    bytes += table->capacity * 2 * sizeof(uint32_t) + table->attacking_capacity * sizeof(uint64_t);
+  }
+  return bytes + (size_t)scratch->stack_depths * scratch->stack_words *
+                     (sizeof(uint64_t) + sizeof(uint32_t));
+}
