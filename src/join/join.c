@@ -311,20 +311,31 @@ static void count_completion(fused_rows_t *f) {
   f->combined += f->live;
 }
 
-/* The fused rows from `row` (its place `slot` among them) down. */
-static void complete_fused(fused_rows_t *f, int row, int slot, uint64_t allowed, uint64_t ld,
-                           uint64_t rd) {
-  nq_join_scratch_t *scratch = f->walk->scratch;
-  for (uint64_t squares = allowed & ~ld & ~rd; squares != 0; squares = drop_lowest_bit(squares)) {
-    uint64_t queen = lowest_bit(squares);
-    int column = bit_index(queen);
+/* The fused rows below the first one's queen, on the columns `allowed`
+ * (JOIN_COMPLETION_ROWS of them) where ld and rd attack that row: each of
+ * the bucket's completions on those columns (listed once a bucket) that
+ * no queen above attacks, two ANDs of diagonal words, is counted.  A
+ * search of those rows would take about as many nodes a point and branch
+ * at each. */
+static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, uint64_t rd) {
+  const nq_join_scratch_t *scratch = f->walk->scratch;
+  const join_quarters_t *q = &scratch->quarters;
+  const int first = scratch->n - JOIN_COMPLETION_ROWS;
+  const uint32_t g = nq__join_completion_group(&q->completion_groups, allowed);
+  /* The diagonals through the first row's columns, numbered as the
+   * completions' (ld c - r + n, rd c + r). */
+  const uint64_t held_ld = ld << JOIN_COMPLETION_ROWS, held_rd = rd << first;
+  const join_quarter_t *completion = q->completions.grouped;
+  for (uint32_t e = q->completions.start[g]; e < q->completions.start[g + 1]; e++) {
     f->nodes++;
-    f->bitsets[2 * slot] = nq__join_ruled_out_along_ld(scratch, f->table, row, column);
-    f->bitsets[2 * slot + 1] = nq__join_ruled_out_along_rd(scratch, f->table, row, column);
-    if (slot == JOIN_FUSED_ROWS - 1) /* the last row */
-      count_completion(f);
-    else
-      complete_fused(f, row + 1, slot + 1, allowed & ~queen, (ld | queen) << 1, (rd | queen) >> 1);
+    if (((completion[e].ld & held_ld) | (completion[e].rd & held_rd)) != 0)
+      continue;
+    for (int i = 0; i < JOIN_COMPLETION_ROWS; i++) {
+      int row = first + i, column = completion[e].column[i];
+      f->bitsets[2 + 2 * i] = nq__join_ruled_out_along_ld(scratch, f->table, row, column);
+      f->bitsets[3 + 2 * i] = nq__join_ruled_out_along_rd(scratch, f->table, row, column);
+    }
+    count_completion(f);
   }
 }
 
@@ -386,7 +397,7 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
     if (row + JOIN_FUSED_ROWS == n && table->words > 1) {
       fused_rows_t f = {.walk = walk, .table = table, .index = index, .ruled_out = ruled_out,
                         .live = live, .bitsets = {by_ld, by_rd}};
-      complete_fused(&f, row + 1, 1, below, below_ld, below_rd);
+      complete_from_list(&f, below, below_ld, below_rd);
       nodes += f.nodes;
       combined += f.combined;
       walk->solutions = before + (walk->solutions - before) * weight;
@@ -447,6 +458,8 @@ int nq__join_open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n,
   walk->stats.buckets = 1;
   const size_t quarters_held = nq__join_quarters_bytes(&scratch->quarters);
   int rc = nq__join_start_tops(scratch, &walk->stats.top_nodes, top_columns);
+  if (rc == NQ_OK && n - top_rows >= JOIN_FUSED_ROWS)
+    rc = nq__join_list_completions(scratch, walk->board & ~top_columns);
   /* Tables sized for an earlier bucket's parts, whose quarters took less,
    * could now hold more than the limit leaves them. */
   if (scratch->memory_limit != 0 && nq__join_quarters_bytes(&scratch->quarters) > quarters_held)

@@ -37,7 +37,7 @@ static inline size_t rd_bitset_index(int n, int square) {
 /* The bottom walk counts its last JOIN_FUSED_ROWS rows in one pass over
  * the live words for each completion, without narrowing in between; a
  * sampled path must not draw inside them. */
-enum { JOIN_FUSED_ROWS = 5 };
+enum { JOIN_FUSED_ROWS = JOIN_COMPLETION_ROWS + 1 };
 
 /* Depths of the bottom walk: a bottom half has at most n - 1 rows. */
 enum { JOIN_MAX_DEPTH = NQ_JOIN_MAX_N };
@@ -106,6 +106,12 @@ int nq__join_reserve_masks(top_table_t *table, size_t tops);
  * are added to *nodes.  NQ_ENOMEM, NQ_ESTOPPED. */
 int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t top_columns);
 int nq__join_next_tops(nq_join_scratch_t *scratch, uint64_t *nodes, size_t most);
+
+/* The placements of the bottom's last JOIN_COMPLETION_ROWS rows on the
+ * bucket's `bottom_columns`, queens not attacking each other, grouped by
+ * the columns they take (nq__join_completion_group): the fused rows'
+ * completions, listed once a bucket.  NQ_ENOMEM. */
+int nq__join_list_completions(nq_join_scratch_t *scratch, uint64_t bottom_columns);
 
 /* The bytes the quarters' lists hold (their capacity). */
 size_t nq__join_quarters_bytes(const join_quarters_t *quarters);
