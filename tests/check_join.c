@@ -239,12 +239,12 @@ static void add_sampled_set(sampled_sums_t *sums, nq_join_scratch_t *scratch, in
 }
 
 /* Knuth's paths through a bucket's bottom walk are unbiased: over every
- * canonical set of an even (12) and an odd (13, with the middle row's
- * weights) board, paths of 1 and 2 rows (the walk's last five rows are
- * one step, which a path must not enter), the sampled sums of the
+ * canonical set of an even (14) and an odd (15, with the middle row's
+ * weights) board, paths of 1 and 2 rows (the walk's last JOIN_FUSED_ROWS
+ * rows are one step, which a path must not enter), the sampled sums of the
  * solutions and of the walk's nodes lie within 4 standard
  * errors of the exact ones (a path that dropped the middle queen's weight,
- * or a node, lands dozens of errors off), each bucket whole and (n = 13)
+ * or a node, lands dozens of errors off), each bucket whole and (n = 14)
  * in the smallest parts a limit allows.  With exact_rows covering the
  * bottom half the set is counted exactly. */
 static void assert_sampling_unbiased(nq_join_scratch_t *scratch, int n, size_t memory_limit,
@@ -276,19 +276,19 @@ START_TEST(test_join_sampled_sets_are_unbiased) {
   nq_join_scratch_t *scratch = NULL;
   ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
   uint64_t random_state = 7;
-  assert_sampling_unbiased(scratch, 12, 0, &random_state);
-  assert_sampling_unbiased(scratch, 13, 0, &random_state);
-  assert_sampling_unbiased(scratch, 13, 1, &random_state);
+  assert_sampling_unbiased(scratch, 14, 0, &random_state);
+  assert_sampling_unbiased(scratch, 15, 0, &random_state);
+  assert_sampling_unbiased(scratch, 14, 1, &random_state);
   nq_join_scratch_destroy(scratch);
 }
 END_TEST
 
-/* A scratch limited to 200 kB counts Q(16) over its canonical
+/* A scratch limited to 450 kB counts Q(16) over its canonical
  * sets in parts (more parts than sets) and never holds more than its
  * limit; the part sizes it derives hold what they promise. */
 START_TEST(test_join_parts_keep_the_limit) {
   const int n = 16, top_rows = nq_join_default_top_rows(n);
-  const size_t limit = 200 * 1000;
+  const size_t limit = 450 * 1000;
   for (size_t bytes = 1024; bytes < ((size_t)1 << 32); bytes *= 3) {
     size_t tops = nq_join_tops_within(n, top_rows, bytes);
     ck_assert(tops == 0 || nq__join_part_bytes(n, top_rows, tops) <= bytes);

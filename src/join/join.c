@@ -283,11 +283,12 @@ static void count_last_two_rows(bottom_walk_t *walk, const top_table_t *table,
 
 /* The walk's last JOIN_FUSED_ROWS rows, from a queen on the first of them
  * (the live words not yet narrowed by it): each completion of the rows
- * below, found with the backtracker's bit steps, adds the tops that none
- * of its queens rules out, in one pass over the live words.  Narrowing
- * row by row would store the words at each depth and call down for the
- * next row; this close to the end a queen has few completions, so one
- * pass each costs less (five rows measured best: docs/performance.md). */
+ * below, taken from the bucket's list of them, adds the tops that none of
+ * its queens rules out, in one pass over the live words.  Narrowing row by
+ * row would store the words at each depth and call down for the next row;
+ * this close to the end a queen has few completions, so one pass each
+ * costs less (six rows measured best with the list, five with a search:
+ * docs/performance.md). */
 typedef struct fused_rows {
   bottom_walk_t *walk;
   const top_table_t *table;

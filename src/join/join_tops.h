@@ -10,8 +10,9 @@
 #include "nqueens/join.h"
 
 /* The bottom walk's last rows but one, whose placements are listed once
- * a bucket: the completions (join.c). */
-enum { JOIN_COMPLETION_ROWS = 4 };
+ * a bucket: the completions (join.c; five measured best, against four and
+ * six: docs/performance.md). */
+enum { JOIN_COMPLETION_ROWS = 5 };
 
 /* A quarter's queens, by the diagonals they hold: ld diagonal c - r + n
  * and rd diagonal c + r of a queen on row r, column c (below 2n, so one
