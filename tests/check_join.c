@@ -283,12 +283,12 @@ START_TEST(test_join_sampled_sets_are_unbiased) {
 }
 END_TEST
 
-/* A scratch limited to 450 kB counts Q(16) over its canonical
+/* A scratch limited to 150 kB counts Q(16) over its canonical
  * sets in parts (more parts than sets) and never holds more than its
  * limit; the part sizes it derives hold what they promise. */
 START_TEST(test_join_parts_keep_the_limit) {
   const int n = 16, top_rows = nq_join_default_top_rows(n);
-  const size_t limit = 450 * 1000;
+  const size_t limit = 150 * 1000;
   for (size_t bytes = 1024; bytes < ((size_t)1 << 32); bytes *= 3) {
     size_t tops = nq_join_tops_within(n, top_rows, bytes);
     ck_assert(tops == 0 || nq__join_part_bytes(n, top_rows, tops) <= bytes);

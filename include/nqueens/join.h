@@ -53,6 +53,12 @@ void nq_join_scratch_destroy(nq_join_scratch_t *scratch);
  * 0: every bucket whole (the default). */
 void nq_join_scratch_limit(nq_join_scratch_t *scratch, size_t bytes);
 
+/* What a process holds for the join of board n besides its scratches,
+ * whatever its threads: the table of the bottom walk's completions, built
+ * on the first call (for any thread) and kept.  0 where the board needs
+ * none or it could not be built (the count then fails with NQ_ENOMEM). */
+size_t nq_join_shared_bytes(int n);
+
 /* The most tops a part may hold for one scratch's memory to stay within
  * `bytes` on an n-wide board with the cut top_rows (1 <= top_rows < n <=
  * NQ_JOIN_MAX_N), the quarters' lists, the tables of tops, their repacked

@@ -314,20 +314,20 @@ static void count_completion(fused_rows_t *f) {
 
 /* The fused rows below the first one's queen, on the columns `allowed`
  * (JOIN_COMPLETION_ROWS of them) where ld and rd attack that row: each of
- * the bucket's completions on those columns (listed once a bucket) that
+ * board's completions on those columns (listed once a process) that
  * no queen above attacks, two ANDs of diagonal words, is counted.  A
  * search of those rows would take about as many nodes a point and branch
  * at each. */
 static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, uint64_t rd) {
   const nq_join_scratch_t *scratch = f->walk->scratch;
-  const join_quarters_t *q = &scratch->quarters;
+  const join_completions_t *c = scratch->completions;
   const int first = scratch->n - JOIN_COMPLETION_ROWS;
-  const uint32_t g = nq__join_completion_group(&q->completion_groups, allowed);
+  const uint32_t g = nq__join_completion_group(c, allowed);
   /* The diagonals through the first row's columns, numbered as the
    * completions' (ld c - r + n, rd c + r). */
   const uint64_t held_ld = ld << JOIN_COMPLETION_ROWS, held_rd = rd << first;
-  const join_quarter_t *completion = q->completions.grouped;
-  for (uint32_t e = q->completions.start[g]; e < q->completions.start[g + 1]; e++) {
+  const join_completion_t *completion = c->placements;
+  for (uint32_t e = c->start[g]; e < c->start[g + 1]; e++) {
     f->nodes++;
     if (((completion[e].ld & held_ld) | (completion[e].rd & held_rd)) != 0)
       continue;
@@ -459,8 +459,10 @@ int nq__join_open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n,
   walk->stats.buckets = 1;
   const size_t quarters_held = nq__join_quarters_bytes(&scratch->quarters);
   int rc = nq__join_start_tops(scratch, &walk->stats.top_nodes, top_columns);
-  if (rc == NQ_OK && n - top_rows >= JOIN_FUSED_ROWS)
-    rc = nq__join_list_completions(scratch, walk->board & ~top_columns);
+  if (rc == NQ_OK && n - top_rows >= JOIN_FUSED_ROWS) {
+    scratch->completions = nq__join_completions(n);
+    rc = scratch->completions != NULL ? NQ_OK : NQ_ENOMEM;
+  }
   /* Tables sized for an earlier bucket's parts, whose quarters took less,
    * could now hold more than the limit leaves them. */
   if (scratch->memory_limit != 0 && nq__join_quarters_bytes(&scratch->quarters) > quarters_held)

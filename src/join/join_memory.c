@@ -51,8 +51,7 @@ static size_t list_bytes(const join_quarter_list_t *list) {
 }
 
 size_t nq__join_quarters_bytes(const join_quarters_t *quarters) {
-  return list_bytes(&quarters->upper) + list_bytes(&quarters->lower) +
-         list_bytes(&quarters->completions);
+  return list_bytes(&quarters->upper) + list_bytes(&quarters->lower);
 }
 
 void nq_join_scratch_limit(nq_join_scratch_t *scratch, size_t bytes) {

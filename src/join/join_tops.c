@@ -9,12 +9,12 @@
  * fraction of a node and a pair or two a top (docs/performance.md). */
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "bits.h"
 #include "grow.h"
 #include "join_bucket.h"
 #include "join_tops.h"
+#include "join_units.h"
 #include "join_walk.h"
 #include "nqueens/error.h"
 
@@ -24,19 +24,9 @@
  * default cut, always takes a = m / 2). */
 enum { MAX_GROUPS = 1 << 16 };
 
-/* binomial(k, j) for k, j < NQ_JOIN_MAX_N + 1; 0 where j > k. */
-static uint32_t binomial(int k, int j) {
-  if (j < 0 || j > k)
-    return 0;
-  uint64_t value = 1;
-  for (int i = 1; i <= j; i++)
-    value = value * (uint64_t)(k - j + i) / (uint64_t)i;
-  return value > UINT32_MAX ? UINT32_MAX : (uint32_t)value;
-}
-
 static int upper_rows(int m, uint32_t group_limit) {
   int a = m / 2;
-  while (a > 0 && binomial(m, a) > group_limit)
+  while (a > 0 && nq__join_binomial(m, a) > group_limit)
     a--;
   return a;
 }
@@ -45,12 +35,11 @@ static int upper_rows(int m, uint32_t group_limit) {
  * columns with each one's place among them. */
 typedef struct quarter_search {
   join_quarter_list_t *list;
-  int n, first_row, end_row;
-  uint8_t path[JOIN_COMPLETION_ROWS]; /* the columns of the first rows so far */
+  int n, end_row;
   uint64_t columns;    /* S */
   uint32_t all_places; /* every place of S, as bits */
   uint32_t place_bit[NQ_JOIN_MAX_N];
-  uint32_t rank_of[NQ_JOIN_MAX_N + 1][NQ_JOIN_MAX_N + 1]; /* binomial(place, k) */
+  uint32_t rank_of[NQ_JOIN_MAX_N + 1][NQ_JOIN_MAX_N + 1]; /* nq__join_binomial(place, k) */
   int is_upper;
   uint64_t nodes;
 } quarter_search_t;
@@ -72,9 +61,8 @@ static int record_quarter(quarter_search_t *s, uint32_t places, uint64_t ld, uin
   /* An upper quarter's group is the places it takes; a lower one's, the
    * places it leaves. */
   uint32_t upper_places = s->is_upper ? places : s->all_places & ~places;
-  join_quarter_t *placement = &list->listed[list->count++];
-  *placement = (join_quarter_t){.ld = ld, .rd = rd, .group = group_of(s, upper_places)};
-  memcpy(placement->column, s->path, sizeof placement->column);
+  list->listed[list->count++] =
+      (join_quarter_t){.ld = ld, .rd = rd, .group = group_of(s, upper_places)};
   return NQ_OK;
 }
 
@@ -90,8 +78,6 @@ static int search_quarter(quarter_search_t *s, int row, uint64_t used, uint32_t 
     uint64_t queen = lowest_bit(free_squares);
     int column = bit_index(queen);
     s->nodes++;
-    if (row - s->first_row < JOIN_COMPLETION_ROWS)
-      s->path[row - s->first_row] = (uint8_t)column;
     int rc = search_quarter(s, row + 1, used | queen, places | s->place_bit[column],
                             ld | column_bit(column - row + n), rd | column_bit(column + row));
     if (rc != NQ_OK)
@@ -127,7 +113,6 @@ static int group_quarters(join_quarter_list_t *list, uint32_t groups) {
 static int list_quarter(quarter_search_t *s, join_quarter_list_t *list, int first_row, int end_row,
                         int is_upper, uint32_t groups) {
   s->list = list;
-  s->first_row = first_row;
   s->end_row = end_row;
   s->is_upper = is_upper;
   list->count = 0;
@@ -168,7 +153,7 @@ static void start_search(quarter_search_t *s, int n, uint64_t columns, int size)
   s->all_places = (uint32_t)board_columns(places);
   for (int p = 0; p < places; p++)
     for (int k = 0; k <= size; k++)
-      s->rank_of[p][k] = binomial(p, k);
+      s->rank_of[p][k] = nq__join_binomial(p, k);
 }
 
 int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t top_columns) {
@@ -177,7 +162,7 @@ int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t to
   const int n = scratch->n, m = scratch->top_rows, a = upper_rows(m, limit);
   quarter_search_t s;
   start_search(&s, n, top_columns, a);
-  q->groups = binomial(m, a);
+  q->groups = nq__join_binomial(m, a);
   q->next_group = q->next_upper = 0;
   int rc = list_quarter(&s, &q->upper, 0, a, 1, q->groups);
   if (rc == NQ_OK)
@@ -190,22 +175,6 @@ int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t to
     if (q->lower.start[g + 1] - q->lower.start[g] > q->largest_lower_group)
       q->largest_lower_group = q->lower.start[g + 1] - q->lower.start[g];
   return rc;
-}
-
-int nq__join_list_completions(nq_join_scratch_t *scratch, uint64_t bottom_columns) {
-  const int n = scratch->n, rows = JOIN_COMPLETION_ROWS;
-  join_quarters_t *q = &scratch->quarters;
-  quarter_search_t s;
-  start_search(&s, n, bottom_columns, rows);
-  join_completion_groups_t *groups = &q->completion_groups;
-  for (uint64_t c = bottom_columns; c != 0; c = drop_lowest_bit(c)) {
-    int column = bit_index(lowest_bit(c));
-    groups->place[column] = (uint8_t)bit_index(s.place_bit[column]);
-  }
-  for (int p = 0; p < NQ_JOIN_MAX_N; p++)
-    for (int k = 0; k <= rows; k++)
-      groups->rank_of[p][k] = s.rank_of[p][k];
-  return list_quarter(&s, &q->completions, n - rows, n, 1, binomial(bit_count(bottom_columns), rows));
 }
 
 /* An upper quarter at a time, so a part overshoots `most` by less than
@@ -242,5 +211,4 @@ static void free_list(join_quarter_list_t *list) {
 void nq__join_quarters_free(join_quarters_t *quarters) {
   free_list(&quarters->upper);
   free_list(&quarters->lower);
-  free_list(&quarters->completions);
 }

@@ -104,6 +104,15 @@ static uint64_t next_same_size(uint64_t set) {
 
 /* ---- the units of the join: canonical column sets, in increasing order ---- */
 
+uint32_t nq__join_binomial(int k, int j) {
+  if (j < 0 || j > k)
+    return 0;
+  uint64_t value = 1;
+  for (int i = 1; i <= j && value <= UINT32_MAX; i++)
+    value = value * (uint64_t)(k - j + i) / (uint64_t)i;
+  return value > UINT32_MAX ? UINT32_MAX : (uint32_t)value;
+}
+
 uint64_t nq__join_first_set(int top_rows) { return board_columns(top_rows); }
 
 uint64_t nq__join_next_set(uint64_t set, int n) {

@@ -12,6 +12,9 @@
 #include "join_bucket.h"
 #include "nqueens/join.h"
 
+/* The j-subsets of k things (0 where j > k), up to UINT32_MAX. */
+uint32_t nq__join_binomial(int k, int j);
+
 /* The least set of `top_rows` columns; the next larger one of the same
  * size on an n-wide board, 0 after the last. */
 uint64_t nq__join_first_set(int top_rows);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "join_completions.h"
 #include "join_tops.h"
 #include "nqueens/join.h"
 
@@ -63,6 +64,7 @@ struct nq_join_scratch {
   int cancel_depth;     /* the deepest bottom row that asks (cancel_depths) */
   int abandoned;        /* the bucket in hand was abandoned */
   join_quarters_t quarters; /* the tops' quarters (join_tops.c) */
+  const join_completions_t *completions; /* board n's, shared; NULL: none used */
   size_t memory_limit;      /* bytes (nq_join_scratch_limit); 0: a bucket whole */
 };
 
@@ -107,11 +109,6 @@ int nq__join_reserve_masks(top_table_t *table, size_t tops);
 int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t top_columns);
 int nq__join_next_tops(nq_join_scratch_t *scratch, uint64_t *nodes, size_t most);
 
-/* The placements of the bottom's last JOIN_COMPLETION_ROWS rows on the
- * bucket's `bottom_columns`, queens not attacking each other, grouped by
- * the columns they take (nq__join_completion_group): the fused rows'
- * completions, listed once a bucket.  NQ_ENOMEM. */
-int nq__join_list_completions(nq_join_scratch_t *scratch, uint64_t bottom_columns);
 
 /* The bytes the quarters' lists hold (their capacity). */
 size_t nq__join_quarters_bytes(const join_quarters_t *quarters);

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "nqueens/join.h"
+
 static const nq__method_t *const methods[] = {&nq__method_backtrack, &nq__method_join};
 
 const nq__method_t *nq__method_of(nq_count_method_t id) {
@@ -22,6 +24,8 @@ size_t nq__method_rank_bytes(size_t memory) {
   return memory != 0 ? memory : NQ_COUNT_DEFAULT_MEMORY;
 }
 
-size_t nq__method_solver_bytes(size_t memory, int threads) {
-  return nq__method_rank_bytes(memory) / (size_t)(threads > 0 ? threads : 1);
+size_t nq__method_solver_bytes(size_t memory, int n, int threads) {
+  size_t rank = nq__method_rank_bytes(memory), shared = nq_join_shared_bytes(n);
+  size_t share = (rank > shared ? rank - shared : 0) / (size_t)(threads > 0 ? threads : 1);
+  return share > 0 ? share : 1; /* 0 would lift the bound */
 }

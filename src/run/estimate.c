@@ -274,8 +274,9 @@ static int prober_init(prober_t *prober, const plan_t *plan, uint64_t first_prob
     prober->sums = NULL;
   } else if (prober->scratch != NULL) {
     nq__join_set_cancel(prober->scratch, stop_raised, (void *)plan->options);
-    nq_join_scratch_limit(prober->scratch,
-                          nq__method_solver_bytes(plan->options->memory, plan->options->threads));
+    nq_join_scratch_limit(
+        prober->scratch,
+        nq__method_solver_bytes(plan->options->memory, plan->options->n, plan->options->threads));
   }
   return rc;
 }

@@ -23,7 +23,7 @@ int nq__run_choose_method(nq__run_t *run) {
       .walk = options->walk};
   if (run->method->id == NQ_COUNT_JOIN)
     run->params.solver_bytes =
-        nq__method_solver_bytes(options->memory, options->threads < 1 ? 1 : options->threads);
+        nq__method_solver_bytes(options->memory, options->n, options->threads);
   if (run->method->id != NQ_COUNT_BACKTRACK && (options->walk != NQ_WALK_AUTO || options->gpu))
     return NQ_EINVAL;
   return run->method->check(&run->params);

@@ -1,0 +1,112 @@
+/* The join's completions, one table a board size for the whole process.
+ * A bucket's walk needs those on its bottom columns only, but listing
+ * them bucket by bucket cost a quarter of the time at n = 17 (perf),
+ * while the table of all of them is small (C(n, 5) groups of a few dozen
+ * placements: 3 MB at n = 18) and the same for every bucket and thread,
+ * so it is built once under a lock and then only read. */
+
+#include "join_completions.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bits.h"
+#include "grow.h"
+#include "join_units.h"
+#include "nqueens/error.h"
+
+static pthread_mutex_t building = PTHREAD_MUTEX_INITIALIZER;
+static join_completions_t *tables[NQ_JOIN_MAX_N + 1];
+
+typedef struct listing {
+  join_completions_t *table;
+  size_t capacity;
+  int n;
+  uint8_t path[JOIN_COMPLETION_ROWS];
+} listing_t;
+
+/* Every placement of rows row..n-1 on `free_columns`, one queen a row,
+ * none attacking another, appended in the order found. */
+static int search(listing_t *l, int row, uint64_t free_columns, uint64_t ld, uint64_t rd) {
+  const int n = l->n, first = n - JOIN_COMPLETION_ROWS;
+  if (row == n) {
+    join_completions_t *t = l->table;
+    if (nq__grow((void **)&t->placements, &l->capacity, t->count + 1, sizeof *t->placements) !=
+        NQ_OK)
+      return NQ_ENOMEM;
+    join_completion_t *placement = &t->placements[t->count++];
+    *placement = (join_completion_t){.ld = ld, .rd = rd};
+    memcpy(placement->column, l->path, sizeof placement->column);
+    return NQ_OK;
+  }
+  uint64_t attacked = (ld >> (n - row)) | (rd >> row); /* bit c: column c of `row` */
+  for (uint64_t squares = free_columns & ~attacked; squares != 0;
+       squares = drop_lowest_bit(squares)) {
+    int column = bit_index(lowest_bit(squares));
+    l->path[row - first] = (uint8_t)column;
+    int rc = search(l, row + 1, free_columns & ~column_bit(column),
+                    ld | column_bit(column - row + n), rd | column_bit(column + row));
+    if (rc != NQ_OK)
+      return rc;
+  }
+  return NQ_OK;
+}
+
+static void free_table(join_completions_t *table) {
+  if (table != NULL) {
+    free(table->start);
+    free(table->placements);
+  }
+  free(table);
+}
+
+/* The column sets in increasing order as numbers (colex, the order of
+ * their ranks), each searched on its own: the list comes out grouped. */
+static join_completions_t *build(int n) {
+  const int rows = JOIN_COMPLETION_ROWS;
+  join_completions_t *t = calloc(1, sizeof *t);
+  if (t == NULL)
+    return NULL;
+  t->n = n;
+  t->groups = nq__join_binomial(n, rows);
+  t->start = malloc(((size_t)t->groups + 1) * sizeof *t->start);
+  for (int c = 0; c < NQ_JOIN_MAX_N; c++)
+    for (int k = 0; k <= rows; k++)
+      t->rank_of[c][k] = nq__join_binomial(c, k);
+  listing_t l = {.table = t, .n = n};
+  int rc = t->start == NULL ? NQ_ENOMEM : NQ_OK;
+  uint64_t columns = nq__join_first_set(rows);
+  for (uint32_t g = 0; g < t->groups && rc == NQ_OK; g++, columns = nq__join_next_set(columns, n)) {
+    t->start[g] = (uint32_t)t->count;
+    rc = search(&l, n - rows, columns, 0, 0);
+  }
+  if (rc != NQ_OK) {
+    free_table(t);
+    return NULL;
+  }
+  t->start[t->groups] = (uint32_t)t->count;
+  /* Kept for the process: no room left over from the doubling. */
+  join_completion_t *fitted = realloc(t->placements, t->count * sizeof *t->placements);
+  if (fitted != NULL)
+    t->placements = fitted;
+  t->bytes = sizeof *t + ((size_t)t->groups + 1) * sizeof *t->start +
+             (fitted != NULL ? t->count : l.capacity) * sizeof *t->placements;
+  return t;
+}
+
+const join_completions_t *nq__join_completions(int n) {
+  if (n <= JOIN_COMPLETION_ROWS || n > NQ_JOIN_MAX_N)
+    return NULL;
+  pthread_mutex_lock(&building);
+  if (tables[n] == NULL)
+    tables[n] = build(n);
+  const join_completions_t *table = tables[n];
+  pthread_mutex_unlock(&building);
+  return table;
+}
+
+size_t nq_join_shared_bytes(int n) {
+  const join_completions_t *table = nq__join_completions(n);
+  return table != NULL ? table->bytes : 0;
+}

@@ -1,0 +1,53 @@
+#ifndef NQ_SRC_JOIN_COMPLETIONS_H
+#define NQ_SRC_JOIN_COMPLETIONS_H
+
+/* The completions of the join's bottom walk (join_completions.c): every
+ * placement of a board's last JOIN_COMPLETION_ROWS rows, grouped by the
+ * columns it takes, built once a process for each board size and shared,
+ * read-only, by every thread. */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nqueens/join.h"
+
+/* The rows whose placements are listed: the walk's fused rows but the
+ * first (five measured best, against four and six: docs/performance.md). */
+enum { JOIN_COMPLETION_ROWS = 5 };
+
+/* A placement of the last rows: the diagonals its queens hold (ld
+ * c - r + n and rd c + r for a queen on row r, column c; below 2n, one
+ * word each for n <= 32) and its columns, row by row. */
+typedef struct join_completion {
+  uint64_t ld, rd;
+  uint8_t column[JOIN_COMPLETION_ROWS];
+} join_completion_t;
+
+/* Group g (the rank of its columns among the JOIN_COMPLETION_ROWS-subsets
+ * of the board's, nq__join_completion_group) is
+ * placements[start[g] .. start[g + 1]). */
+typedef struct join_completions {
+  int n;
+  uint32_t groups;
+  uint32_t *start;
+  join_completion_t *placements;
+  size_t count, bytes;
+  uint32_t rank_of[NQ_JOIN_MAX_N][JOIN_COMPLETION_ROWS + 1]; /* binomial(column, k) */
+} join_completions_t;
+
+/* Board n's completions (JOIN_COMPLETION_ROWS < n <= NQ_JOIN_MAX_N),
+ * built on the first call and kept for the process; NULL on NQ_ENOMEM.
+ * Safe from any thread. */
+const join_completions_t *nq__join_completions(int n);
+
+/* The group of the completions on exactly `columns`
+ * (JOIN_COMPLETION_ROWS of them). */
+static inline uint32_t nq__join_completion_group(const join_completions_t *completions,
+                                                 uint64_t columns) {
+  uint32_t rank = 0;
+  for (int k = 1; columns != 0; k++, columns &= columns - 1)
+    rank += completions->rank_of[__builtin_ctzll(columns)][k];
+  return rank;
+}
+
+#endif
