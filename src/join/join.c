@@ -327,12 +327,19 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
    * completions' (ld c - r + n, rd c + r). */
   const uint64_t held_ld = ld << JOIN_COMPLETION_ROWS, held_rd = rd << first;
   const join_completion_t *completion = c->placements;
+  /* The fitting ones first, appended without a branch (whether one fits
+   * is what the data decides), then counted. */
+  uint32_t fitting[JOIN_MOST_COMPLETIONS];
+  size_t fits = 0;
   for (uint32_t e = c->start[g]; e < c->start[g + 1]; e++) {
-    f->nodes++;
-    if (((completion[e].ld & held_ld) | (completion[e].rd & held_rd)) != 0)
-      continue;
+    fitting[fits] = e;
+    fits += ((completion[e].ld & held_ld) | (completion[e].rd & held_rd)) == 0;
+  }
+  f->nodes += c->start[g + 1] - c->start[g];
+  for (size_t k = 0; k < fits; k++) {
+    const join_completion_t *fit = &completion[fitting[k]];
     for (int i = 0; i < JOIN_COMPLETION_ROWS; i++) {
-      int row = first + i, column = completion[e].column[i];
+      int row = first + i, column = fit->column[i];
       f->bitsets[2 + 2 * i] = nq__join_ruled_out_along_ld(scratch, f->table, row, column);
       f->bitsets[3 + 2 * i] = nq__join_ruled_out_along_rd(scratch, f->table, row, column);
     }

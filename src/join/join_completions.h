@@ -15,6 +15,9 @@
  * first (five measured best, against four and six: docs/performance.md). */
 enum { JOIN_COMPLETION_ROWS = 5 };
 
+/* The most placements a group holds: the orderings of its columns. */
+enum { JOIN_MOST_COMPLETIONS = 120 };
+
 /* A placement of the last rows: the diagonals its queens hold (ld
  * c - r + n and rd c + r for a queen on row r, column c; below 2n, one
  * word each for n <= 32) and its columns, row by row. */
