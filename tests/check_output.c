@@ -418,6 +418,7 @@ START_TEST(test_join_estimate_is_exact) {
                                  .depth = 13,
                                  .ranks = 1,
                                  .threads = 2,
+                                 .memory = (size_t)3 << 29,
                                  .seconds = 3600};
   char *text = estimate_text(&result, NQ_FORMAT_TEXT, 0, 1);
   ck_assert_str_eq(
@@ -427,11 +428,13 @@ START_TEST(test_join_estimate_is_exact) {
       "one core: 38 years (95%: 36.5 to 39.5), the sampled sets' own CPU time\n"
       "on 1 rank, 2 threads: 19 years (95%: 18.3 to 19.8)\n"
       "join method: 128 column sets drawn from the 5448978 and solved exactly, in 64 strata "
-      "(at least 2 each), seed 1: 3600.000 s on 1 rank, 2 threads\n");
+      "(at least 2 each), seed 1: 3600.000 s on 1 rank, 2 threads, tables within 1.5 GiB a "
+      "rank\n");
   free(text);
   text = estimate_text(&result, NQ_FORMAT_JSON, 0, 1);
   ck_assert_ptr_nonnull(
-      strstr(text, ",\"method\":\"join\",\"units\":5448978,\"descents\":0,\"version\":"));
+      strstr(text, ",\"method\":\"join\",\"units\":5448978,\"descents\":0,"
+                   "\"memory_per_rank\":1610612736,\"version\":"));
   ck_assert_ptr_null(strstr(text, "\"walk\""));
   free(text);
   /* Sets sampled by paths (n = 27 on) say how. */
@@ -444,6 +447,11 @@ START_TEST(test_join_estimate_is_exact) {
   text = estimate_text(&result, NQ_FORMAT_JSON, 0, 1);
   ck_assert_ptr_nonnull(strstr(text, "\"exact_rows\":11,"));
   ck_assert_ptr_nonnull(strstr(text, ",\"descents\":8,"));
+  free(text);
+  /* Below a GiB the bound is in MiB. */
+  result.memory = (size_t)96 << 20;
+  text = estimate_text(&result, NQ_FORMAT_TEXT, 0, 1);
+  ck_assert_ptr_nonnull(strstr(text, ", tables within 96 MiB a rank\n"));
   free(text);
 }
 END_TEST
