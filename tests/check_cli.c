@@ -176,6 +176,7 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "18", "--memory", "G", NULL}, "'G'"},
     {{"-n", "18", "--memory", "", NULL}, "--memory"},
     {{"-n", "18", "--memory", "99999999999T", NULL}, "too large"},
+    {{"-n", "18", "--memory", "1025T", NULL}, "at most 1024T"},
     {{"-n", "8", "--list", "--memory", "2G", NULL}, "--memory"},
     {{"-n", "8", "--estimate", "--seed", "x", NULL}, "--seed"},
     {{"-n", "8", "--slice", "0/3", NULL}, "0/3"},

@@ -59,11 +59,17 @@ void nq_join_scratch_limit(nq_join_scratch_t *scratch, size_t bytes);
  * none or it could not be built (the count then fails with NQ_ENOMEM). */
 size_t nq_join_shared_bytes(int n);
 
-/* The most tops a part may hold for one scratch's memory to stay within
- * `bytes` on an n-wide board with the cut top_rows (1 <= top_rows < n <=
- * NQ_JOIN_MAX_N), the quarters' lists, the tables of tops, their repacked
- * survivors and the walk's stacks counted at their worst; 0 where
- * `bytes` cannot hold even one part of 64 tops. */
+/* The least a rank's --memory can be for the join of board n (default
+ * cut) on `threads` threads: the shared table and a part of 64 tops a
+ * thread (the quarters' lists come on top). */
+size_t nq_join_least_memory(int n, int threads);
+
+/* The most tops a part may hold for its tables to stay within `bytes` on
+ * an n-wide board with the cut top_rows (1 <= top_rows < n <=
+ * NQ_JOIN_MAX_N): the tables of tops, their repacked survivors and the
+ * walk's stacks counted at their worst (a scratch takes its quarters'
+ * lists from its limit first); 0 where `bytes` cannot hold even one part
+ * of 64 tops. */
 size_t nq_join_tops_within(int n, int top_rows, size_t bytes);
 
 /* The default cut: the top has n / 2 rows (on odd boards the middle row

@@ -75,7 +75,7 @@ static void encode_cli(long long words[CLI_WORDS], const nq__cli_t *cli) {
   words[16] = verify_bits;
   words[17] = cli->method;
   words[18] = (long long)cli->estimate_strata;
-  words[19] = (long long)cli->memory; /* at most LLONG_MAX (parse_memory) */
+  words[19] = (long long)cli->memory; /* at most NQ_CLI_MOST_MEMORY */
 }
 
 static int agreement_failed(FILE *err, int rank, int mpi_code) {

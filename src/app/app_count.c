@@ -141,6 +141,10 @@ int nq__app_run_count(const nq__cli_t *cli, volatile sig_atomic_t *stop, MPI_Com
                                         comm, rank, err);
   if (destination != NQ_EXIT_OK)
     return destination;
+  const int threads = cli->threads ? cli->threads : nq__app_default_threads();
+  int refused = nq__app_memory_refused(cli, threads, comm, rank, err);
+  if (refused != NQ_EXIT_OK)
+    return refused;
   nq__provenance_t provenance;
   nq__provenance_start(&provenance);
   nq_count_options_t options = {.n = cli->n,
@@ -148,7 +152,7 @@ int nq__app_run_count(const nq__cli_t *cli, volatile sig_atomic_t *stop, MPI_Com
                                 .unique = cli->unique,
                                 .walk = cli->walk,
                                 .gpu = cli->gpu,
-                                .threads = cli->threads ? cli->threads : nq__app_default_threads(),
+                                .threads = threads,
                                 .memory = cli->memory,
                                 .checkpoint = cli->checkpoint,
                                 .slice_index = cli->slice_index,

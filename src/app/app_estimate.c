@@ -20,14 +20,17 @@ static int write_estimate(const nq__cli_t *cli, const nq_estimate_result_t *resu
 /* --estimate: every rank and thread probes; rank 0 writes the result. */
 int nq__app_run_estimate(const nq__cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm comm,
                         int rank, FILE *out, FILE *err) {
+  const int threads = cli->threads ? cli->threads : nq__app_default_threads();
+  int refused = nq__app_memory_refused(cli, threads, comm, rank, err);
+  if (refused != NQ_EXIT_OK)
+    return refused;
   nq_estimate_options_t options = {.n = cli->n,
                                    .method = nq__app_count_method(cli),
                                    .probes = cli->estimate_samples,
                                    .strata = cli->estimate_strata,
                                    .seconds = cli->estimate_seconds,
                                    .seed = cli->seed,
-                                   .threads =
-                                       cli->threads ? cli->threads : nq__app_default_threads(),
+                                   .threads = threads,
                                    .memory = cli->memory,
                                    .walk = cli->walk,
                                    .stop = stop};

@@ -37,6 +37,11 @@ int nq__app_default_threads(void);
 /* The library's method for what the command line chose (auto resolved). */
 nq_count_method_t nq__app_count_method(const nq__cli_t *cli);
 
+/* A --memory too small for the join on some rank: NQ_EXIT_USAGE on every
+ * rank (rank 0 says why), else NQ_EXIT_OK. */
+int nq__app_memory_refused(const nq__cli_t *cli, int threads, MPI_Comm comm, int rank,
+                           FILE *err);
+
 /* One line "nqueens-mpi: WHAT: the code's message[: the system's reason]";
  * returns NQ_EXIT_ABORT for NQ_EMPI, else NQ_EXIT_FAILURE. */
 int nq__app_runtime_failure(FILE *err, const char *what, int code, int write_errno);

@@ -205,7 +205,7 @@ static int parse_count(parser_t *p, uint64_t *out, const char *text, long long l
 }
 
 /* Bytes, or a whole number of KiB, MiB, GiB or TiB with K, M, G or T
- * after it; at least NQ_CLI_LEAST_MEMORY. */
+ * after it; from NQ_CLI_LEAST_MEMORY to NQ_CLI_MOST_MEMORY. */
 static int parse_memory(parser_t *p, const char *text) {
   static const char units[] = "KMGT";
   char digits[24];
@@ -220,10 +220,10 @@ static int parse_memory(parser_t *p, const char *text) {
     digits[digit_count] = '\0';
     rc = parse_integer(&value, digits);
   }
-  if (rc == NQ_OK && value > 0 && (unsigned long long)value > (SIZE_MAX >> shift))
+  if (rc == NQ_OK && value > 0 && (unsigned long long)value > (NQ_CLI_MOST_MEMORY >> shift))
     rc = NQ_EOVERFLOW;
   if (rc == NQ_EOVERFLOW)
-    return fail(p, "--memory %s is too large", text);
+    return fail(p, "--memory %s is too large (at most 1024T)", text);
   if (rc != NQ_OK || value <= 0 || ((size_t)value << shift) < NQ_CLI_LEAST_MEMORY)
     return fail(p, "--memory '%s' is not a size of at least 1M (bytes, or with K, M, G or T)",
                 text);

@@ -39,6 +39,8 @@ typedef enum nq__method_choice { NQ_METHOD_AUTO = 0, NQ_METHOD_BACKTRACK, NQ_MET
 #define NQ_CLI_JOIN_FROM_N 17
 /* --memory's least: less would not hold a bucket's quarters at n = 20. */
 #define NQ_CLI_LEAST_MEMORY ((size_t)1 << 20)
+/* and its most, 1 PiB: room enough, and far from wrapping any size. */
+#define NQ_CLI_MOST_MEMORY ((size_t)1 << 50)
 #define NQ_CLI_JOIN_TO_N 24
 
 typedef struct nq__cli {

@@ -32,8 +32,10 @@ size_t nq__join_part_bytes(int n, int top_rows, size_t tops) {
 size_t nq_join_tops_within(int n, int top_rows, size_t bytes) {
   if (nq__join_part_bytes(n, top_rows, 64) > bytes)
     return 0;
-  size_t fits = 64, too_many = 128; /* fits <= the answer < too_many */
-  while (nq__join_part_bytes(n, top_rows, too_many) <= bytes)
+  /* fits <= the answer < too_many; no part holds 2^48 tops (far past any
+   * memory), which keeps the reckoning clear of wrapping around. */
+  size_t fits = 64, too_many = 128;
+  while (too_many < ((size_t)1 << 48) && nq__join_part_bytes(n, top_rows, too_many) <= bytes)
     fits = too_many, too_many *= 2;
   while (too_many - fits > 64) {
     size_t middle = fits + (too_many - fits) / 2 / 64 * 64;
@@ -78,4 +80,10 @@ size_t nq__join_scratch_bytes(const nq_join_scratch_t *scratch) {
   }
   return bytes + (size_t)scratch->stack_depths * scratch->stack_words *
                      (sizeof(uint64_t) + sizeof(uint32_t));
+}
+
+size_t nq_join_least_memory(int n, int threads) {
+  const int top_rows = nq_join_default_top_rows(n);
+  return nq_join_shared_bytes(n) +
+         (size_t)(threads > 0 ? threads : 1) * nq__join_part_bytes(n, top_rows, 64);
 }
