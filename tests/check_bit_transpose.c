@@ -1,6 +1,8 @@
 /* The bit transpose (src/base/bit_transpose.h, private) against the definition,
  * bit by bit: every width, counts around the blocks of 16 and the words
- * of 64, and no word written outside the bitsets' own. */
+ * of 64, and no word written outside the bitsets' own; the dispatching
+ * transpose (AVX-512 where the CPU has it: on a CPU without, both runs
+ * check the portable one) and the portable one. */
 #include <check.h>
 #include <stdlib.h>
 
@@ -17,7 +19,14 @@ static uint32_t next_mask(uint64_t *state, int width) {
   return width == 32 ? bits : bits & (((uint32_t)1 << width) - 1);
 }
 
-static void check_one(int width, size_t count, uint64_t *state) {
+typedef void (*transpose_fn)(uint64_t *, size_t, const uint32_t *, size_t, int);
+
+/* The dispatching transpose (AVX-512 where the CPU has it) and the
+ * portable one. */
+static const transpose_fn transposes[] = {nq__bit_transpose, nq__bit_transpose_portable};
+enum { TRANSPOSES = sizeof transposes / sizeof transposes[0] };
+
+static void check_one(transpose_fn transpose, int width, size_t count, uint64_t *state) {
   uint32_t masks[MAX_COUNT];
   for (size_t t = 0; t < count; t++)
     masks[t] = next_mask(state, width);
@@ -26,7 +35,7 @@ static void check_one(int width, size_t count, uint64_t *state) {
   ck_assert_ptr_nonnull(rows);
   for (size_t i = 0; i < (size_t)width * stride; i++)
     rows[i] = UNTOUCHED;
-  nq__bit_transpose(rows, stride, masks, count, width);
+  transpose(rows, stride, masks, count, width);
   /* Compared a word at a time and asserted only on a difference: check
    * records every assertion's place, which a million of them make slow
    * (tens of seconds under the sanitizers). */
@@ -55,7 +64,7 @@ START_TEST(test_transpose_matches_the_definition) {
   uint64_t state = 12345;
   for (int width = 1; width <= NQ_BIT_TRANSPOSE_MAX_WIDTH; width++)
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
-      check_one(width, counts[i], &state);
+      check_one(transposes[_i], width, counts[i], &state);
 }
 END_TEST
 
@@ -69,7 +78,7 @@ START_TEST(test_transpose_places_every_single_bit) {
     for (int t = 0; t < COUNT; t++) {
       for (int i = 0; i < COUNT; i++)
         masks[i] = i == t ? (uint32_t)1 << p : 0;
-      nq__bit_transpose(rows, 1, masks, COUNT, WIDTH);
+      transposes[_i](rows, 1, masks, COUNT, WIDTH);
       for (int q = 0; q < WIDTH; q++)
         ck_assert_msg(rows[q] == (q == p ? (uint64_t)1 << t : 0),
                       "bit %d of mask %d: bitset %d is %#llx", p, t, q,
@@ -83,8 +92,8 @@ static Suite *bit_transpose_suite(int argc, char **argv) {
   (void)argv;
   Suite *suite = suite_create("bit_transpose");
   TCase *transpose = tcase_create("transpose");
-  tcase_add_test(transpose, test_transpose_matches_the_definition);
-  tcase_add_test(transpose, test_transpose_places_every_single_bit);
+  tcase_add_loop_test(transpose, test_transpose_matches_the_definition, 0, TRANSPOSES);
+  tcase_add_loop_test(transpose, test_transpose_places_every_single_bit, 0, TRANSPOSES);
   suite_add_tcase(suite, transpose);
   return suite;
 }

@@ -3,7 +3,11 @@
  * masks; each movemask then reads one bit of the 16 masks at once, and
  * adding the register to itself brings the next bit up.  That is about
  * six instructions a bitset a block, against one loop turn a set bit when
- * the bits are scattered one by one (the fallback elsewhere). */
+ * the bits are scattered one by one (the fallback elsewhere).  Where the
+ * CPU has AVX-512, a word of 64 masks is four registers and each bitset's
+ * word four tests against the bit: a third of the instructions (the
+ * transpose and the repack around it were half of the join's time at
+ * n = 22: docs/performance.md). */
 
 #include "bit_transpose.h"
 
@@ -60,8 +64,8 @@ static void add_block(uint64_t *acc, const uint32_t block[BLOCK_MASKS], int widt
 }
 #endif
 
-void nq__bit_transpose(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
-                       int width) {
+void nq__bit_transpose_portable(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
+                                int width) {
   const size_t words = (count + WORD_BITS - 1) / WORD_BITS;
   for (size_t w = 0; w < words; w++) {
     uint64_t acc[NQ_BIT_TRANSPOSE_MAX_WIDTH] = {0};
@@ -80,3 +84,47 @@ void nq__bit_transpose(uint64_t *rows, size_t stride, const uint32_t *masks, siz
       rows[(size_t)p * stride + w] = acc[p];
   }
 }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/* Bit p of masks 64w .. 64w + 63 as one word: four 16-lane tests. */
+__attribute__((target("avx512f"))) static void
+transpose_avx512(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count, int width) {
+  const size_t words = (count + WORD_BITS - 1) / WORD_BITS;
+  for (size_t w = 0; w < words; w++) {
+    const uint32_t *block = masks + w * WORD_BITS;
+    uint32_t padded[WORD_BITS];
+    if (count - w * WORD_BITS < WORD_BITS) {
+      memset(padded, 0, sizeof padded);
+      memcpy(padded, block, (count - w * WORD_BITS) * sizeof *padded);
+      block = padded;
+    }
+    const __m512i q0 = _mm512_loadu_si512(block), q1 = _mm512_loadu_si512(block + 16);
+    const __m512i q2 = _mm512_loadu_si512(block + 32), q3 = _mm512_loadu_si512(block + 48);
+    __m512i bit = _mm512_set1_epi32(1);
+    for (int p = 0; p < width; p++, bit = _mm512_slli_epi32(bit, 1))
+      rows[(size_t)p * stride + w] = (uint64_t)_mm512_test_epi32_mask(q0, bit) |
+                                     (uint64_t)_mm512_test_epi32_mask(q1, bit) << 16 |
+                                     (uint64_t)_mm512_test_epi32_mask(q2, bit) << 32 |
+                                     (uint64_t)_mm512_test_epi32_mask(q3, bit) << 48;
+  }
+}
+
+int nq__bit_transpose_has_avx512(void) { return __builtin_cpu_supports("avx512f"); }
+
+void nq__bit_transpose(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
+                       int width) {
+  if (nq__bit_transpose_has_avx512())
+    transpose_avx512(rows, stride, masks, count, width);
+  else
+    nq__bit_transpose_portable(rows, stride, masks, count, width);
+}
+#else
+int nq__bit_transpose_has_avx512(void) { return 0; }
+
+void nq__bit_transpose(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
+                       int width) {
+  nq__bit_transpose_portable(rows, stride, masks, count, width);
+}
+#endif

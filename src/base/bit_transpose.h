@@ -19,4 +19,12 @@ enum { NQ_BIT_TRANSPOSE_MAX_WIDTH = 32 };
 void nq__bit_transpose(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
                        int width);
 
+/* The same in blocks of 16 masks (SSE2, or bit by bit), whatever the CPU
+ * has: nq__bit_transpose takes AVX-512 where the CPU has it
+ * (nq__bit_transpose_has_avx512), this otherwise; the tests hold both to
+ * the definition. */
+void nq__bit_transpose_portable(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
+                                int width);
+int nq__bit_transpose_has_avx512(void);
+
 #endif
