@@ -87,6 +87,50 @@ START_TEST(test_transpose_places_every_single_bit) {
 }
 END_TEST
 
+typedef size_t (*gather_fn)(uint32_t *, uint32_t *, const uint32_t *, const uint32_t *,
+                            const uint32_t *, const uint64_t *, size_t);
+static const gather_fn gathers[] = {nq__bit_gather_pairs, nq__bit_gather_pairs_portable};
+
+/* The repack's gather against the definition: words of every density
+ * (none kept, all kept, scattered), taken out of order, and nothing
+ * written past the pairs kept. */
+START_TEST(test_gather_keeps_the_clear_bits_in_order) {
+  enum { WORDS = 6, TOPS = 64 * WORDS, ROOM = TOPS + 8 };
+  uint32_t a[TOPS], b[TOPS], into_a[ROOM], into_b[ROOM];
+  uint64_t state = 99;
+  for (int t = 0; t < TOPS; t++) {
+    a[t] = next_mask(&state, 32);
+    b[t] = next_mask(&state, 32);
+  }
+  const uint32_t word_index[] = {5, 0, 3, 1, 4};
+  const uint64_t ruled_out[] = {~(uint64_t)0, 0, 0x5555aaaa0f0ff0f0u, 0x8000000000000001u,
+                                ~(uint64_t)1 << 40};
+  const size_t words = sizeof word_index / sizeof word_index[0];
+  for (int round = 0; round < 50; round++) {
+    uint64_t varied[sizeof ruled_out / sizeof ruled_out[0]];
+    for (size_t k = 0; k < words; k++)
+      varied[k] =
+          round == 0 ? ruled_out[k] : (uint64_t)next_mask(&state, 32) << 32 | next_mask(&state, 32);
+    for (int i = 0; i < ROOM; i++)
+      into_a[i] = into_b[i] = 0xdeadbeef;
+    size_t kept = gathers[_i](into_a, into_b, a, b, word_index, varied, words), expected = 0;
+    for (size_t k = 0; k < words; k++)
+      for (int bit = 0; bit < 64; bit++) {
+        if ((varied[k] >> bit) & 1u)
+          continue;
+        size_t t = 64 * word_index[k] + (size_t)bit;
+        ck_assert_msg(expected < kept && into_a[expected] == a[t] && into_b[expected] == b[t],
+                      "round %d: pair %zu (top %zu) not kept in its place", round, expected, t);
+        expected++;
+      }
+    ck_assert_uint_eq(kept, expected);
+    for (size_t i = kept; i < ROOM; i++)
+      ck_assert_msg(into_a[i] == 0xdeadbeef && into_b[i] == 0xdeadbeef,
+                    "round %d: slot %zu past the %zu kept was written", round, i, kept);
+  }
+}
+END_TEST
+
 static Suite *bit_transpose_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -94,6 +138,8 @@ static Suite *bit_transpose_suite(int argc, char **argv) {
   TCase *transpose = tcase_create("transpose");
   tcase_add_loop_test(transpose, test_transpose_matches_the_definition, 0, TRANSPOSES);
   tcase_add_loop_test(transpose, test_transpose_places_every_single_bit, 0, TRANSPOSES);
+  tcase_add_loop_test(transpose, test_gather_keeps_the_clear_bits_in_order, 0,
+                      sizeof gathers / sizeof gathers[0]);
   suite_add_tcase(suite, transpose);
   return suite;
 }

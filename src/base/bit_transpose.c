@@ -85,8 +85,55 @@ void nq__bit_transpose_portable(uint64_t *rows, size_t stride, const uint32_t *m
   }
 }
 
+size_t nq__bit_gather_pairs_portable(uint32_t *into_a, uint32_t *into_b, const uint32_t *a,
+                                     const uint32_t *b, const uint32_t *word_index,
+                                     const uint64_t *ruled_out, size_t words) {
+  size_t kept = 0;
+  for (size_t k = 0; k < words; k++)
+    for (uint64_t left = ~ruled_out[k]; left != 0; left &= left - 1) {
+      size_t t = (size_t)word_index[k] * WORD_BITS + (size_t)__builtin_ctzll(left);
+      into_a[kept] = a[t];
+      into_b[kept] = b[t];
+      kept++;
+    }
+  return kept;
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
+
+/* Each quarter of a word: the kept lanes loaded (the others are not
+ * read), compressed to the front and stored as many as they are. */
+__attribute__((target("avx512f"))) static size_t
+gather_pairs_avx512(uint32_t *into_a, uint32_t *into_b, const uint32_t *a, const uint32_t *b,
+                    const uint32_t *word_index, const uint64_t *ruled_out, size_t words) {
+  size_t kept = 0;
+  for (size_t k = 0; k < words; k++) {
+    const uint64_t keep = ~ruled_out[k];
+    const size_t first = (size_t)word_index[k] * WORD_BITS;
+    for (int quarter = 0; quarter < 4 && (keep >> (16 * quarter)) != 0; quarter++) {
+      const __mmask16 lanes = (__mmask16)(keep >> (16 * quarter));
+      const size_t at = first + (size_t)(16 * quarter);
+      const __mmask16 front = (__mmask16)((1u << __builtin_popcount(lanes)) - 1);
+      _mm512_mask_storeu_epi32(
+          into_a + kept, front,
+          _mm512_maskz_compress_epi32(lanes, _mm512_maskz_loadu_epi32(lanes, a + at)));
+      _mm512_mask_storeu_epi32(
+          into_b + kept, front,
+          _mm512_maskz_compress_epi32(lanes, _mm512_maskz_loadu_epi32(lanes, b + at)));
+      kept += (size_t)__builtin_popcount(lanes);
+    }
+  }
+  return kept;
+}
+
+size_t nq__bit_gather_pairs(uint32_t *into_a, uint32_t *into_b, const uint32_t *a,
+                            const uint32_t *b, const uint32_t *word_index,
+                            const uint64_t *ruled_out, size_t words) {
+  if (nq__bit_transpose_has_avx512())
+    return gather_pairs_avx512(into_a, into_b, a, b, word_index, ruled_out, words);
+  return nq__bit_gather_pairs_portable(into_a, into_b, a, b, word_index, ruled_out, words);
+}
 
 /* Bit p of masks 64w .. 64w + 63 as one word: four 16-lane tests. */
 __attribute__((target("avx512f"))) static void
@@ -122,6 +169,12 @@ void nq__bit_transpose(uint64_t *rows, size_t stride, const uint32_t *masks, siz
 }
 #else
 int nq__bit_transpose_has_avx512(void) { return 0; }
+
+size_t nq__bit_gather_pairs(uint32_t *into_a, uint32_t *into_b, const uint32_t *a,
+                            const uint32_t *b, const uint32_t *word_index,
+                            const uint64_t *ruled_out, size_t words) {
+  return nq__bit_gather_pairs_portable(into_a, into_b, a, b, word_index, ruled_out, words);
+}
 
 void nq__bit_transpose(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
                        int width) {

@@ -27,4 +27,15 @@ void nq__bit_transpose_portable(uint64_t *rows, size_t stride, const uint32_t *m
                                 int width);
 int nq__bit_transpose_has_avx512(void);
 
+/* The other way round, the join's repack: the pairs (a[t], b[t]) whose bit
+ * is clear in their word, for t = 64 * word_index[k] + bit and k < words,
+ * appended in that order to into_a and into_b; returns how many.  Reads
+ * only the pairs it keeps; with AVX-512, 16 at a time compressed. */
+size_t nq__bit_gather_pairs(uint32_t *into_a, uint32_t *into_b, const uint32_t *a,
+                            const uint32_t *b, const uint32_t *word_index,
+                            const uint64_t *ruled_out, size_t words);
+size_t nq__bit_gather_pairs_portable(uint32_t *into_a, uint32_t *into_b, const uint32_t *a,
+                                     const uint32_t *b, const uint32_t *word_index,
+                                     const uint64_t *ruled_out, size_t words);
+
 #endif

@@ -166,15 +166,10 @@ int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_
     into->tops = 0;
     return NQ_ENOMEM;
   }
-  size_t kept = 0;
-  for (size_t k = 0; k < *live; k++)
-    for (uint64_t left = ~ruled_out[k]; left != 0; left = drop_lowest_bit(left)) {
-      size_t t = (size_t)live_index[k] * 64 + (size_t)bit_index(lowest_bit(left));
-      into->ld[kept] = from->ld[t];
-      into->rd[kept] = from->rd[t];
-      kept++;
-    }
+  size_t kept =
+      nq__bit_gather_pairs(into->ld, into->rd, from->ld, from->rd, live_index, ruled_out, *live);
   assert(kept == survivors);
+  (void)kept;
   transpose(into, ruled_out, live_index, n);
   *live = into->words;
   return NQ_OK;
