@@ -19,34 +19,23 @@
 
 #include "bit_transpose.h"
 #include "bits.h"
-#include "grow.h"
 #include "join_bucket.h"
-#include "join_units.h"
 #include "join_walk.h"
 #include "nqueens/error.h"
 
-/* The bottom walk asks the cancel hook as it enters a node of its first
- * rows, once in CANCEL_EVERY such entries: a stop then waits for no more
- * than a small subtree, and the hook costs nothing measurable (entries
- * below those rows, where nearly all the work is, never ask).  A subtree
- * grows about tenfold with each row below it, so the rows that ask grow
- * with the bottom half: the first 4 up to 11 bottom rows, then one more a
- * row (docs/performance.md, "Stops", has the waits this was chosen by). */
-enum { CANCEL_EVERY = 64, CANCEL_MIN_DEPTHS = 4, CANCEL_ROWS_BELOW = 7 };
+/* The bottom walk asks the cancel hook (nq__join_cancel_asked, once in a
+ * while) as it enters a node of its first rows: a stop then waits for no
+ * more than a small subtree, and the hook costs nothing measurable
+ * (entries below those rows, where nearly all the work is, never ask).  A
+ * subtree grows about tenfold with each row below it, so the rows that ask
+ * grow with the bottom half: the first 4 up to 11 bottom rows, then one
+ * more a row (docs/performance.md, "Stops", has the waits this was chosen
+ * by). */
+enum { CANCEL_MIN_DEPTHS = 4, CANCEL_ROWS_BELOW = 7 };
 
 static int cancel_depths(const nq_join_scratch_t *scratch) {
   int depths = scratch->n - scratch->top_rows - CANCEL_ROWS_BELOW;
   return depths > CANCEL_MIN_DEPTHS ? depths : CANCEL_MIN_DEPTHS;
-}
-
-/* Whether the bucket in hand is abandoned: the hook's answer, asked once
- * in CANCEL_EVERY calls. */
-int nq__join_cancel_asked(nq_join_scratch_t *scratch) {
-  if (scratch->abandoned || scratch->cancelled == NULL || --scratch->cancel_countdown > 0)
-    return scratch->abandoned;
-  scratch->cancel_countdown = CANCEL_EVERY;
-  scratch->abandoned = scratch->cancelled(scratch->cancel_context) != 0;
-  return scratch->abandoned;
 }
 
 /* Half the board: the up-down flip then halves the work, on odd boards
@@ -83,17 +72,6 @@ void nq_join_scratch_destroy(nq_join_scratch_t *scratch) {
   release_tables(scratch);
   nq__join_quarters_free(&scratch->quarters);
   free(scratch);
-}
-
-int nq__join_reserve_masks(top_table_t *table, size_t tops) {
-  /* Both arrays grow alike from the same room; the table's room changes
-   * only once both have it. */
-  size_t ld_room = table->capacity, rd_room = table->capacity;
-  if (nq__grow((void **)&table->ld, &ld_room, tops, sizeof *table->ld) != NQ_OK ||
-      nq__grow((void **)&table->rd, &rd_room, tops, sizeof *table->rd) != NQ_OK)
-    return NQ_ENOMEM;
-  table->capacity = ld_room;
-  return NQ_OK;
 }
 
 /* Room for the bitsets of `table`'s tops on an n-wide board. */
@@ -545,4 +523,9 @@ void nq__join_set_cancel(nq_join_scratch_t *scratch, int (*cancelled)(void *cont
                          void *context) {
   scratch->cancelled = cancelled;
   scratch->cancel_context = context;
+}
+
+size_t nq_join_least_memory(int n, int threads) {
+  return nq_join_shared_bytes(n) + (size_t)(threads > 0 ? threads : 1) *
+                                       nq__join_part_bytes(n, nq_join_default_top_rows(n), 64);
 }

@@ -13,7 +13,7 @@
 
 #include "bits.h"
 #include "grow.h"
-#include "join_units.h"
+#include "join_sets.h"
 #include "nqueens/error.h"
 
 static pthread_mutex_t building = PTHREAD_MUTEX_INITIALIZER;

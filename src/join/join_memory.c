@@ -81,9 +81,3 @@ size_t nq__join_scratch_bytes(const nq_join_scratch_t *scratch) {
   return bytes + (size_t)scratch->stack_depths * scratch->stack_words *
                      (sizeof(uint64_t) + sizeof(uint32_t));
 }
-
-size_t nq_join_least_memory(int n, int threads) {
-  const int top_rows = nq_join_default_top_rows(n);
-  return nq_join_shared_bytes(n) +
-         (size_t)(threads > 0 ? threads : 1) * nq__join_part_bytes(n, top_rows, 64);
-}

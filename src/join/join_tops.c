@@ -13,8 +13,8 @@
 #include "bits.h"
 #include "grow.h"
 #include "join_bucket.h"
+#include "join_sets.h"
 #include "join_tops.h"
-#include "join_units.h"
 #include "join_walk.h"
 #include "nqueens/error.h"
 

@@ -95,30 +95,7 @@ static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, in
   return any;
 }
 
-/* The next larger set with as many columns (Gosper's hack); the caller
- * stops once it passes the board. */
-static uint64_t next_same_size(uint64_t set) {
-  uint64_t low = lowest_bit(set), ripple = set + low;
-  return ripple | (((set ^ ripple) >> 2) / low);
-}
-
 /* ---- the units of the join: canonical column sets, in increasing order ---- */
-
-uint32_t nq__join_binomial(int k, int j) {
-  if (j < 0 || j > k)
-    return 0;
-  uint64_t value = 1;
-  for (int i = 1; i <= j && value <= UINT32_MAX; i++)
-    value = value * (uint64_t)(k - j + i) / (uint64_t)i;
-  return value > UINT32_MAX ? UINT32_MAX : (uint32_t)value;
-}
-
-uint64_t nq__join_first_set(int top_rows) { return board_columns(top_rows); }
-
-uint64_t nq__join_next_set(uint64_t set, int n) {
-  uint64_t next = next_same_size(set);
-  return next != 0 && (next & ~board_columns(n)) == 0 ? next : 0;
-}
 
 int nq__join_is_canonical(uint64_t columns, int n, int top_rows) {
   uint8_t weight[NQ_JOIN_MAX_N];

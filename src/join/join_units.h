@@ -10,15 +10,9 @@
 #include <stdint.h>
 
 #include "join_bucket.h"
+#include "join_sets.h"
 #include "nqueens/join.h"
 
-/* The j-subsets of k things (0 where j > k), up to UINT32_MAX. */
-uint32_t nq__join_binomial(int k, int j);
-
-/* The least set of `top_rows` columns; the next larger one of the same
- * size on an n-wide board, 0 after the last. */
-uint64_t nq__join_first_set(int top_rows);
-uint64_t nq__join_next_set(uint64_t set, int n);
 
 /* Every canonical set of the cut in increasing order, in a new array
  * (method_join.c; for n < 2 the one unit, set 0).  NQ_ENOMEM. */
