@@ -144,6 +144,12 @@ int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_
     into->tops = 0;
     return NQ_ENOMEM;
   }
+  /* The gather keeps the tops' order, so those counted once stay first. */
+  into->once = survivors;
+  if (from->once < from->tops)
+    for (size_t k = 0; k < *live; k++)
+      into->once -=
+          (uint64_t)bit_count(~ruled_out[k] & nq__join_twice_in_word(from, live_index[k]));
   size_t kept =
       nq__bit_gather_pairs(into->ld, into->rd, from->ld, from->rd, live_index, ruled_out, *live);
   assert(kept == survivors);
@@ -158,8 +164,9 @@ int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_
  * ld_word[p] / rd_word[p] say which of them attack square p of row m, so a
  * node is the backtracker's plus two loads and an AND. */
 typedef struct one_word_walk {
+  const nq_join_scratch_t *scratch;
   const uint64_t *ld_word, *rd_word;
-  uint64_t board;
+  uint64_t twice; /* the tops counted twice under a bottom on a long diagonal */
   int top_rows, last_row;
   uint64_t nodes;
 } one_word_walk_t;
@@ -177,11 +184,15 @@ static uint64_t walk_one_word(one_word_walk_t *walk, int row, uint64_t allowed, 
     walk->nodes++;
     if (left == 0)
       continue;
-    if (row == walk->last_row)
-      solutions += (uint64_t)bit_count(left);
-    else
-      solutions += walk_one_word(walk, row + 1, allowed & ~queen, ((ld | queen) << 1) & walk->board,
-                                 (rd | queen) >> 1, left);
+    if (row == walk->last_row) {
+      const uint64_t on_diagonal = nq__join_on_long_diagonal(walk->scratch->n, row, queen, ld, rd);
+      solutions +=
+          (uint64_t)bit_count(left) + (uint64_t)bit_count(left & walk->twice & -on_diagonal);
+      continue;
+    }
+    uint64_t below_ld, below_rd;
+    nq__join_below(walk->scratch, row, queen, ld, rd, &below_ld, &below_rd);
+    solutions += walk_one_word(walk, row + 1, allowed & ~queen, below_ld, below_rd, left);
   }
   return solutions;
 }
@@ -191,9 +202,10 @@ void nq__join_walk_rest_in_one_word(bottom_walk_t *walk, const top_table_t *tabl
                                     uint64_t allowed, uint64_t ld, uint64_t rd,
                                     uint64_t ruled_out) {
   const int n = walk->scratch->n;
-  one_word_walk_t one = {.ld_word = table->attacking + ld_bitset_index(n, 0),
+  one_word_walk_t one = {.scratch = walk->scratch,
+                         .ld_word = table->attacking + ld_bitset_index(n, 0),
                          .rd_word = table->attacking + rd_bitset_index(n, 0),
-                         .board = walk->board,
+                         .twice = nq__join_twice_in_word(table, 0),
                          .top_rows = walk->scratch->top_rows,
                          .last_row = n - 1};
   walk->solutions += walk_one_word(&one, row, allowed, ld, rd, ~ruled_out);
@@ -230,23 +242,28 @@ static uint64_t tops_fitting(const uint32_t *index, const uint64_t *ruled_out, s
 }
 
 /* The last two rows: a queen of the row above the last (its bitsets
- * by_ld, by_rd) and each queen the last row still allows; each pair adds
- * the tops neither rules out. */
+ * by_ld, by_rd) and each queen the last row still allows (`squares`, ld
+ * and rd the diagonals there); each pair adds the tops neither rules out. */
 static void count_last_two_rows(bottom_walk_t *walk, const top_table_t *table,
                                 const uint32_t *index, const uint64_t *ruled_out, size_t live,
                                 const uint64_t *by_ld, const uint64_t *by_rd, uint64_t squares,
-                                uint64_t *nodes, uint64_t *combined) {
+                                uint64_t ld, uint64_t rd, uint64_t *nodes, uint64_t *combined) {
   nq_join_scratch_t *scratch = walk->scratch;
   int row = scratch->n - 1;
   for (; squares != 0; squares = drop_lowest_bit(squares)) {
-    int column = bit_index(lowest_bit(squares));
+    uint64_t queen = lowest_bit(squares);
+    int column = bit_index(queen);
     const uint64_t *last_ld = nq__join_ruled_out_along_ld(scratch, table, row, column);
     const uint64_t *last_rd = nq__join_ruled_out_along_rd(scratch, table, row, column);
+    const int twice_counts =
+        table->once < table->tops && nq__join_on_long_diagonal(scratch->n, row, queen, ld, rd);
     uint64_t fitting = 0;
     for (size_t k = 0; k < live; k++) {
       size_t w = index[k];
-      fitting +=
-          (uint64_t)bit_count(~(ruled_out[k] | by_ld[w] | by_rd[w] | last_ld[w] | last_rd[w]));
+      uint64_t fits = ~(ruled_out[k] | by_ld[w] | by_rd[w] | last_ld[w] | last_rd[w]);
+      fitting += (uint64_t)bit_count(fits);
+      if (twice_counts)
+        fitting += (uint64_t)bit_count(fits & nq__join_twice_in_word(table, w));
     }
     walk->solutions += fitting;
     ++*nodes;
@@ -272,7 +289,7 @@ typedef struct fused_rows {
   uint64_t nodes, combined;
 } fused_rows_t;
 
-static void count_completion(fused_rows_t *f) {
+static void count_completion(fused_rows_t *f, int twice_counts) {
   uint64_t fitting = 0;
   for (size_t k = 0; k < f->live; k++) {
     size_t w = f->index[k];
@@ -280,6 +297,8 @@ static void count_completion(fused_rows_t *f) {
     for (int b = 0; b < 2 * JOIN_FUSED_ROWS; b++)
       value |= f->bitsets[b][w];
     fitting += (uint64_t)bit_count(~value);
+    if (twice_counts)
+      fitting += (uint64_t)bit_count(~value & nq__join_twice_in_word(f->table, w));
   }
   f->walk->solutions += fitting;
   f->combined += f->live;
@@ -300,14 +319,22 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
    * completions' (ld c - r + n, rd c + r). */
   const uint64_t held_ld = ld << JOIN_COMPLETION_ROWS, held_rd = rd << first;
   const join_completion_t *completion = c->placements;
+  /* Under the long-diagonal rule a completion on both is another pair's
+   * (one on either, with a bottom queen above on the other, meets the
+   * diagonal that queen closed). */
+  const uint8_t left_out =
+      scratch->long_diagonals ? JOIN_ON_MAIN_DIAGONAL | JOIN_ON_ANTI_DIAGONAL : UINT8_MAX;
   /* The fitting ones first, appended without a branch (whether one fits
    * is what the data decides), then counted. */
   uint32_t fitting[JOIN_MOST_COMPLETIONS];
   size_t fits = 0;
   for (uint32_t e = c->start[g]; e < c->start[g + 1]; e++) {
     fitting[fits] = e;
-    fits += ((completion[e].ld & held_ld) | (completion[e].rd & held_rd)) == 0;
+    fits += (((completion[e].ld & held_ld) | (completion[e].rd & held_rd)) == 0) &
+            (completion[e].long_diagonals != left_out);
   }
+  const int some_twice = f->table->once < f->table->tops;
+  const uint64_t above_on_diagonal = nq__join_on_long_diagonal(scratch->n, first, 0, ld, rd);
   f->nodes += c->start[g + 1] - c->start[g];
   for (size_t k = 0; k < fits; k++) {
     const join_completion_t *fit = &completion[fitting[k]];
@@ -316,7 +343,7 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
       f->bitsets[2 + 2 * i] = nq__join_ruled_out_along_ld(scratch, f->table, row, column);
       f->bitsets[3 + 2 * i] = nq__join_ruled_out_along_rd(scratch, f->table, row, column);
     }
-    count_completion(f);
+    count_completion(f, some_twice && (above_on_diagonal || fit->long_diagonals != 0));
   }
 }
 
@@ -362,7 +389,8 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
     if (weight == 0)
       continue;
     nodes++;
-    uint64_t below_ld = ((ld | queen) << 1) & walk->board, below_rd = (rd | queen) >> 1;
+    uint64_t below_ld, below_rd;
+    nq__join_below(scratch, row, queen, ld, rd, &below_ld, &below_rd);
     uint64_t below = allowed & ~queen, next_squares = below & ~below_ld & ~below_rd;
     if (next_squares == 0)
       continue; /* the row below has no square left: no top to look at */
@@ -370,8 +398,8 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
     const uint64_t *by_rd = nq__join_ruled_out_along_rd(scratch, table, row, column);
     uint64_t before = walk->solutions, left = 0;
     if (row + 1 == n - 1) {
-      count_last_two_rows(walk, table, index, ruled_out, live, by_ld, by_rd, next_squares, &nodes,
-                          &combined);
+      count_last_two_rows(walk, table, index, ruled_out, live, by_ld, by_rd, next_squares, below_ld,
+                          below_rd, &nodes, &combined);
       walk->solutions = before + (walk->solutions - before) * weight;
       continue;
     }
@@ -428,9 +456,11 @@ static void add_stats(nq_join_stats_t *into, const nq_join_stats_t *from) {
 /* Opens the bucket: the walk's constants, its quarters listed and no top
  * yet. */
 int nq__join_open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n, int top_rows,
-                         uint64_t top_columns, const uint8_t first_row_weight[NQ_JOIN_MAX_N]) {
+                         uint64_t top_columns, const uint8_t first_row_weight[NQ_JOIN_MAX_N],
+                         int long_diagonals) {
   scratch->n = n;
   scratch->top_rows = top_rows;
+  scratch->long_diagonals = long_diagonals && nq__join_long_diagonal_rule_fits(n, top_rows);
   scratch->cancel_depth = cancel_depths(scratch);
   scratch->abandoned = 0;
   scratch->tables[0].tops = 0;
@@ -450,12 +480,53 @@ int nq__join_open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n,
   return rc;
 }
 
+int nq__join_long_diagonal_rule_fits(int n, int top_rows) {
+  return n % 2 == 0 && n >= 4 && 2 * top_rows == n;
+}
+
+/* The part's tops under the long-diagonal rule: those on neither long
+ * diagonal first (counted once), then those on one (counted twice under a
+ * bottom on the other); those on both left out.  A top on the main
+ * diagonal (r = c) attacks square m of row m along ld, one on the other
+ * (r + c = n - 1) square m - 1 along rd. */
+static void order_by_long_diagonals(top_table_t *part, int n) {
+  const int m = n / 2;
+  size_t kept = 0;
+  for (size_t t = 0; t < part->tops; t++) {
+    const uint32_t on_main = (part->ld[t] >> m) & 1, on_anti = (part->rd[t] >> (m - 1)) & 1;
+    part->ld[kept] = part->ld[t];
+    part->rd[kept] = part->rd[t];
+    kept += !(on_main & on_anti);
+  }
+  size_t once = 0;
+  for (size_t t = 0; t < kept; t++) {
+    if (((part->ld[t] >> m) | (part->rd[t] >> (m - 1))) & 1)
+      continue;
+    const uint32_t ld = part->ld[t], rd = part->rd[t];
+    part->ld[t] = part->ld[once];
+    part->rd[t] = part->rd[once];
+    part->ld[once] = ld;
+    part->rd[once] = rd;
+    once++;
+  }
+  part->tops = kept;
+  part->once = once;
+}
+
 /* The bucket's next part of tops transposed: table 0 and its live words
  * at depth 0; no top once the bucket is done. */
 int nq__join_next_part(bottom_walk_t *walk) {
   nq_join_scratch_t *scratch = walk->scratch;
   top_table_t *part = &scratch->tables[0];
-  int rc = nq__join_next_tops(scratch, &walk->stats.top_nodes, nq__join_part_most(scratch));
+  int rc;
+  do { /* a part may lose every top to the long-diagonal rule */
+    rc = nq__join_next_tops(scratch, &walk->stats.top_nodes, nq__join_part_most(scratch));
+    if (rc != NQ_OK || part->tops == 0)
+      break;
+    part->once = part->tops;
+    if (scratch->long_diagonals)
+      order_by_long_diagonals(part, scratch->n);
+  } while (part->tops == 0);
   if (rc == NQ_OK)
     rc = reserve_bitsets(part, scratch->n);
   if (rc == NQ_OK)
@@ -489,9 +560,10 @@ static void walk_part(bottom_walk_t *walk, uint64_t top_columns) {
  * the bucket's parts of tops, each against every bottom half. */
 int nq__join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch,
                       int n, int top_rows, uint64_t top_columns,
-                      const uint8_t first_row_weight[NQ_JOIN_MAX_N]) {
+                      const uint8_t first_row_weight[NQ_JOIN_MAX_N], int long_diagonals) {
   bottom_walk_t walk;
-  int rc = nq__join_open_bucket(&walk, scratch, n, top_rows, top_columns, first_row_weight);
+  int rc = nq__join_open_bucket(&walk, scratch, n, top_rows, top_columns, first_row_weight,
+                                long_diagonals);
   while (rc == NQ_OK && !scratch->abandoned) {
     rc = nq__join_next_part(&walk);
     if (rc != NQ_OK || scratch->tables[0].tops == 0)
@@ -516,7 +588,7 @@ int nq_join_bucket(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_
     return NQ_EINVAL;
   uint8_t every_queen[NQ_JOIN_MAX_N];
   memset(every_queen, 1, sizeof every_queen);
-  return nq__join_weighted(solutions, stats, scratch, n, top_rows, top_columns, every_queen);
+  return nq__join_weighted(solutions, stats, scratch, n, top_rows, top_columns, every_queen, 0);
 }
 
 void nq__join_set_cancel(nq_join_scratch_t *scratch, int (*cancelled)(void *context),

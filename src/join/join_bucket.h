@@ -16,10 +16,17 @@ int nq__join_bucket_is_valid(int n, int top_rows, uint64_t top_columns);
 
 /* Sum over the queens c of row m of first_row_weight[c] times the
  * solutions with top columns `top_columns` and that queen; the counters
- * added to *stats (when not NULL).  NQ_ENOMEM, NQ_ESTOPPED. */
+ * added to *stats (when not NULL).  With `long_diagonals`, where the cut
+ * allows it (nq__join_long_diagonal_rule_fits), each solution counts by
+ * the long-diagonal rule instead of once (join_units.c).  NQ_ENOMEM,
+ * NQ_ESTOPPED. */
 int nq__join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch,
                       int n, int top_rows, uint64_t top_columns,
-                      const uint8_t first_row_weight[NQ_JOIN_MAX_N]);
+                      const uint8_t first_row_weight[NQ_JOIN_MAX_N], int long_diagonals);
+
+/* Whether the long-diagonal rule can hold for the cut: an even board cut
+ * in half, so that the up-down flip maps tops to bottoms. */
+int nq__join_long_diagonal_rule_fits(int n, int top_rows);
 
 /* At most `groups` groups of quarters for the tops (join_tops.c) from now
  * on; 0 restores the default.  Fewer groups make the upper quarter
@@ -51,8 +58,8 @@ typedef struct nq__join_sample {
  * (at least the bottom's rows), the bucket exactly.  NQ_ENOMEM,
  * NQ_ESTOPPED. */
 int nq__join_sample_weighted(nq__join_sample_t *estimate, nq__join_sample_t *walked,
-                             nq_join_scratch_t *scratch, int n, int top_rows,
-                             uint64_t top_columns, const uint8_t first_row_weight[NQ_JOIN_MAX_N],
+                             nq_join_scratch_t *scratch, int n, int top_rows, uint64_t top_columns,
+                             const uint8_t first_row_weight[NQ_JOIN_MAX_N], int long_diagonals,
                              int exact_rows, int descents, uint64_t *random_state);
 
 #endif

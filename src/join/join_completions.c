@@ -36,7 +36,11 @@ static int search(listing_t *l, int row, uint64_t free_columns, uint64_t ld, uin
         NQ_OK)
       return NQ_ENOMEM;
     join_completion_t *placement = &t->placements[t->count++];
-    *placement = (join_completion_t){.ld = ld, .rd = rd};
+    *placement = (join_completion_t){.ld = ld,
+                                     .rd = rd,
+                                     .long_diagonals =
+                                         (uint8_t)(((ld >> n) & 1) * JOIN_ON_MAIN_DIAGONAL |
+                                                   ((rd >> (n - 1)) & 1) * JOIN_ON_ANTI_DIAGONAL)};
     memcpy(placement->column, l->path, sizeof placement->column);
     return NQ_OK;
   }

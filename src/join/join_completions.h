@@ -20,11 +20,15 @@ enum { JOIN_MOST_COMPLETIONS = 120 };
 
 /* A placement of the last rows: the diagonals its queens hold (ld
  * c - r + n and rd c + r for a queen on row r, column c; below 2n, one
- * word each for n <= 32) and its columns, row by row. */
+ * word each for n <= 32), its columns, row by row, and which of the
+ * board's two longest diagonals it holds (the long-diagonal rule asks). */
 typedef struct join_completion {
   uint64_t ld, rd;
   uint8_t column[JOIN_COMPLETION_ROWS];
+  uint8_t long_diagonals; /* JOIN_ON_MAIN_DIAGONAL | JOIN_ON_ANTI_DIAGONAL */
 } join_completion_t;
+
+enum { JOIN_ON_MAIN_DIAGONAL = 1, JOIN_ON_ANTI_DIAGONAL = 2 };
 
 /* Group g (the rank of its columns among the JOIN_COMPLETION_ROWS-subsets
  * of the board's, nq__join_completion_group) is

@@ -68,8 +68,9 @@ static int step_down(descent_t *d, nq__join_sample_t *walked, nq_join_scratch_t 
   const int column = bit_index(queen);
   if (depth == 1)
     d->multiplicity = first_row_weight[column];
-  const uint64_t below_ld = ((at->ld | queen) << 1) & board_columns(n);
-  const uint64_t below_rd = (at->rd | queen) >> 1, below = at->allowed & ~queen;
+  uint64_t below_ld, below_rd;
+  nq__join_below(scratch, at->row, queen, at->ld, at->rd, &below_ld, &below_rd);
+  const uint64_t below = at->allowed & ~queen;
   if ((below & ~below_ld & ~below_rd) == 0)
     return 0;
   double started = nq__thread_seconds();
@@ -124,8 +125,8 @@ static descent_t descend(nq__join_sample_t *walked, bottom_walk_t *walk, uint64_
 }
 
 int nq__join_sample_weighted(nq__join_sample_t *estimate, nq__join_sample_t *walked,
-                             nq_join_scratch_t *scratch, int n, int top_rows,
-                             uint64_t top_columns, const uint8_t first_row_weight[NQ_JOIN_MAX_N],
+                             nq_join_scratch_t *scratch, int n, int top_rows, uint64_t top_columns,
+                             const uint8_t first_row_weight[NQ_JOIN_MAX_N], int long_diagonals,
                              int exact_rows, int descents, uint64_t *random_state) {
   *estimate = *walked = (nq__join_sample_t){0};
   /* The walk takes its last JOIN_FUSED_ROWS rows in one step (join.c),
@@ -137,7 +138,7 @@ int nq__join_sample_weighted(nq__join_sample_t *estimate, nq__join_sample_t *wal
     nq_join_stats_t stats = {0};
     double started = nq__thread_seconds();
     int rc = nq__join_weighted(&solutions, &stats, scratch, n, top_rows, top_columns,
-                                 first_row_weight);
+                               first_row_weight, long_diagonals);
     double seconds = nq__thread_seconds() - started;
     *estimate = (nq__join_sample_t){(double)solutions, (double)stats.bottom_nodes, seconds};
     *walked = (nq__join_sample_t){0, (double)stats.bottom_nodes, seconds};
@@ -145,7 +146,8 @@ int nq__join_sample_weighted(nq__join_sample_t *estimate, nq__join_sample_t *wal
   }
   bottom_walk_t walk;
   double started = nq__thread_seconds();
-  int rc = nq__join_open_bucket(&walk, scratch, n, top_rows, top_columns, first_row_weight);
+  int rc = nq__join_open_bucket(&walk, scratch, n, top_rows, top_columns, first_row_weight,
+                                long_diagonals);
   double listing = nq__thread_seconds() - started;
   /* Each part of the bucket's tops is sampled as a bucket of its own: the
    * sum of their estimates is the bucket's. */

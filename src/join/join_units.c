@@ -95,6 +95,22 @@ static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, in
   return any;
 }
 
+/* The long-diagonal rule (even boards cut in half; nq__join_weighted
+ * applies it).  The mirror and the flip above keep the cut; the board's
+ * other four symmetries (the two diagonal reflections and the quarter
+ * turns) do not, but they act on the two longest diagonals, each of which
+ * holds at most one queen: reflecting in one long diagonal keeps the
+ * queen on it and moves the other's queen to the other half.  So over an
+ * orbit under all eight symmetries, the solutions whose halves hold one
+ * long diagonal's queen each are exactly as many as those with both
+ * queens in one half, and each solution may count instead 0 when one half
+ * holds both queens, 2 when each holds one, 1 otherwise: every orbit
+ * still sums to its size, and the weight is the same under the mirror and
+ * the flip, so the sets' weights here stay.  The pairs of weight 0 are
+ * never looked at: a top on both is dropped, and a bottom queen on one
+ * long diagonal closes the other below it.  About a third of the pairs
+ * go (docs/algorithm.md). */
+
 /* ---- the units of the join: canonical column sets, in increasing order ---- */
 
 int nq__join_is_canonical(uint64_t columns, int n, int top_rows) {
@@ -109,7 +125,7 @@ int nq__join_unit(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t
   if (!nq__join_bucket_is_valid(n, top_rows, columns) ||
       !first_row_weights(weight, columns, n, top_rows))
     return NQ_EUNIT;
-  return nq__join_weighted(solutions, stats, scratch, n, top_rows, columns, weight);
+  return nq__join_weighted(solutions, stats, scratch, n, top_rows, columns, weight, 1);
 }
 
 int nq__join_sample_unit(nq__join_sample_t *estimate, nq__join_sample_t *walked,
@@ -119,6 +135,6 @@ int nq__join_sample_unit(nq__join_sample_t *estimate, nq__join_sample_t *walked,
   if (!nq__join_bucket_is_valid(n, top_rows, columns) ||
       !first_row_weights(weight, columns, n, top_rows))
     return NQ_EUNIT;
-  return nq__join_sample_weighted(estimate, walked, scratch, n, top_rows, columns, weight,
+  return nq__join_sample_weighted(estimate, walked, scratch, n, top_rows, columns, weight, 1,
                                   exact_rows, descents, random_state);
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bits.h"
 #include "join_completions.h"
 #include "join_tops.h"
 #include "nqueens/join.h"
@@ -24,6 +25,8 @@ enum { JOIN_REPACK_DENSITY = 4, JOIN_REPACK_ROWS = 6 };
 typedef struct top_table {
   uint32_t *ld, *rd; /* n <= 32 squares */
   size_t tops, words;
+  size_t once; /* tops [0, once) count once; those after, on one long diagonal,
+                  twice under a bottom on the other (the long-diagonal rule) */
   size_t capacity, attacking_capacity; /* allocated: tops, and words of attacking */
   uint64_t *attacking; /* 4n bitsets of `words` words: ld square p (-n < p < n)
                           at n + p, rd square p (0 <= p < 2n) at 2n + p; those
@@ -56,6 +59,9 @@ struct nq_join_scratch {
   size_t stack_words;
   int stack_depths;
   int n, top_rows;
+  /* The long-diagonal rule holds for the bucket in hand (join.c): the
+   * bottom walk then closes the other long diagonal under a queen on one. */
+  int long_diagonals;
   /* Asked before each queen of the bottom walk's first rows
    * (cancel_depths; nq__join_set_cancel); NULL: a bucket runs to its end. */
   int (*cancelled)(void *context);
@@ -93,6 +99,41 @@ static inline const uint64_t *nq__join_ruled_out_along_rd(
   return table->attacking + rd_bitset_index(scratch->n, square) * table->words;
 }
 
+/* The diagonals of the row below a bottom queen at `row`.  Under the
+ * long-diagonal rule a queen on one of the board's two longest diagonals
+ * also closes the other, as if a queen stood on it: a bottom holding both
+ * is another pair's to count (join.c has the rule). */
+static inline void nq__join_below(const nq_join_scratch_t *scratch, int row, uint64_t queen,
+                                  uint64_t ld, uint64_t rd, uint64_t *below_ld,
+                                  uint64_t *below_rd) {
+  const int n = scratch->n;
+  const uint64_t rule = (uint64_t)scratch->long_diagonals;
+  const uint64_t on_main = rule & (queen == column_bit(row));
+  const uint64_t on_anti = rule & (queen == column_bit(n - 1 - row));
+  *below_ld = (((ld | queen) << 1) | (on_anti << (row + 1))) & board_columns(n);
+  *below_rd = ((rd | queen) >> 1) | ((on_main << (n - 1 - row)) >> 1);
+}
+
+/* Whether the bottom down to a queen at `row` (ld and rd the diagonals
+ * its rows above hold there) has a queen on a long diagonal: the main one
+ * is column `row` of ld, the other column n - 1 - row of rd, and under the
+ * rule either queen marks both.  Only the long-diagonal rule asks. */
+static inline uint64_t nq__join_on_long_diagonal(int n, int row, uint64_t queen, uint64_t ld,
+                                                 uint64_t rd) {
+  return (((ld | queen) >> row) | ((rd | queen) >> (n - 1 - row))) & 1;
+}
+
+/* The tops of word w of `table` that count twice under a bottom on a
+ * long diagonal: those from table->once on. */
+static inline uint64_t nq__join_twice_in_word(const top_table_t *table, size_t w) {
+  const size_t first = 64 * w;
+  if (first + 64 <= table->once)
+    return 0;
+  if (first >= table->once)
+    return ~(uint64_t)0;
+  return ~(uint64_t)0 << (table->once - first);
+}
+
 /* Whether the bucket in hand is abandoned: the cancel hook's answer,
  * asked once in a while (join.c has the rule). */
 int nq__join_cancel_asked(nq_join_scratch_t *scratch);
@@ -119,9 +160,11 @@ size_t nq__join_quarters_bytes(const join_quarters_t *quarters);
 size_t nq__join_part_most(const nq_join_scratch_t *scratch);
 
 /* Opens the bucket: the walk's constants, its quarters listed and no top
- * yet.  NQ_ENOMEM, NQ_ESTOPPED. */
+ * yet; the long-diagonal rule held where asked and the cut allows it.
+ * NQ_ENOMEM, NQ_ESTOPPED. */
 int nq__join_open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n, int top_rows,
-                         uint64_t top_columns, const uint8_t first_row_weight[NQ_JOIN_MAX_N]);
+                         uint64_t top_columns, const uint8_t first_row_weight[NQ_JOIN_MAX_N],
+                         int long_diagonals);
 
 /* The bucket's next part of tops (nq__join_part_most) transposed: the walk's table 0
  * and its live words at depth 0; no top once the bucket is done.  Its
