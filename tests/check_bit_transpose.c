@@ -2,7 +2,8 @@
  * bit by bit: every width, counts around the blocks of 16 and the words
  * of 64, and no word written outside the bitsets' own; the dispatching
  * transpose (AVX-512 where the CPU has it: on a CPU without, both runs
- * check the portable one) and the portable one. */
+ * check the portable one) and the portable one; the same for the repack's
+ * gather and the completions' selection. */
 #include <check.h>
 #include <stdlib.h>
 
@@ -131,6 +132,40 @@ START_TEST(test_gather_keeps_the_clear_bits_in_order) {
 }
 END_TEST
 
+typedef size_t (*select_fn)(uint32_t *, const uint32_t *, size_t, uint32_t);
+static const select_fn selects[] = {nq__bit_select_disjoint, nq__bit_select_disjoint_portable};
+
+/* The completions' selection against the definition: every count from 0
+ * past two blocks of 16, masks from none to all bits, the words kept in
+ * order and nothing written past the room of `count` words. */
+START_TEST(test_select_keeps_the_disjoint_words_in_order) {
+  enum { MOST = 40, ROOM = MOST + 8 };
+  uint32_t from[MOST], into[ROOM];
+  uint64_t state = 5;
+  for (size_t count = 0; count <= MOST; count++)
+    for (int round = 0; round < 8; round++) {
+      for (size_t k = 0; k < count; k++)
+        from[k] = next_mask(&state, 32) & next_mask(&state, 32) & next_mask(&state, 32);
+      const uint32_t mask = round == 0   ? 0
+                            : round == 1 ? UINT32_MAX
+                                         : next_mask(&state, 32) & next_mask(&state, 32);
+      for (int i = 0; i < ROOM; i++)
+        into[i] = 0xdeadbeef;
+      size_t kept = selects[_i](into, from, count, mask), expected = 0;
+      for (size_t k = 0; k < count; k++) {
+        if ((from[k] & mask) != 0)
+          continue;
+        ck_assert_msg(expected < kept && into[expected] == from[k],
+                      "count %zu round %d: word %zu not kept in its place", count, round, k);
+        expected++;
+      }
+      ck_assert_uint_eq(kept, expected);
+      for (size_t i = count; i < ROOM; i++)
+        ck_assert_msg(into[i] == 0xdeadbeef, "count %zu: slot %zu past the room written", count, i);
+    }
+}
+END_TEST
+
 static Suite *bit_transpose_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -140,6 +175,8 @@ static Suite *bit_transpose_suite(int argc, char **argv) {
   tcase_add_loop_test(transpose, test_transpose_places_every_single_bit, 0, TRANSPOSES);
   tcase_add_loop_test(transpose, test_gather_keeps_the_clear_bits_in_order, 0,
                       sizeof gathers / sizeof gathers[0]);
+  tcase_add_loop_test(transpose, test_select_keeps_the_disjoint_words_in_order, 0,
+                      sizeof selects / sizeof selects[0]);
   suite_add_tcase(suite, transpose);
   return suite;
 }

@@ -99,8 +99,43 @@ size_t nq__bit_gather_pairs_portable(uint32_t *into_a, uint32_t *into_b, const u
   return kept;
 }
 
+/* Each word written, and the end moved past it only where it fits: no
+ * branch on the data. */
+size_t nq__bit_select_disjoint_portable(uint32_t *into, const uint32_t *from, size_t count,
+                                        uint32_t mask) {
+  size_t kept = 0;
+  for (size_t k = 0; k < count; k++) {
+    into[kept] = from[k];
+    kept += (from[k] & mask) == 0;
+  }
+  return kept;
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
+
+__attribute__((target("avx512f"))) static size_t
+select_disjoint_avx512(uint32_t *into, const uint32_t *from, size_t count, uint32_t mask) {
+  const __m512i against = _mm512_set1_epi32((int)mask);
+  size_t kept = 0;
+  for (size_t k = 0; k < count; k += 16) {
+    const __mmask16 present = (__mmask16)(count - k >= 16 ? 0xffffu : (1u << (count - k)) - 1);
+    const __m512i words = _mm512_maskz_loadu_epi32(present, from + k);
+    const __mmask16 fits = _mm512_mask_testn_epi32_mask(present, words, against);
+    /* Compressed in a register, then stored: a compressing store to
+     * memory is microcoded on some CPUs (Zen 4). */
+    const __mmask16 front = (__mmask16)((1u << __builtin_popcount(fits)) - 1);
+    _mm512_mask_storeu_epi32(into + kept, front, _mm512_maskz_compress_epi32(fits, words));
+    kept += (size_t)__builtin_popcount(fits);
+  }
+  return kept;
+}
+
+size_t nq__bit_select_disjoint(uint32_t *into, const uint32_t *from, size_t count, uint32_t mask) {
+  if (nq__bit_transpose_has_avx512())
+    return select_disjoint_avx512(into, from, count, mask);
+  return nq__bit_select_disjoint_portable(into, from, count, mask);
+}
 
 /* Each quarter of a word: the kept lanes loaded (the others are not
  * read), compressed to the front and stored as many as they are. */
@@ -169,6 +204,10 @@ void nq__bit_transpose(uint64_t *rows, size_t stride, const uint32_t *masks, siz
 }
 #else
 int nq__bit_transpose_has_avx512(void) { return 0; }
+
+size_t nq__bit_select_disjoint(uint32_t *into, const uint32_t *from, size_t count, uint32_t mask) {
+  return nq__bit_select_disjoint_portable(into, from, count, mask);
+}
 
 size_t nq__bit_gather_pairs(uint32_t *into_a, uint32_t *into_b, const uint32_t *a,
                             const uint32_t *b, const uint32_t *word_index,

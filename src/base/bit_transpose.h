@@ -38,4 +38,12 @@ size_t nq__bit_gather_pairs_portable(uint32_t *into_a, uint32_t *into_b, const u
                                      const uint32_t *b, const uint32_t *word_index,
                                      const uint64_t *ruled_out, size_t words);
 
+/* The words of `from` that share no bit with `mask`, appended in order
+ * to `into`, which has room for `count` and is written nowhere else;
+ * returns how many.  The join's completions
+ * that fit (src/join/join.c); with AVX-512, 16 at a time compressed. */
+size_t nq__bit_select_disjoint(uint32_t *into, const uint32_t *from, size_t count, uint32_t mask);
+size_t nq__bit_select_disjoint_portable(uint32_t *into, const uint32_t *from, size_t count,
+                                        uint32_t mask);
+
 #endif

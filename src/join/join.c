@@ -304,46 +304,53 @@ static void count_completion(fused_rows_t *f, int twice_counts) {
   f->combined += f->live;
 }
 
+/* The cells of a group's square (numbered as its placements') that the
+ * queens above attack, `column` the group's columns and ld, rd the
+ * diagonals attacking the first of its rows: row j sees them j rows on. */
+static uint32_t cells_attacked(const int column[JOIN_COMPLETION_ROWS], uint64_t ld, uint64_t rd) {
+  uint32_t cells = 0;
+  for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
+    const uint64_t attacked = (ld << j) | (rd >> j);
+    for (int i = 0; i < JOIN_COMPLETION_ROWS; i++)
+      cells |= (uint32_t)((attacked >> column[i]) & 1) << (JOIN_COMPLETION_ROWS * j + i);
+  }
+  return cells;
+}
+
 /* The fused rows below the first one's queen, on the columns `allowed`
  * (JOIN_COMPLETION_ROWS of them) where ld and rd attack that row: each of
  * board's completions on those columns (listed once a process) that
- * no queen above attacks, two ANDs of diagonal words, is counted.  A
- * search of those rows would take about as many nodes a point and branch
- * at each. */
+ * no queen above attacks, one AND with the cells they attack, is
+ * counted.  A search of those rows would take about as many nodes a
+ * point and branch at each. */
 static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, uint64_t rd) {
   const nq_join_scratch_t *scratch = f->walk->scratch;
   const join_completions_t *c = scratch->completions;
   const int first = scratch->n - JOIN_COMPLETION_ROWS;
   const uint32_t g = nq__join_completion_group(c, allowed);
-  /* The diagonals through the first row's columns, numbered as the
-   * completions' (ld c - r + n, rd c + r). */
-  const uint64_t held_ld = ld << JOIN_COMPLETION_ROWS, held_rd = rd << first;
-  const join_completion_t *completion = c->placements;
+  int column[JOIN_COMPLETION_ROWS];
+  for (int i = 0; i < JOIN_COMPLETION_ROWS; i++, allowed = drop_lowest_bit(allowed))
+    column[i] = bit_index(lowest_bit(allowed));
+  const uint32_t attacked = cells_attacked(column, ld, rd);
   /* Under the long-diagonal rule a completion on both is another pair's
    * (one on either, with a bottom queen above on the other, meets the
    * diagonal that queen closed). */
-  const uint8_t left_out =
-      scratch->long_diagonals ? JOIN_ON_MAIN_DIAGONAL | JOIN_ON_ANTI_DIAGONAL : UINT8_MAX;
-  /* The fitting ones first, appended without a branch (whether one fits
-   * is what the data decides), then counted. */
+  const uint32_t on_both = JOIN_ON_MAIN_DIAGONAL | JOIN_ON_ANTI_DIAGONAL;
+  const uint32_t end = scratch->long_diagonals ? c->ruled_end[g] : c->start[g + 1];
   uint32_t fitting[JOIN_MOST_COMPLETIONS];
-  size_t fits = 0;
-  for (uint32_t e = c->start[g]; e < c->start[g + 1]; e++) {
-    fitting[fits] = e;
-    fits += (((completion[e].ld & held_ld) | (completion[e].rd & held_rd)) == 0) &
-            (completion[e].long_diagonals != left_out);
-  }
+  const size_t fits =
+      nq__bit_select_disjoint(fitting, c->placements + c->start[g], end - c->start[g], attacked);
   const int some_twice = f->table->once < f->table->tops;
   const uint64_t above_on_diagonal = nq__join_on_long_diagonal(scratch->n, first, 0, ld, rd);
-  f->nodes += c->start[g + 1] - c->start[g];
+  f->nodes += end - c->start[g];
   for (size_t k = 0; k < fits; k++) {
-    const join_completion_t *fit = &completion[fitting[k]];
-    for (int i = 0; i < JOIN_COMPLETION_ROWS; i++) {
-      int row = first + i, column = fit->column[i];
-      f->bitsets[2 + 2 * i] = nq__join_ruled_out_along_ld(scratch, f->table, row, column);
-      f->bitsets[3 + 2 * i] = nq__join_ruled_out_along_rd(scratch, f->table, row, column);
+    const join_completion_t fit = fitting[k];
+    for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
+      int row = first + j, at = column[nq__join_completion_column_index(fit, j)];
+      f->bitsets[2 + 2 * j] = nq__join_ruled_out_along_ld(scratch, f->table, row, at);
+      f->bitsets[3 + 2 * j] = nq__join_ruled_out_along_rd(scratch, f->table, row, at);
     }
-    count_completion(f, some_twice && (above_on_diagonal || fit->long_diagonals != 0));
+    count_completion(f, some_twice && (above_on_diagonal || (fit & on_both) != 0));
   }
 }
 

@@ -2,14 +2,13 @@
  * A bucket's walk needs those on its bottom columns only, but listing
  * them bucket by bucket cost a quarter of the time at n = 17 (perf),
  * while the table of all of them is small (C(n, 5) groups of a few dozen
- * placements: 3 MB at n = 18) and the same for every bucket and thread,
+ * placements, four bytes each) and the same for every bucket and thread,
  * so it is built once under a lock and then only read. */
 
 #include "join_completions.h"
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "bits.h"
 #include "grow.h"
@@ -23,8 +22,14 @@ typedef struct listing {
   join_completions_t *table;
   size_t capacity;
   int n;
-  uint8_t path[JOIN_COMPLETION_ROWS];
+  uint64_t columns; /* the group's */
+  uint32_t cells;   /* the path's, as a placement's */
 } listing_t;
+
+/* Where column c stands among the group's (the columns below it). */
+static int column_index(const listing_t *l, int column) {
+  return bit_count(l->columns & (column_bit(column) - 1));
+}
 
 /* Every placement of rows row..n-1 on `free_columns`, one queen a row,
  * none attacking another, appended in the order found. */
@@ -35,31 +40,45 @@ static int search(listing_t *l, int row, uint64_t free_columns, uint64_t ld, uin
     if (nq__grow((void **)&t->placements, &l->capacity, t->count + 1, sizeof *t->placements) !=
         NQ_OK)
       return NQ_ENOMEM;
-    join_completion_t *placement = &t->placements[t->count++];
-    *placement = (join_completion_t){.ld = ld,
-                                     .rd = rd,
-                                     .long_diagonals =
-                                         (uint8_t)(((ld >> n) & 1) * JOIN_ON_MAIN_DIAGONAL |
-                                                   ((rd >> (n - 1)) & 1) * JOIN_ON_ANTI_DIAGONAL)};
-    memcpy(placement->column, l->path, sizeof placement->column);
+    /* ld bit n: a queen with c = r; rd bit n - 1: one with r + c = n - 1. */
+    t->placements[t->count++] = l->cells | (uint32_t)((ld >> n) & 1) * JOIN_ON_MAIN_DIAGONAL |
+                                (uint32_t)((rd >> (n - 1)) & 1) * JOIN_ON_ANTI_DIAGONAL;
     return NQ_OK;
   }
   uint64_t attacked = (ld >> (n - row)) | (rd >> row); /* bit c: column c of `row` */
   for (uint64_t squares = free_columns & ~attacked; squares != 0;
        squares = drop_lowest_bit(squares)) {
     int column = bit_index(lowest_bit(squares));
-    l->path[row - first] = (uint8_t)column;
+    const uint32_t cell = 1u << (JOIN_COMPLETION_ROWS * (row - first) + column_index(l, column));
+    l->cells |= cell;
     int rc = search(l, row + 1, free_columns & ~column_bit(column),
                     ld | column_bit(column - row + n), rd | column_bit(column + row));
+    l->cells &= ~cell;
     if (rc != NQ_OK)
       return rc;
   }
   return NQ_OK;
 }
 
+/* The group's placements on both long diagonals moved to its end;
+ * returns how many are not. */
+static uint32_t both_long_diagonals_last(join_completion_t *group, uint32_t count) {
+  const uint32_t on_both = JOIN_ON_MAIN_DIAGONAL | JOIN_ON_ANTI_DIAGONAL;
+  uint32_t others = 0;
+  for (uint32_t e = 0; e < count; e++) {
+    if ((group[e] & on_both) == on_both)
+      continue;
+    join_completion_t kept = group[e];
+    group[e] = group[others];
+    group[others++] = kept;
+  }
+  return others;
+}
+
 static void free_table(join_completions_t *table) {
   if (table != NULL) {
     free(table->start);
+    free(table->ruled_end);
     free(table->placements);
   }
   free(table);
@@ -75,15 +94,20 @@ static join_completions_t *build(int n) {
   t->n = n;
   t->groups = nq__join_binomial(n, rows);
   t->start = malloc(((size_t)t->groups + 1) * sizeof *t->start);
+  t->ruled_end = malloc((size_t)t->groups * sizeof *t->ruled_end);
   for (int c = 0; c < NQ_JOIN_MAX_N; c++)
     for (int k = 0; k <= rows; k++)
       t->rank_of[c][k] = nq__join_binomial(c, k);
   listing_t l = {.table = t, .n = n};
-  int rc = t->start == NULL ? NQ_ENOMEM : NQ_OK;
+  int rc = t->start == NULL || t->ruled_end == NULL ? NQ_ENOMEM : NQ_OK;
   uint64_t columns = nq__join_first_set(rows);
   for (uint32_t g = 0; g < t->groups && rc == NQ_OK; g++, columns = nq__join_next_set(columns, n)) {
     t->start[g] = (uint32_t)t->count;
+    l.columns = columns;
     rc = search(&l, n - rows, columns, 0, 0);
+    t->ruled_end[g] =
+        both_long_diagonals_last(t->placements + t->start[g], (uint32_t)t->count - t->start[g]) +
+        t->start[g];
   }
   if (rc != NQ_OK) {
     free_table(t);
@@ -94,7 +118,7 @@ static join_completions_t *build(int n) {
   join_completion_t *fitted = realloc(t->placements, t->count * sizeof *t->placements);
   if (fitted != NULL)
     t->placements = fitted;
-  t->bytes = sizeof *t + ((size_t)t->groups + 1) * sizeof *t->start +
+  t->bytes = sizeof *t + ((size_t)t->groups * 2 + 1) * sizeof *t->start +
              (fitted != NULL ? t->count : l.capacity) * sizeof *t->placements;
   return t;
 }

@@ -18,25 +18,34 @@ enum { JOIN_COMPLETION_ROWS = 5 };
 /* The most placements a group holds: the orderings of its columns. */
 enum { JOIN_MOST_COMPLETIONS = 120 };
 
-/* A placement of the last rows: the diagonals its queens hold (ld
- * c - r + n and rd c + r for a queen on row r, column c; below 2n, one
- * word each for n <= 32), its columns, row by row, and which of the
- * board's two longest diagonals it holds (the long-diagonal rule asks). */
-typedef struct join_completion {
-  uint64_t ld, rd;
-  uint8_t column[JOIN_COMPLETION_ROWS];
-  uint8_t long_diagonals; /* JOIN_ON_MAIN_DIAGONAL | JOIN_ON_ANTI_DIAGONAL */
-} join_completion_t;
+/* A placement of the last rows, as the cells of its group's square that
+ * its queens take: bit 5j + i for the queen of row j (0 the first of
+ * those rows) on the group's column i (0 the leftmost), and above them
+ * which of the board's two longest diagonals it holds (the long-diagonal
+ * rule asks).  Four bytes, where its diagonals and columns took 24: the
+ * walk reads dozens of placements at every node six rows from the end,
+ * and the table then stays in the caches longer (docs/performance.md). */
+typedef uint32_t join_completion_t;
 
-enum { JOIN_ON_MAIN_DIAGONAL = 1, JOIN_ON_ANTI_DIAGONAL = 2 };
+enum {
+  JOIN_COMPLETION_CELLS = JOIN_COMPLETION_ROWS * JOIN_COMPLETION_ROWS,
+  JOIN_ON_MAIN_DIAGONAL = 1u << JOIN_COMPLETION_CELLS,
+  JOIN_ON_ANTI_DIAGONAL = 2u << JOIN_COMPLETION_CELLS,
+};
+
+/* The group's column of row j's queen in a placement. */
+static inline int nq__join_completion_column_index(join_completion_t placement, int row) {
+  return __builtin_ctz((placement >> (JOIN_COMPLETION_ROWS * row)) | (1u << JOIN_COMPLETION_ROWS));
+}
 
 /* Group g (the rank of its columns among the JOIN_COMPLETION_ROWS-subsets
  * of the board's, nq__join_completion_group) is
- * placements[start[g] .. start[g + 1]). */
+ * placements[start[g] .. start[g + 1]), those on both long diagonals
+ * last, from ruled_end[g] on (the long-diagonal rule leaves them out). */
 typedef struct join_completions {
   int n;
   uint32_t groups;
-  uint32_t *start;
+  uint32_t *start, *ruled_end;
   join_completion_t *placements;
   size_t count, bytes;
   uint32_t rank_of[NQ_JOIN_MAX_N][JOIN_COMPLETION_ROWS + 1]; /* binomial(column, k) */
