@@ -76,7 +76,7 @@ run_ranks 3 -n 15 --method join --checkpoint "$work/v15.journal" --verify 1 -t 1
 check "the join, --verify 1 on 3 ranks: status 0, every batch checked and agreeing" \
   bash -c "[ $status -eq 0 ] && grep -q '\"verified_batches\":[1-9]' '$out' && ! grep -q ' differ ' '$work/v15.journal'"
 check "the join, --json: the record names the method and its scheme: $(head -c 300 "$work/v15.json")" \
-  bash -c "grep -q '\"method\":\"join\",\"memory_per_rank\":4294967296,\"unit_scheme\":2,\"depth\":7,' '$work/v15.json'"
+  bash -c "grep -q '\"method\":\"join\",\"memory_per_rank\":4294967296,\"unit_scheme\":3,\"depth\":7,' '$work/v15.json'"
 run --status "$work/v15.journal" --format json
 check "--status of a join journal: complete, trusted" \
   bash -c "[ $status -eq 0 ] && grep -q '\"complete\":true' '$out' && grep -q '\"trusted\":true' '$out'"
