@@ -491,22 +491,15 @@ int nq__join_long_diagonal_rule_fits(int n, int top_rows) {
   return n % 2 == 0 && n >= 4 && 2 * top_rows == n;
 }
 
-/* The part's tops under the long-diagonal rule: those on neither long
- * diagonal first (counted once), then those on one (counted twice under a
- * bottom on the other); those on both left out.  A top on the main
- * diagonal (r = c) attacks square m of row m along ld, one on the other
- * (r + c = n - 1) square m - 1 along rd. */
+/* The part's tops under the long-diagonal rule (those on both long
+ * diagonals the pairing left out): those on neither first (counted once),
+ * then those on one (counted twice under a bottom on the other).  A top
+ * on the main diagonal (r = c) attacks square m of row m along ld, one on
+ * the other (r + c = n - 1) square m - 1 along rd. */
 static void order_by_long_diagonals(top_table_t *part, int n) {
   const int m = n / 2;
-  size_t kept = 0;
-  for (size_t t = 0; t < part->tops; t++) {
-    const uint32_t on_main = (part->ld[t] >> m) & 1, on_anti = (part->rd[t] >> (m - 1)) & 1;
-    part->ld[kept] = part->ld[t];
-    part->rd[kept] = part->rd[t];
-    kept += !(on_main & on_anti);
-  }
   size_t once = 0;
-  for (size_t t = 0; t < kept; t++) {
+  for (size_t t = 0; t < part->tops; t++) {
     if (((part->ld[t] >> m) | (part->rd[t] >> (m - 1))) & 1)
       continue;
     const uint32_t ld = part->ld[t], rd = part->rd[t];
@@ -516,7 +509,6 @@ static void order_by_long_diagonals(top_table_t *part, int n) {
     part->rd[once] = rd;
     once++;
   }
-  part->tops = kept;
   part->once = once;
 }
 
@@ -525,15 +517,10 @@ static void order_by_long_diagonals(top_table_t *part, int n) {
 int nq__join_next_part(bottom_walk_t *walk) {
   nq_join_scratch_t *scratch = walk->scratch;
   top_table_t *part = &scratch->tables[0];
-  int rc;
-  do { /* a part may lose every top to the long-diagonal rule */
-    rc = nq__join_next_tops(scratch, &walk->stats.top_nodes, nq__join_part_most(scratch));
-    if (rc != NQ_OK || part->tops == 0)
-      break;
-    part->once = part->tops;
-    if (scratch->long_diagonals)
-      order_by_long_diagonals(part, scratch->n);
-  } while (part->tops == 0);
+  int rc = nq__join_next_tops(scratch, &walk->stats.top_nodes, nq__join_part_most(scratch));
+  part->once = part->tops;
+  if (rc == NQ_OK && scratch->long_diagonals)
+    order_by_long_diagonals(part, scratch->n);
   if (rc == NQ_OK)
     rc = reserve_bitsets(part, scratch->n);
   if (rc == NQ_OK)
@@ -596,6 +583,10 @@ int nq_join_bucket(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_
   uint8_t every_queen[NQ_JOIN_MAX_N];
   memset(every_queen, 1, sizeof every_queen);
   return nq__join_weighted(solutions, stats, scratch, n, top_rows, top_columns, every_queen, 0);
+}
+
+void nq__join_portable_pairing(nq_join_scratch_t *scratch, int portable) {
+  scratch->quarters.portable_pairing = portable;
 }
 
 void nq__join_set_cancel(nq_join_scratch_t *scratch, int (*cancelled)(void *context),

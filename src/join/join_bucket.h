@@ -34,6 +34,10 @@ int nq__join_long_diagonal_rule_fits(int n, int top_rows);
  * reach every split on small boards this way. */
 void nq__join_limit_quarter_groups(nq_join_scratch_t *scratch, uint32_t groups);
 
+/* The quarters paired without AVX-512 from now on (1), or with it where
+ * the CPU has it (0, the default): the tests hold both to the counts. */
+void nq__join_portable_pairing(nq_join_scratch_t *scratch, int portable);
+
 /* The bytes of a part of `tops` tops at its worst: its table, the
  * survivors' tables at the depths that repack, the walk's stacks. */
 size_t nq__join_part_bytes(int n, int top_rows, size_t tops);

@@ -48,7 +48,8 @@ size_t nq_join_tops_within(int n, int top_rows, size_t bytes) {
 }
 
 static size_t list_bytes(const join_quarter_list_t *list) {
-  return (list->listed_capacity + list->grouped_capacity) * sizeof(join_quarter_t) +
+  return list->listed_capacity * sizeof(join_quarter_t) +
+         (list->grouped_ld_capacity + list->grouped_rd_capacity) * sizeof(uint64_t) +
          list->start_capacity * sizeof(uint32_t);
 }
 

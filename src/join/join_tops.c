@@ -90,8 +90,10 @@ static int search_quarter(quarter_search_t *s, int row, uint64_t used, uint32_t 
 /* The list's placements ordered by group (a counting sort), with each
  * group's start. */
 static int group_quarters(join_quarter_list_t *list, uint32_t groups) {
-  if (nq__grow((void **)&list->grouped, &list->grouped_capacity, list->count,
-               sizeof *list->grouped) != NQ_OK ||
+  if (nq__grow((void **)&list->grouped_ld, &list->grouped_ld_capacity, list->count,
+               sizeof *list->grouped_ld) != NQ_OK ||
+      nq__grow((void **)&list->grouped_rd, &list->grouped_rd_capacity, list->count,
+               sizeof *list->grouped_rd) != NQ_OK ||
       nq__grow((void **)&list->start, &list->start_capacity, (size_t)groups + 1,
                sizeof *list->start) != NQ_OK)
     return NQ_ENOMEM;
@@ -103,8 +105,11 @@ static int group_quarters(join_quarter_list_t *list, uint32_t groups) {
     list->start[g + 1] += list->start[g];
   /* Placing each at its group's start moves the starts on by a group;
    * one pass back restores them. */
-  for (size_t i = 0; i < list->count; i++)
-    list->grouped[list->start[list->listed[i].group]++] = list->listed[i];
+  for (size_t i = 0; i < list->count; i++) {
+    const uint32_t at = list->start[list->listed[i].group]++;
+    list->grouped_ld[at] = list->listed[i].ld;
+    list->grouped_rd[at] = list->listed[i].rd;
+  }
   for (uint32_t g = groups; g > 0; g--)
     list->start[g] = list->start[g - 1];
   list->start[0] = 0;
@@ -121,26 +126,106 @@ static int list_quarter(quarter_search_t *s, join_quarter_list_t *list, int firs
   return rc == NQ_OK ? group_quarters(list, groups) : rc;
 }
 
-/* The tops of upper quarter u with every lower quarter of its group g:
- * each pair whose diagonals do not meet, as the top's attacks on row m.
- * Every pair is written and only a fit moves the end on, which keeps the
- * loop free of a branch the data would decide. */
-static int pair_upper(top_table_t *tops, const join_quarters_t *q, uint32_t g, uint32_t u, int n,
-                      int m, uint64_t *pairs) {
-  const join_quarter_t *lower = q->lower.grouped + q->lower.start[g];
-  const size_t lowers = q->lower.start[g + 1] - q->lower.start[g];
-  const uint64_t board = board_columns(n);
-  const join_quarter_t upper = q->upper.grouped[u];
+/* One upper quarter against a group's lower ones: its diagonals, where
+ * the top's masks on row m lie in the ORed words (ld from bit n - m, rd
+ * from bit m, `board` wide), and, under the long-diagonal rule, the bits
+ * of a top on the main long diagonal (ld) and on the other (rd): a top on
+ * both is left out (0: none is). */
+typedef struct pairing {
+  uint64_t ld, rd, board;
+  int ld_shift, rd_shift;
+  uint64_t on_main, on_anti;
+} pairing_t;
+
+/* Each pair whose diagonals do not meet, as the top's masks, appended;
+ * returns how many.  Every pair is written and only a fit moves the end
+ * on, which keeps the loop free of a branch the data would decide. */
+static size_t pair_portable(uint32_t *into_ld, uint32_t *into_rd, const pairing_t *p,
+                            const uint64_t *ld, const uint64_t *rd, size_t count) {
+  size_t end = 0;
+  for (size_t l = 0; l < count; l++) {
+    const uint64_t meet = (p->ld & ld[l]) | (p->rd & rd[l]);
+    const uint64_t top_ld = ((p->ld | ld[l]) >> p->ld_shift) & p->board;
+    const uint64_t top_rd = (p->rd | rd[l]) >> p->rd_shift;
+    into_ld[end] = (uint32_t)top_ld;
+    into_rd[end] = (uint32_t)top_rd;
+    end += (meet == 0) & !((top_ld & p->on_main) && (top_rd & p->on_anti));
+  }
+  return end;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/* Eight lower quarters an instruction: two tests for the fit, the masks
+ * ORed and shifted, the fitting ones compressed in a register (a
+ * compressing store to memory is microcoded on Zen 4), narrowed to 32 bits
+ * and stored as many as they are. */
+__attribute__((target("avx512f,avx512vl"))) static size_t
+pair_avx512(uint32_t *into_ld, uint32_t *into_rd, const pairing_t *p, const uint64_t *ld,
+            const uint64_t *rd, size_t count) {
+  const __m512i upper_ld = _mm512_set1_epi64((long long)p->ld);
+  const __m512i upper_rd = _mm512_set1_epi64((long long)p->rd);
+  const __m512i board = _mm512_set1_epi64((long long)p->board);
+  const __m512i ld_shift = _mm512_set1_epi64(p->ld_shift),
+                rd_shift = _mm512_set1_epi64(p->rd_shift);
+  const __m512i on_main = _mm512_set1_epi64((long long)p->on_main);
+  const __m512i on_anti = _mm512_set1_epi64((long long)p->on_anti);
+  size_t end = 0;
+  for (size_t l = 0; l < count; l += 8) {
+    const __mmask8 present = (__mmask8)(count - l >= 8 ? 0xffu : (1u << (count - l)) - 1);
+    const __m512i lower_ld = _mm512_maskz_loadu_epi64(present, ld + l);
+    const __m512i lower_rd = _mm512_maskz_loadu_epi64(present, rd + l);
+    const __m512i top_ld =
+        _mm512_and_si512(_mm512_srlv_epi64(_mm512_or_si512(upper_ld, lower_ld), ld_shift), board);
+    const __m512i top_rd = _mm512_srlv_epi64(_mm512_or_si512(upper_rd, lower_rd), rd_shift);
+    const __mmask8 fits = _mm512_mask_testn_epi64_mask(present, upper_ld, lower_ld) &
+                          _mm512_testn_epi64_mask(upper_rd, lower_rd) &
+                          (__mmask8) ~(_mm512_test_epi64_mask(top_ld, on_main) &
+                                       _mm512_test_epi64_mask(top_rd, on_anti));
+    const int kept = __builtin_popcount(fits);
+    const __mmask8 front = (__mmask8)((1u << kept) - 1);
+    _mm256_mask_storeu_epi32(into_ld + end, front,
+                             _mm512_cvtepi64_epi32(_mm512_maskz_compress_epi64(fits, top_ld)));
+    _mm256_mask_storeu_epi32(into_rd + end, front,
+                             _mm512_cvtepi64_epi32(_mm512_maskz_compress_epi64(fits, top_rd)));
+    end += (size_t)kept;
+  }
+  return end;
+}
+
+static int has_avx512(void) {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+}
+#else
+static size_t pair_avx512(uint32_t *into_ld, uint32_t *into_rd, const pairing_t *p,
+                          const uint64_t *ld, const uint64_t *rd, size_t count) {
+  return pair_portable(into_ld, into_rd, p, ld, rd, count);
+}
+static int has_avx512(void) { return 0; }
+#endif
+
+/* The tops of upper quarter u with every lower quarter of its group g. */
+static int pair_upper(top_table_t *tops, const join_quarters_t *q, uint32_t g, uint32_t u,
+                      const nq_join_scratch_t *scratch, uint64_t *pairs) {
+  const int n = scratch->n, m = scratch->top_rows;
+  const uint32_t first = q->lower.start[g];
+  const size_t lowers = q->lower.start[g + 1] - first;
   if (nq__join_reserve_masks(tops, tops->tops + lowers) != NQ_OK)
     return NQ_ENOMEM;
-  size_t end = tops->tops;
-  for (size_t l = 0; l < lowers; l++) {
-    uint64_t meet = (upper.ld & lower[l].ld) | (upper.rd & lower[l].rd);
-    tops->ld[end] = (uint32_t)(((upper.ld | lower[l].ld) >> (n - m)) & board);
-    tops->rd[end] = (uint32_t)((upper.rd | lower[l].rd) >> m);
-    end += meet == 0;
-  }
-  tops->tops = end;
+  const uint64_t rule = scratch->long_diagonals ? ~(uint64_t)0 : 0;
+  const pairing_t p = {.ld = q->upper.grouped_ld[u],
+                       .rd = q->upper.grouped_rd[u],
+                       .board = board_columns(n),
+                       .ld_shift = n - m,
+                       .rd_shift = m,
+                       .on_main = rule & column_bit(m),
+                       .on_anti = rule & column_bit(m - 1)};
+  uint32_t *into_ld = tops->ld + tops->tops, *into_rd = tops->rd + tops->tops;
+  const uint64_t *ld = q->lower.grouped_ld + first, *rd = q->lower.grouped_rd + first;
+  tops->tops += scratch->quarters.vector_pairing
+                    ? pair_avx512(into_ld, into_rd, &p, ld, rd, lowers)
+                    : pair_portable(into_ld, into_rd, &p, ld, rd, lowers);
   *pairs += lowers;
   return NQ_OK;
 }
@@ -164,6 +249,7 @@ int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t to
   quarter_search_t s;
   start_search(&s, n, top_columns, a);
   q->groups = nq__join_binomial(m, a);
+  q->vector_pairing = has_avx512() && !q->portable_pairing;
   q->next_group = q->next_upper = 0;
   int rc = list_quarter(&s, &q->upper, 0, a, 1, q->groups);
   if (rc == NQ_OK)
@@ -190,8 +276,7 @@ int nq__join_next_tops(nq_join_scratch_t *scratch, uint64_t *nodes, size_t most)
     for (; q->next_upper < q->upper.start[q->next_group + 1]; q->next_upper++) {
       if (tops->tops >= most)
         return NQ_OK;
-      int rc =
-          pair_upper(tops, q, q->next_group, q->next_upper, scratch->n, scratch->top_rows, nodes);
+      int rc = pair_upper(tops, q, q->next_group, q->next_upper, scratch, nodes);
       if (rc != NQ_OK)
         return rc;
     }
@@ -205,7 +290,8 @@ void nq__join_limit_quarter_groups(nq_join_scratch_t *scratch, uint32_t groups) 
 
 static void free_list(join_quarter_list_t *list) {
   free(list->listed);
-  free(list->grouped);
+  free(list->grouped_ld);
+  free(list->grouped_rd);
   free(list->start);
 }
 

@@ -16,12 +16,14 @@ typedef struct join_quarter {
   uint32_t group;
 } join_quarter_t;
 
-/* The placements of one quarter, as listed and then by group: those of
- * group g are grouped[start[g] .. start[g + 1]). */
+/* The placements of one quarter, as listed and then by group, their
+ * diagonals in two arrays (the pairing reads eight at a time): those of
+ * group g are grouped_ld/rd[start[g] .. start[g + 1]). */
 typedef struct join_quarter_list {
-  join_quarter_t *listed, *grouped;
+  join_quarter_t *listed;
+  uint64_t *grouped_ld, *grouped_rd;
   uint32_t *start;
-  size_t count, listed_capacity, grouped_capacity, start_capacity;
+  size_t count, listed_capacity, grouped_ld_capacity, grouped_rd_capacity, start_capacity;
 } join_quarter_list_t;
 
 typedef struct join_quarters {
@@ -30,6 +32,8 @@ typedef struct join_quarters {
   uint32_t groups;      /* the bucket's */
   size_t largest_lower_group;
   uint32_t next_group, next_upper; /* where the next part of tops starts */
+  int vector_pairing;              /* the bucket's pairs tried with AVX-512 */
+  int portable_pairing;            /* never with AVX-512 (the tests hold both to the same counts) */
 } join_quarters_t;
 
 void nq__join_quarters_free(join_quarters_t *quarters);
