@@ -32,16 +32,16 @@ typedef enum nq__method_choice { NQ_METHOD_AUTO = 0, NQ_METHOD_BACKTRACK, NQ_MET
 /* The boards on which the join counts faster than the backtracker's
  * fastest walk on a Zen 4 (AVX-512) machine (docs/research.md, "Against
  * the quadrant counter"): side by side from n = 17 to 20, and by both
- * methods' --estimate at n = 22 to 24 (5.5x to 8.5x less CPU time).  It is
- * faster at 27 and 28 too, but a thread's bucket there holds about 1 and
- * 6 GB, bounded by nothing yet, and from n = 25 its --estimate solves sets
- * of minutes each: the backtracker stays the default there. */
+ * methods' --estimate from n = 22 to 28, where its memory stays within
+ * --memory.  It is faster at 15 and 16 too, where the tests and the main
+ * job's example count by the backtracker's walk; beyond 28 nothing was
+ * measured. */
 #define NQ_CLI_JOIN_FROM_N 17
 /* --memory's least: less would not hold a bucket's quarters at n = 20. */
 #define NQ_CLI_LEAST_MEMORY ((size_t)1 << 20)
 /* and its most, 1 PiB: room enough, and far from wrapping any size. */
 #define NQ_CLI_MOST_MEMORY ((size_t)1 << 50)
-#define NQ_CLI_JOIN_TO_N 24
+#define NQ_CLI_JOIN_TO_N 28
 
 typedef struct nq__cli {
   int n;
