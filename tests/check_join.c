@@ -86,7 +86,8 @@ END_TEST
 
 /* The long-diagonal rule's weight of a solution (join_units.c): 0 when
  * one half holds a queen on each of the board's two longest diagonals, 2
- * when each half holds one, else 1. */
+ * when each half holds one, else 1 (so on an odd board when the middle
+ * row's queen stands at the centre, on both). */
 typedef struct rule_weights {
   int n;
   uint64_t *by_set; /* summed by the top half's columns */
@@ -106,14 +107,15 @@ static int long_diagonals_held(const int *column, int first_row, int rows, int n
  * the diagonals attacking this row's squares). */
 static void add_rule_weights(rule_weights_t *w, int row, unsigned columns, unsigned ld,
                              unsigned rd) {
-  const int n = w->n, m = n / 2;
+  const int n = w->n, m = n / 2; /* odd n: the middle row m is the bottom's first */
   if (row == n) {
     const int top = long_diagonals_held(w->column, 0, m, n);
     const int bottom = long_diagonals_held(w->column, m, n - m, n);
+    const int centre = n % 2 == 1 && w->column[m] == m;
     unsigned set = 0;
     for (int r = 0; r < m; r++)
       set |= 1u << w->column[r];
-    w->by_set[set] += top == 2 || bottom == 2 ? 0 : top == 1 && bottom == 1 ? 2 : 1;
+    w->by_set[set] += centre ? 1 : top == 2 || bottom == 2 ? 0 : top == 1 && bottom == 1 ? 2 : 1;
     return;
   }
   const unsigned board = (1u << n) - 1;
@@ -124,14 +126,15 @@ static void add_rule_weights(rule_weights_t *w, int row, unsigned columns, unsig
   }
 }
 
-/* Under the long-diagonal rule each bucket of an even board cut in half
- * sums the rule's weights of its solutions (a backtracker's, to n = 14),
- * whole and in the smallest parts; the buckets' sum is Q(n).  At 16 the
- * walk repacks, so the tops counted twice are followed into the
- * survivors' tables: there the sum alone is checked (the backtracker
- * would take ten seconds). */
+/* Under the long-diagonal rule each bucket of the default cut (with every
+ * middle queen of an odd board) sums the rule's weights of its solutions
+ * (a backtracker's, to n = 14), whole, in the smallest parts and with the
+ * portable pairing; the buckets' sum is Q(n).  At 15 and 16 the walk
+ * repacks, so the tops counted twice are followed into the survivors'
+ * tables: there the sum alone is checked (the backtracker would take
+ * seconds). */
 START_TEST(test_join_long_diagonal_rule_by_bucket) {
-  const int n = 2 * _i, top_rows = n / 2; /* n = 8, 10, ..., 16 */
+  const int n = _i, top_rows = nq_join_default_top_rows(n); /* n = 8..16 */
   const int by_bucket = n <= 14;
   rule_weights_t weights = {.n = n, .by_set = calloc((size_t)1 << n, sizeof(uint64_t))};
   ck_assert_ptr_nonnull(weights.by_set);
@@ -453,7 +456,7 @@ static Suite *join_suite(int argc, char **argv) {
   TCase *tc = tcase_create("join");
   tcase_set_timeout(tc, 300);
   tcase_add_loop_test(tc, test_join_bucket_matches_brute_force, 2, BRUTE_MAX_N + 1);
-  tcase_add_loop_test(tc, test_join_long_diagonal_rule_by_bucket, 4, 9);
+  tcase_add_loop_test(tc, test_join_long_diagonal_rule_by_bucket, 8, 17);
   tcase_add_loop_test(tc, test_join_count_known, 0, 16);
   tcase_add_test(tc, test_join_count_every_cut);
   tcase_add_test(tc, test_join_units_are_listed_in_order);

@@ -19,8 +19,8 @@
 #define NQ_JOIN_MAX_N 32
 
 /* The version of the join's units (the canonical column sets in a fixed
- * random order; 1 was increasing order; 3 counts the solutions of an
- * even board's set by the long-diagonal rule, so a set's count is no
+ * random order; 1 was increasing order; 3 counts the solutions of a set
+ * by the long-diagonal rule, so a set's count is no
  * longer its solutions', only the sum over all sets is Q(n)): journals
  * record it, as the backtracker's NQ_UNIT_SCHEME, so a journal of another
  * scheme is refused rather than summed with counts that mean otherwise. */

@@ -488,19 +488,18 @@ int nq__join_open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n,
 }
 
 int nq__join_long_diagonal_rule_fits(int n, int top_rows) {
-  return n % 2 == 0 && n >= 4 && 2 * top_rows == n;
+  return n >= 4 && (2 * top_rows == n || 2 * top_rows + 1 == n);
 }
 
 /* The part's tops under the long-diagonal rule (those on both long
  * diagonals the pairing left out): those on neither first (counted once),
  * then those on one (counted twice under a bottom on the other).  A top
  * on the main diagonal (r = c) attacks square m of row m along ld, one on
- * the other (r + c = n - 1) square m - 1 along rd. */
-static void order_by_long_diagonals(top_table_t *part, int n) {
-  const int m = n / 2;
+ * the other (r + c = n - 1) square n - 1 - m along rd. */
+static void order_by_long_diagonals(top_table_t *part, int n, int m) {
   size_t once = 0;
   for (size_t t = 0; t < part->tops; t++) {
-    if (((part->ld[t] >> m) | (part->rd[t] >> (m - 1))) & 1)
+    if (((part->ld[t] >> m) | (part->rd[t] >> (n - 1 - m))) & 1)
       continue;
     const uint32_t ld = part->ld[t], rd = part->rd[t];
     part->ld[t] = part->ld[once];
@@ -520,7 +519,7 @@ int nq__join_next_part(bottom_walk_t *walk) {
   int rc = nq__join_next_tops(scratch, &walk->stats.top_nodes, nq__join_part_most(scratch));
   part->once = part->tops;
   if (rc == NQ_OK && scratch->long_diagonals)
-    order_by_long_diagonals(part, scratch->n);
+    order_by_long_diagonals(part, scratch->n, scratch->top_rows);
   if (rc == NQ_OK)
     rc = reserve_bitsets(part, scratch->n);
   if (rc == NQ_OK)

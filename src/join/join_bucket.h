@@ -24,8 +24,9 @@ int nq__join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scrat
                       int n, int top_rows, uint64_t top_columns,
                       const uint8_t first_row_weight[NQ_JOIN_MAX_N], int long_diagonals);
 
-/* Whether the long-diagonal rule can hold for the cut: an even board cut
- * in half, so that the up-down flip maps tops to bottoms. */
+/* Whether the long-diagonal rule can hold for the cut: the board cut in
+ * half, or on an odd board at its middle row (the bottom's first), so that
+ * the up-down flip maps tops to bottoms. */
 int nq__join_long_diagonal_rule_fits(int n, int top_rows);
 
 /* At most `groups` groups of quarters for the tops (join_tops.c) from now

@@ -220,7 +220,7 @@ static int pair_upper(top_table_t *tops, const join_quarters_t *q, uint32_t g, u
                        .ld_shift = n - m,
                        .rd_shift = m,
                        .on_main = rule & column_bit(m),
-                       .on_anti = rule & column_bit(m - 1)};
+                       .on_anti = rule & column_bit(n - 1 - m)};
   uint32_t *into_ld = tops->ld + tops->tops, *into_rd = tops->rd + tops->tops;
   const uint64_t *ld = q->lower.grouped_ld + first, *rd = q->lower.grouped_rd + first;
   tops->tops += scratch->quarters.vector_pairing

@@ -95,8 +95,8 @@ static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, in
   return any;
 }
 
-/* The long-diagonal rule (even boards cut in half; nq__join_weighted
- * applies it).  The mirror and the flip above keep the cut; the board's
+/* The long-diagonal rule (the default cut; nq__join_weighted applies
+ * it).  The mirror and the flip above keep the cut; the board's
  * other four symmetries (the two diagonal reflections and the quarter
  * turns) do not, but they act on the two longest diagonals, each of which
  * holds at most one queen: reflecting in one long diagonal keeps the
@@ -106,10 +106,13 @@ static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, in
  * queens in one half, and each solution may count instead 0 when one half
  * holds both queens, 2 when each holds one, 1 otherwise: every orbit
  * still sums to its size, and the weight is the same under the mirror and
- * the flip, so the sets' weights here stay.  The pairs of weight 0 are
- * never looked at: a top on both is dropped, and a bottom queen on one
- * long diagonal closes the other below it.  About a third of the pairs
- * go (docs/algorithm.md). */
+ * the flip, so the sets' weights here stay.  On an odd board the middle
+ * row's queen is on neither long diagonal, or on both at the centre
+ * (where its solutions count once: no other queen is on them), and the
+ * reflections map the middle row to the middle column and back, so the
+ * same holds.  The pairs of weight 0 are never looked at: a top on both is
+ * dropped, and a bottom queen on one long diagonal closes the other below
+ * it.  About a third of the pairs go (docs/algorithm.md). */
 
 /* ---- the units of the join: canonical column sets, in increasing order ---- */
 
