@@ -349,14 +349,6 @@ if within "$patience" ended; then wait "$pid"; status=$?; else end_hung_run; sta
 check "3 ranks, SIGUSR1 to mpiexec 0.15 s after the start or once its ranks reach main: status 3: $status, $(head -c 200 "$err")" \
   bash -c "[ $status -eq 3 ] && [ ! -s '$out' ]"
 
-# usr1_blocked PID: that process has SIGUSR1 blocked (main blocks the stop
-# signals first thing; before main, while the loader maps the libraries,
-# they have their default actions).
-usr1_blocked() {
-  local mask
-  mask=$(sed -n 's/^SigBlk:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null)
-  [ -n "$mask" ] && signal_bit "$mask" "$(kill -l USR1)"
-}
 outcomes=""
 for delay in 0.005 0.01 0.015 0.02 0.025 0.03 0.035 0.04 0.05 0.06 0.08 0.1; do
   later_than_early "$delay" || continue
@@ -364,7 +356,7 @@ for delay in 0.005 0.01 0.015 0.02 0.025 0.03 0.035 0.04 0.05 0.06 0.08 0.1; do
   pid=$!
   sleep "$delay"
   before_main=1
-  usr1_blocked "$pid" && before_main=0
+  blocked "$pid" USR1 && before_main=0
   kill -s USR1 "$pid" 2>/dev/null
   wait "$pid"
   status=$?

@@ -260,10 +260,8 @@ static void count_last_two_rows(bottom_walk_t *walk, const top_table_t *table,
     uint64_t fitting = 0;
     for (size_t k = 0; k < live; k++) {
       size_t w = index[k];
-      uint64_t fits = ~(ruled_out[k] | by_ld[w] | by_rd[w] | last_ld[w] | last_rd[w]);
-      fitting += (uint64_t)bit_count(fits);
-      if (twice_counts)
-        fitting += (uint64_t)bit_count(fits & nq__join_twice_in_word(table, w));
+      fitting += nq__join_counted(
+          table, w, ~(ruled_out[k] | by_ld[w] | by_rd[w] | last_ld[w] | last_rd[w]), twice_counts);
     }
     walk->solutions += fitting;
     ++*nodes;
@@ -296,9 +294,7 @@ static void count_completion(fused_rows_t *f, int twice_counts) {
     uint64_t value = f->ruled_out[k];
     for (int b = 0; b < 2 * JOIN_FUSED_ROWS; b++)
       value |= f->bitsets[b][w];
-    fitting += (uint64_t)bit_count(~value);
-    if (twice_counts)
-      fitting += (uint64_t)bit_count(~value & nq__join_twice_in_word(f->table, w));
+    fitting += nq__join_counted(f->table, w, ~value, twice_counts);
   }
   f->walk->solutions += fitting;
   f->combined += f->live;
@@ -493,13 +489,13 @@ int nq__join_long_diagonal_rule_fits(int n, int top_rows) {
 
 /* The part's tops under the long-diagonal rule (those on both long
  * diagonals the pairing left out): those on neither first (counted once),
- * then those on one (counted twice under a bottom on the other).  A top
- * on the main diagonal (r = c) attacks square m of row m along ld, one on
- * the other (r + c = n - 1) square n - 1 - m along rd. */
+ * then those on one (counted twice under a bottom on the other). */
 static void order_by_long_diagonals(top_table_t *part, int n, int m) {
+  const uint64_t on_main = nq__join_main_diagonal_square(m);
+  const uint64_t on_anti = nq__join_anti_diagonal_square(n, m);
   size_t once = 0;
   for (size_t t = 0; t < part->tops; t++) {
-    if (((part->ld[t] >> m) | (part->rd[t] >> (n - 1 - m))) & 1)
+    if ((part->ld[t] & on_main) || (part->rd[t] & on_anti))
       continue;
     const uint32_t ld = part->ld[t], rd = part->rd[t];
     part->ld[t] = part->ld[once];

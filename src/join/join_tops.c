@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 
+#include "bit_transpose.h"
 #include "bits.h"
 #include "grow.h"
 #include "join_bucket.h"
@@ -194,8 +195,10 @@ pair_avx512(uint32_t *into_ld, uint32_t *into_rd, const pairing_t *p, const uint
   return end;
 }
 
+/* The transpose's AVX-512 (base/bit_transpose.h) and the 256-bit masked
+ * stores of AVX-512VL. */
 static int has_avx512(void) {
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
+  return nq__bit_transpose_has_avx512() && __builtin_cpu_supports("avx512vl");
 }
 #else
 static size_t pair_avx512(uint32_t *into_ld, uint32_t *into_rd, const pairing_t *p,
@@ -219,8 +222,8 @@ static int pair_upper(top_table_t *tops, const join_quarters_t *q, uint32_t g, u
                        .board = board_columns(n),
                        .ld_shift = n - m,
                        .rd_shift = m,
-                       .on_main = rule & column_bit(m),
-                       .on_anti = rule & column_bit(n - 1 - m)};
+                       .on_main = rule & nq__join_main_diagonal_square(m),
+                       .on_anti = rule & nq__join_anti_diagonal_square(n, m)};
   uint32_t *into_ld = tops->ld + tops->tops, *into_rd = tops->rd + tops->tops;
   const uint64_t *ld = q->lower.grouped_ld + first, *rd = q->lower.grouped_rd + first;
   tops->tops += scratch->quarters.vector_pairing

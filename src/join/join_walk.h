@@ -134,6 +134,23 @@ static inline uint64_t nq__join_twice_in_word(const top_table_t *table, size_t w
   return ~(uint64_t)0 << (table->once - first);
 }
 
+/* What the tops `fits` of word w of `table` count: one each, and those
+ * after table->once one more where `twice` (the bottom on a long
+ * diagonal). */
+static inline uint64_t nq__join_counted(const top_table_t *table, size_t w, uint64_t fits,
+                                        int twice) {
+  return (uint64_t)bit_count(fits) +
+         (twice ? (uint64_t)bit_count(fits & nq__join_twice_in_word(table, w)) : 0);
+}
+
+/* Where a top on a long diagonal attacks row m (top_rows): the main one
+ * (r = c) at ld square m, the other (r + c = n - 1) at rd square
+ * n - 1 - m; the pairing and the ordering of a part's tops both ask. */
+static inline uint64_t nq__join_main_diagonal_square(int top_rows) { return column_bit(top_rows); }
+static inline uint64_t nq__join_anti_diagonal_square(int n, int top_rows) {
+  return column_bit(n - 1 - top_rows);
+}
+
 /* Whether the bucket in hand is abandoned: the cancel hook's answer,
  * asked once in a while (join.c has the rule). */
 int nq__join_cancel_asked(nq_join_scratch_t *scratch);

@@ -55,8 +55,8 @@ int nq_estimate_exact_rows(int n) {
 /* The join's exact rows by default: its whole bottom half (the set
  * exactly) up to n = JOIN_WHOLE_SETS_UP_TO, where a set takes seconds;
  * above, JOIN_EXACT_ROWS rows under a random path, so that a probe takes
- * seconds and not the minutes a Q(26) set or the core-hour a Q(28) set
- * costs (--method auto counts those by the join).  Each probe's set is
+ * seconds and not the core-minute a Q(26) set or the half core-hour a
+ * Q(28) set costs (--method auto counts those by the join).  Each probe's set is
  * listed once and sampled by JOIN_DESCENTS paths, which share the
  * listing's cost.  docs/algorithm.md has the measurements. */
 enum { JOIN_WHOLE_SETS_UP_TO = 24, JOIN_EXACT_ROWS = 11, JOIN_DESCENTS = 8 };
