@@ -39,16 +39,20 @@ static uint64_t *brute_bucket_counts(int n, int top_rows) {
 /* Each split of the tops into quarters too: the default's, then fewer
  * groups (a shorter upper quarter), down to the tops listed row by row;
  * the tops in parts, from the smallest a limit allows (one upper
- * quarter's pairs) to a few words; and the quarters paired without
- * AVX-512 (on a CPU without it, both pairings are the portable one). */
+ * quarter's pairs) to a few words; the quarters paired without AVX-512
+ * (on a CPU without it, both pairings are the portable one); and the
+ * quarters searched for each bucket instead of read from the process's
+ * tables. */
 typedef struct bucket_shape {
   uint32_t group_limit;
   size_t memory_limit;
   int portable_pairing;
+  int private_quarters;
 } bucket_shape_t;
 
-static const bucket_shape_t bucket_shapes[] = {{0, 0, 0},         {4, 0, 0}, {1, 0, 0}, {0, 1, 0},
-                                               {0, 24 * 1024, 0}, {0, 0, 1}, {4, 1, 1}};
+static const bucket_shape_t bucket_shapes[] = {{0, 0, 0, 0}, {4, 0, 0, 0},         {1, 0, 0, 0},
+                                               {0, 1, 0, 0}, {0, 24 * 1024, 0, 0}, {0, 0, 1, 0},
+                                               {4, 1, 1, 0}, {0, 0, 0, 1},         {4, 1, 1, 1}};
 
 static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows,
                                  bucket_shape_t shape) {
@@ -57,6 +61,7 @@ static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows
   nq__join_limit_quarter_groups(scratch, shape.group_limit);
   nq_join_scratch_limit(scratch, shape.memory_limit);
   nq__join_portable_pairing(scratch, shape.portable_pairing);
+  nq__join_private_quarters(scratch, shape.private_quarters);
   for (unsigned set = 0; set < 1u << n; set++) {
     if (__builtin_popcount(set) != top_rows)
       continue;
@@ -66,10 +71,11 @@ static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows
     sets_joined++;
   }
   ck_assert_msg(mismatches == 0,
-                "n=%d top_rows=%d quarter groups %u, memory %zu, portable %d: %llu of %llu "
-                "column sets miscounted",
+                "n=%d top_rows=%d quarter groups %u, memory %zu, portable %d, private %d: %llu of "
+                "%llu column sets miscounted",
                 n, top_rows, shape.group_limit, shape.memory_limit, shape.portable_pairing,
-                (unsigned long long)mismatches, (unsigned long long)sets_joined);
+                shape.private_quarters, (unsigned long long)mismatches,
+                (unsigned long long)sets_joined);
   free(expected);
 }
 
@@ -128,8 +134,9 @@ static void add_rule_weights(rule_weights_t *w, int row, unsigned columns, unsig
 
 /* Under the long-diagonal rule each bucket of the default cut (with every
  * middle queen of an odd board) sums the rule's weights of its solutions
- * (a backtracker's, to n = 14), whole, in the smallest parts and with the
- * portable pairing; the buckets' sum is Q(n).  At 15 and 16 the walk
+ * (a backtracker's, to n = 14), whole, in the smallest parts, with the
+ * portable pairing and with quarters searched bucket by bucket; the
+ * buckets' sum is Q(n).  At 15 and 16 the walk
  * repacks, so the tops counted twice are followed into the survivors'
  * tables: there the sum alone is checked (the backtracker would take
  * seconds). */
@@ -144,12 +151,14 @@ START_TEST(test_join_long_diagonal_rule_by_bucket) {
   memset(every_queen, 1, sizeof every_queen);
   nq_join_scratch_t *scratch = NULL;
   ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
-  /* Whole, in the smallest parts, and whole with the portable pairing
-   * (which leaves out the tops on both long diagonals its own way). */
-  const size_t limits[] = {0, 1, 0};
-  for (size_t k = 0; k < (by_bucket ? 3u : 1u); k++) {
+  /* Whole, in the smallest parts, whole with the portable pairing (which
+   * leaves out the tops on both long diagonals its own way), and whole
+   * with the quarters searched. */
+  const size_t limits[] = {0, 1, 0, 0};
+  for (size_t k = 0; k < (by_bucket ? 4u : 1u); k++) {
     nq_join_scratch_limit(scratch, limits[k]);
     nq__join_portable_pairing(scratch, k == 2);
+    nq__join_private_quarters(scratch, k == 3);
     uint64_t mismatches = 0, total = 0;
     for (unsigned set = 0; set < 1u << n; set++) {
       if (__builtin_popcount(set) != top_rows)
@@ -374,12 +383,12 @@ START_TEST(test_join_sampled_sets_are_unbiased) {
 }
 END_TEST
 
-/* A scratch limited to 120 kB counts Q(16) over its canonical
+/* A scratch limited to 70 kB counts Q(16) over its canonical
  * sets in parts (more parts than sets) and never holds more than its
  * limit; the part sizes it derives hold what they promise. */
 START_TEST(test_join_parts_keep_the_limit) {
   const int n = 16, top_rows = nq_join_default_top_rows(n);
-  const size_t limit = 120 * 1000;
+  const size_t limit = 70 * 1000;
   for (size_t bytes = 1024; bytes < ((size_t)1 << 32); bytes *= 3) {
     size_t tops = nq_join_tops_within(n, top_rows, bytes);
     ck_assert(tops == 0 || nq__join_part_bytes(n, top_rows, tops) <= bytes);

@@ -55,10 +55,12 @@ void nq_join_scratch_destroy(nq_join_scratch_t *scratch);
  * 0: every bucket whole (the default). */
 void nq_join_scratch_limit(nq_join_scratch_t *scratch, size_t bytes);
 
-/* What a process holds for the join of board n besides its scratches,
- * whatever its threads: the table of the bottom walk's completions, built
+/* What a process holds for the join of board n (default cut) besides its
+ * scratches, whatever its threads: the table of the bottom walk's
+ * completions and those of the tops' quarters where they are kept, built
  * on the first call (for any thread) and kept.  0 where the board needs
- * none or it could not be built (the count then fails with NQ_ENOMEM). */
+ * none or they could not be built (the count then fails with NQ_ENOMEM,
+ * or searches its quarters bucket by bucket). */
 size_t nq_join_shared_bytes(int n);
 
 /* The least a rank's --memory can be for the join of board n (default

@@ -39,6 +39,11 @@ void nq__join_limit_quarter_groups(nq_join_scratch_t *scratch, uint32_t groups);
  * the CPU has it (0, the default): the tests hold both to the counts. */
 void nq__join_portable_pairing(nq_join_scratch_t *scratch, int portable);
 
+/* The quarters searched bucket by bucket from now on (1), or read from
+ * the process's tables where they are kept (0, the default): the tests
+ * hold both to the counts. */
+void nq__join_private_quarters(nq_join_scratch_t *scratch, int private_quarters);
+
 /* The bytes of a part of `tops` tops at its worst: its table, the
  * survivors' tables at the depths that repack, the walk's stacks. */
 size_t nq__join_part_bytes(int n, int top_rows, size_t tops);

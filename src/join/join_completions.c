@@ -133,8 +133,3 @@ const join_completions_t *nq__join_completions(int n) {
   pthread_mutex_unlock(&building);
   return table;
 }
-
-size_t nq_join_shared_bytes(int n) {
-  const join_completions_t *table = nq__join_completions(n);
-  return table != NULL ? table->bytes : 0;
-}

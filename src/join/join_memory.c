@@ -50,7 +50,7 @@ size_t nq_join_tops_within(int n, int top_rows, size_t bytes) {
 static size_t list_bytes(const join_quarter_list_t *list) {
   return list->listed_capacity * sizeof(join_quarter_t) +
          (list->grouped_ld_capacity + list->grouped_rd_capacity) * sizeof(uint64_t) +
-         list->start_capacity * sizeof(uint32_t);
+         (list->start_capacity + 2 * list->range_capacity) * sizeof(uint32_t);
 }
 
 size_t nq__join_quarters_bytes(const join_quarters_t *quarters) {
@@ -81,4 +81,10 @@ size_t nq__join_scratch_bytes(const nq_join_scratch_t *scratch) {
   }
   return bytes + (size_t)scratch->stack_depths * scratch->stack_words *
                      (sizeof(uint64_t) + sizeof(uint32_t));
+}
+
+size_t nq_join_shared_bytes(int n) {
+  const join_completions_t *table = nq__join_completions(n);
+  return (table != NULL ? table->bytes : 0) +
+         (n >= 2 ? nq__join_shared_quarters_bytes(n, nq_join_default_top_rows(n)) : 0);
 }

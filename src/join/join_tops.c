@@ -1,9 +1,10 @@
 /* A bucket's tops built from quarters.  A top half (rows 0..m-1 on the
  * bucket's m columns S) is an upper quarter (rows 0..a-1, on a columns of
  * S) and a lower quarter (rows a..m-1, on the other m - a) whose
- * diagonals do not meet.  Each bucket lists both quarters' placements by a
- * small search each, groups them by the part of S the upper quarter
- * takes, and tries every pair of a group with two ANDs.  Listing the tops
+ * diagonals do not meet.  Each bucket finds both quarters' placements in
+ * the process's tables of them (join_quarter_tables.h) where those are
+ * kept, else by a small search each, groups them by the part of S the
+ * upper quarter takes, and tries every pair of a group with two ANDs.  Listing the tops
  * row by row instead searched each upper quarter once per completion it
  * might have, a node of tens of cycles each; the quarters' nodes and pairs
  * are as many (about 13 a top at n = 18) but a pair is two ANDs without a
@@ -15,6 +16,7 @@
 #include "bits.h"
 #include "grow.h"
 #include "join_bucket.h"
+#include "join_quarter_tables.h"
 #include "join_sets.h"
 #include "join_tops.h"
 #include "join_walk.h"
@@ -41,6 +43,7 @@ typedef struct quarter_search {
   uint64_t columns;    /* S */
   uint32_t all_places; /* every place of S, as bits */
   uint32_t place_bit[NQ_JOIN_MAX_N];
+  int column_at[NQ_JOIN_MAX_N];                           /* the column of each place */
   uint32_t rank_of[NQ_JOIN_MAX_N + 1][NQ_JOIN_MAX_N + 1]; /* nq__join_binomial(place, k) */
   int is_upper;
   uint64_t nodes;
@@ -117,14 +120,76 @@ static int group_quarters(join_quarter_list_t *list, uint32_t groups) {
   return NQ_OK;
 }
 
+/* The columns of S at `places`. */
+static uint64_t columns_at(const quarter_search_t *s, uint32_t places) {
+  uint64_t columns = 0;
+  for (; places != 0; places &= places - 1)
+    columns |= column_bit(s->column_at[__builtin_ctz(places)]);
+  return columns;
+}
+
+/* Room for the groups' ranges. */
+static int reserve_ranges(join_quarter_list_t *list, uint32_t groups) {
+  size_t begin_room = list->range_capacity, end_room = list->range_capacity;
+  if (nq__grow((void **)&list->begin, &begin_room, groups, sizeof *list->begin) != NQ_OK ||
+      nq__grow((void **)&list->end, &end_room, groups, sizeof *list->end) != NQ_OK)
+    return NQ_ENOMEM;
+  list->range_capacity = begin_room;
+  return NQ_OK;
+}
+
+/* The quarter's groups found in the process's table of its rows: for
+ * each upper_size-subset of S's places, in the order of their ranks, the
+ * placements on those columns (an upper quarter) or on the others of S (a
+ * lower one). */
+static int find_in_table(const quarter_search_t *s, join_quarter_list_t *list,
+                         const join_quarter_table_t *table, int upper_size, uint32_t groups) {
+  if (reserve_ranges(list, groups) != NQ_OK)
+    return NQ_ENOMEM;
+  list->ld = table->ld;
+  list->rd = table->rd;
+  list->count = 0;
+  uint32_t places = (uint32_t)nq__join_first_set(upper_size);
+  for (uint32_t g = 0; g < groups; g++) {
+    if (g > 0) /* (the one empty set has no next) */
+      places = (uint32_t)nq__join_next_set(places, 32);
+    const uint64_t upper_columns = columns_at(s, places);
+    const uint32_t rank =
+        nq__join_set_rank(s->is_upper ? upper_columns : s->columns & ~upper_columns);
+    list->begin[g] = table->start[rank];
+    list->end[g] = table->start[rank + 1];
+    list->count += list->end[g] - list->begin[g];
+  }
+  return NQ_OK;
+}
+
+/* The search's groups as ranges of its own arrays. */
+static int ranges_of_search(join_quarter_list_t *list, uint32_t groups) {
+  if (reserve_ranges(list, groups) != NQ_OK)
+    return NQ_ENOMEM;
+  list->ld = list->grouped_ld;
+  list->rd = list->grouped_rd;
+  for (uint32_t g = 0; g < groups; g++) {
+    list->begin[g] = list->start[g];
+    list->end[g] = list->start[g + 1];
+  }
+  return NQ_OK;
+}
+
 static int list_quarter(quarter_search_t *s, join_quarter_list_t *list, int first_row, int end_row,
-                        int is_upper, uint32_t groups) {
+                        int is_upper, int upper_size, uint32_t groups, int shared) {
   s->list = list;
   s->end_row = end_row;
   s->is_upper = is_upper;
+  const join_quarter_table_t *table =
+      shared ? nq__join_quarter_table(s->n, first_row, end_row - first_row) : NULL;
+  if (table != NULL)
+    return find_in_table(s, list, table, upper_size, groups);
   list->count = 0;
   int rc = search_quarter(s, first_row, 0, 0, 0, 0);
-  return rc == NQ_OK ? group_quarters(list, groups) : rc;
+  if (rc == NQ_OK)
+    rc = group_quarters(list, groups);
+  return rc == NQ_OK ? ranges_of_search(list, groups) : rc;
 }
 
 /* One upper quarter against a group's lower ones: its diagonals, where
@@ -212,20 +277,20 @@ static int has_avx512(void) { return 0; }
 static int pair_upper(top_table_t *tops, const join_quarters_t *q, uint32_t g, uint32_t u,
                       const nq_join_scratch_t *scratch, uint64_t *pairs) {
   const int n = scratch->n, m = scratch->top_rows;
-  const uint32_t first = q->lower.start[g];
-  const size_t lowers = q->lower.start[g + 1] - first;
+  const uint32_t first = q->lower.begin[g];
+  const size_t lowers = q->lower.end[g] - first;
   if (nq__join_reserve_masks(tops, tops->tops + lowers) != NQ_OK)
     return NQ_ENOMEM;
   const uint64_t rule = scratch->long_diagonals ? ~(uint64_t)0 : 0;
-  const pairing_t p = {.ld = q->upper.grouped_ld[u],
-                       .rd = q->upper.grouped_rd[u],
+  const pairing_t p = {.ld = q->upper.ld[u],
+                       .rd = q->upper.rd[u],
                        .board = board_columns(n),
                        .ld_shift = n - m,
                        .rd_shift = m,
                        .on_main = rule & nq__join_main_diagonal_square(m),
                        .on_anti = rule & nq__join_anti_diagonal_square(n, m)};
   uint32_t *into_ld = tops->ld + tops->tops, *into_rd = tops->rd + tops->tops;
-  const uint64_t *ld = q->lower.grouped_ld + first, *rd = q->lower.grouped_rd + first;
+  const uint64_t *ld = q->lower.ld + first, *rd = q->lower.rd + first;
   tops->tops += scratch->quarters.vector_pairing
                     ? pair_avx512(into_ld, into_rd, &p, ld, rd, lowers)
                     : pair_portable(into_ld, into_rd, &p, ld, rd, lowers);
@@ -237,8 +302,10 @@ static int pair_upper(top_table_t *tops, const join_quarters_t *q, uint32_t g, u
 static void start_search(quarter_search_t *s, int n, uint64_t columns, int size) {
   *s = (quarter_search_t){.n = n, .columns = columns};
   int places = 0;
-  for (uint64_t c = columns; c != 0; c = drop_lowest_bit(c))
-    s->place_bit[bit_index(lowest_bit(c))] = (uint32_t)1 << places++;
+  for (uint64_t c = columns; c != 0; c = drop_lowest_bit(c), places++) {
+    s->place_bit[bit_index(lowest_bit(c))] = (uint32_t)1 << places;
+    s->column_at[places] = bit_index(lowest_bit(c));
+  }
   s->all_places = (uint32_t)board_columns(places);
   for (int p = 0; p < places; p++)
     for (int k = 0; k <= size; k++)
@@ -254,16 +321,17 @@ int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t to
   q->groups = nq__join_binomial(m, a);
   q->vector_pairing = has_avx512() && !q->portable_pairing;
   q->next_group = q->next_upper = 0;
-  int rc = list_quarter(&s, &q->upper, 0, a, 1, q->groups);
+  const int shared = !q->private_quarters;
+  int rc = list_quarter(&s, &q->upper, 0, a, 1, a, q->groups, shared);
   if (rc == NQ_OK)
-    rc = list_quarter(&s, &q->lower, a, m, 0, q->groups);
+    rc = list_quarter(&s, &q->lower, a, m, 0, a, q->groups, shared);
   *nodes += s.nodes;
   if (rc != NQ_OK) /* no top to pair */
     q->next_group = q->groups;
   q->largest_lower_group = 0;
   for (uint32_t g = 0; rc == NQ_OK && g < q->groups; g++)
-    if (q->lower.start[g + 1] - q->lower.start[g] > q->largest_lower_group)
-      q->largest_lower_group = q->lower.start[g + 1] - q->lower.start[g];
+    if (q->lower.end[g] - q->lower.begin[g] > q->largest_lower_group)
+      q->largest_lower_group = q->lower.end[g] - q->lower.begin[g];
   return rc;
 }
 
@@ -273,18 +341,30 @@ int nq__join_next_tops(nq_join_scratch_t *scratch, uint64_t *nodes, size_t most)
   join_quarters_t *q = &scratch->quarters;
   top_table_t *tops = &scratch->tables[0];
   tops->tops = 0;
-  for (; q->next_group < q->groups; q->next_group++) {
+  for (; q->next_group < q->groups; q->next_group++, q->next_upper = 0) {
     if (nq__join_cancel_asked(scratch))
       return NQ_ESTOPPED;
-    for (; q->next_upper < q->upper.start[q->next_group + 1]; q->next_upper++) {
+    const uint32_t g = q->next_group, uppers = q->upper.end[g] - q->upper.begin[g];
+    for (; q->next_upper < uppers; q->next_upper++) {
       if (tops->tops >= most)
         return NQ_OK;
-      int rc = pair_upper(tops, q, q->next_group, q->next_upper, scratch, nodes);
+      int rc = pair_upper(tops, q, g, q->upper.begin[g] + q->next_upper, scratch, nodes);
       if (rc != NQ_OK)
         return rc;
     }
   }
   return NQ_OK;
+}
+
+size_t nq__join_shared_quarters_bytes(int n, int top_rows) {
+  const int a = upper_rows(top_rows, MAX_GROUPS);
+  const join_quarter_table_t *upper = nq__join_quarter_table(n, 0, a);
+  const join_quarter_table_t *lower = nq__join_quarter_table(n, a, top_rows - a);
+  return (upper != NULL ? upper->bytes : 0) + (lower != NULL ? lower->bytes : 0);
+}
+
+void nq__join_private_quarters(nq_join_scratch_t *scratch, int private_quarters) {
+  scratch->quarters.private_quarters = private_quarters;
 }
 
 void nq__join_limit_quarter_groups(nq_join_scratch_t *scratch, uint32_t groups) {
@@ -296,6 +376,8 @@ static void free_list(join_quarter_list_t *list) {
   free(list->grouped_ld);
   free(list->grouped_rd);
   free(list->start);
+  free(list->begin);
+  free(list->end);
 }
 
 void nq__join_quarters_free(join_quarters_t *quarters) {

@@ -16,14 +16,19 @@ typedef struct join_quarter {
   uint32_t group;
 } join_quarter_t;
 
-/* The placements of one quarter, as listed and then by group, their
- * diagonals in two arrays (the pairing reads eight at a time): those of
- * group g are grouped_ld/rd[start[g] .. start[g + 1]). */
+/* The placements of one quarter: those of group g are
+ * ld/rd[begin[g] .. end[g]), arrays of their diagonal words (the pairing
+ * reads eight at a time) that are either the list's own (grouped_ld/rd,
+ * its search's placements sorted by group) or the process's table of the
+ * quarter's rows (join_quarter_tables.h), read where it lies. */
 typedef struct join_quarter_list {
   join_quarter_t *listed;
   uint64_t *grouped_ld, *grouped_rd;
-  uint32_t *start;
-  size_t count, listed_capacity, grouped_ld_capacity, grouped_rd_capacity, start_capacity;
+  uint32_t *start; /* the search's groups: grouped_ld/rd[start[g] .. start[g + 1]) */
+  uint32_t *begin, *end;
+  const uint64_t *ld, *rd;
+  size_t count, listed_capacity, grouped_ld_capacity, grouped_rd_capacity, start_capacity,
+      range_capacity;
 } join_quarter_list_t;
 
 typedef struct join_quarters {
@@ -31,9 +36,12 @@ typedef struct join_quarters {
   uint32_t group_limit; /* the most groups a bucket may form; 0: the default */
   uint32_t groups;      /* the bucket's */
   size_t largest_lower_group;
-  uint32_t next_group, next_upper; /* where the next part of tops starts */
+  uint32_t next_group, next_upper; /* where the next part of tops starts (the
+                                      upper quarter's place in its group) */
   int vector_pairing;              /* the bucket's pairs tried with AVX-512 */
   int portable_pairing;            /* never with AVX-512 (the tests hold both to the same counts) */
+  int private_quarters;            /* searched for the bucket, never read from the process's
+                                      tables (join_quarter_tables.h; the tests hold both) */
 } join_quarters_t;
 
 void nq__join_quarters_free(join_quarters_t *quarters);

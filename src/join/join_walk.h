@@ -167,6 +167,9 @@ int nq__join_reserve_masks(top_table_t *table, size_t tops);
 int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t top_columns);
 int nq__join_next_tops(nq_join_scratch_t *scratch, uint64_t *nodes, size_t most);
 
+/* The bytes of the process's tables of the quarters that buckets of the
+ * cut top_rows copy (join_quarter_tables.h), built if not yet. */
+size_t nq__join_shared_quarters_bytes(int n, int top_rows);
 
 /* The bytes the quarters' lists hold (their capacity). */
 size_t nq__join_quarters_bytes(const join_quarters_t *quarters);

@@ -1,0 +1,122 @@
+/* The join's quarters, one table a board size and rows for the process.
+ * Each bucket searched its own quarters, and at n = 18 that search, its
+ * records and their sorting by group took an eighth of the time (perf,
+ * docs/performance.md), though a quarter on a given set of columns is the
+ * same in every bucket that holds those columns.  A table of every
+ * placement of five rows is small enough up to n = 21 (C(n, 5) sets of a
+ * few dozen placements, 16 bytes each: tens of MB at most), so it is built
+ * once under a lock and a bucket reads its groups where they lie (copying
+ * them into the bucket's lists took 7% of Q(18)'s time, perf). */
+
+#include "join_quarter_tables.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "bits.h"
+#include "grow.h"
+#include "join_sets.h"
+#include "nqueens/error.h"
+#include "nqueens/join.h"
+
+static pthread_mutex_t building = PTHREAD_MUTEX_INITIALIZER;
+static join_quarter_table_t *tables[NQ_JOIN_MAX_N + 1][NQ_JOIN_MAX_N][JOIN_SHARED_QUARTER_ROWS + 1];
+
+uint32_t nq__join_set_rank(uint64_t columns) {
+  uint32_t rank = 0;
+  for (int k = 1; columns != 0; k++, columns = drop_lowest_bit(columns))
+    rank += nq__join_binomial(bit_index(lowest_bit(columns)), k);
+  return rank;
+}
+
+static size_t factorial(int k) { return k <= 1 ? 1 : (size_t)k * factorial(k - 1); }
+
+/* The most the table can take: every ordering of every column set. */
+static size_t worst_bytes(int n, int rows) {
+  const size_t groups = nq__join_binomial(n, rows);
+  return groups * factorial(rows) * 2 * sizeof(uint64_t) + (groups + 1) * sizeof(uint32_t);
+}
+
+typedef struct listing {
+  join_quarter_table_t *table;
+  size_t ld_room, rd_room;
+} listing_t;
+
+/* Every placement of rows row.. on `free_columns`, one queen a row, none
+ * attacking another, appended in the order found. */
+static int search(listing_t *l, int row, uint64_t free_columns, uint64_t ld, uint64_t rd) {
+  join_quarter_table_t *t = l->table;
+  const int n = t->n;
+  if (row == t->first_row + t->rows) {
+    if (nq__grow((void **)&t->ld, &l->ld_room, t->count + 1, sizeof *t->ld) != NQ_OK ||
+        nq__grow((void **)&t->rd, &l->rd_room, t->count + 1, sizeof *t->rd) != NQ_OK)
+      return NQ_ENOMEM;
+    t->ld[t->count] = ld;
+    t->rd[t->count++] = rd;
+    return NQ_OK;
+  }
+  const uint64_t attacked = (ld >> (n - row)) | (rd >> row); /* bit c: column c of `row` */
+  for (uint64_t squares = free_columns & ~attacked; squares != 0;
+       squares = drop_lowest_bit(squares)) {
+    const int column = bit_index(lowest_bit(squares));
+    int rc = search(l, row + 1, free_columns & ~column_bit(column),
+                    ld | column_bit(column - row + n), rd | column_bit(column + row));
+    if (rc != NQ_OK)
+      return rc;
+  }
+  return NQ_OK;
+}
+
+static void free_table(join_quarter_table_t *table) {
+  if (table != NULL) {
+    free(table->start);
+    free(table->ld);
+    free(table->rd);
+  }
+  free(table);
+}
+
+/* The column sets in increasing order (the order of their ranks), each
+ * searched on its own: the list comes out grouped. */
+static join_quarter_table_t *build(int n, int first_row, int rows) {
+  join_quarter_table_t *t = calloc(1, sizeof *t);
+  if (t == NULL)
+    return NULL;
+  *t = (join_quarter_table_t){.n = n, .first_row = first_row, .rows = rows};
+  t->groups = nq__join_binomial(n, rows);
+  t->start = malloc(((size_t)t->groups + 1) * sizeof *t->start);
+  listing_t l = {.table = t};
+  int rc = t->start == NULL ? NQ_ENOMEM : NQ_OK;
+  uint64_t columns = nq__join_first_set(rows);
+  for (uint32_t g = 0; g < t->groups && rc == NQ_OK; g++, columns = nq__join_next_set(columns, n)) {
+    t->start[g] = (uint32_t)t->count;
+    rc = search(&l, first_row, columns, 0, 0);
+  }
+  if (rc != NQ_OK) {
+    free_table(t);
+    return NULL;
+  }
+  t->start[t->groups] = (uint32_t)t->count;
+  /* Kept for the process: no room left over from the doubling. */
+  uint64_t *ld = realloc(t->ld, (t->count ? t->count : 1) * sizeof *t->ld);
+  if (ld != NULL)
+    t->ld = ld, l.ld_room = t->count;
+  uint64_t *rd = realloc(t->rd, (t->count ? t->count : 1) * sizeof *t->rd);
+  if (rd != NULL)
+    t->rd = rd, l.rd_room = t->count;
+  t->bytes = sizeof *t + ((size_t)t->groups + 1) * sizeof *t->start +
+             (l.ld_room + l.rd_room) * sizeof(uint64_t);
+  return t;
+}
+
+const join_quarter_table_t *nq__join_quarter_table(int n, int first_row, int rows) {
+  if (n < 1 || n > NQ_JOIN_MAX_N || rows < 1 || rows > JOIN_SHARED_QUARTER_ROWS || first_row < 0 ||
+      first_row + rows > n || worst_bytes(n, rows) > JOIN_SHARED_QUARTER_BYTES)
+    return NULL;
+  pthread_mutex_lock(&building);
+  if (tables[n][first_row][rows] == NULL)
+    tables[n][first_row][rows] = build(n, first_row, rows);
+  const join_quarter_table_t *table = tables[n][first_row][rows];
+  pthread_mutex_unlock(&building);
+  return table;
+}

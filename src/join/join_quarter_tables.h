@@ -1,0 +1,40 @@
+#ifndef NQ_SRC_JOIN_QUARTER_TABLES_H
+#define NQ_SRC_JOIN_QUARTER_TABLES_H
+
+/* The quarters of the join's tops (join_tops.c), listed once a process:
+ * every placement of a few rows on every set of as many columns, by the
+ * diagonals it holds, grouped by its columns.  A bucket's quarters are
+ * then read from the table instead of searched (join_quarter_tables.c
+ * has why). */
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Tables are kept for quarters of at most JOIN_SHARED_QUARTER_ROWS rows
+ * whose worst case (every ordering of every column set) takes at most
+ * JOIN_SHARED_QUARTER_BYTES: the default cut's both quarters to n = 21,
+ * its upper one to 23. */
+enum { JOIN_SHARED_QUARTER_ROWS = 5 };
+#define JOIN_SHARED_QUARTER_BYTES ((size_t)64 << 20)
+
+/* Rows first_row .. first_row + rows - 1 of an n-wide board: the
+ * placements on the column set of rank g (among the rows-subsets of the
+ * board's columns, colex) are ld/rd[start[g] .. start[g + 1]), each as
+ * join_quarter_t's words (ld diagonal c - r + n, rd c + r). */
+typedef struct join_quarter_table {
+  int n, first_row, rows;
+  uint32_t groups;
+  uint32_t *start;
+  uint64_t *ld, *rd;
+  size_t count, bytes;
+} join_quarter_table_t;
+
+/* The table of those rows, built on the first call and kept for the
+ * process; NULL where none is kept (too many rows or bytes) or on
+ * NQ_ENOMEM, and the caller then searches.  Safe from any thread. */
+const join_quarter_table_t *nq__join_quarter_table(int n, int first_row, int rows);
+
+/* The rank of a set of columns among the sets of as many (colex). */
+uint32_t nq__join_set_rank(uint64_t columns);
+
+#endif
