@@ -159,6 +159,54 @@ int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_
   return NQ_OK;
 }
 
+/* The cells of a group's square (numbered as its placements') that the
+ * queens above attack, `column` the group's columns and ld, rd the
+ * diagonals attacking the first of its rows: row j sees them j rows on. */
+static uint32_t cells_attacked(const int column[JOIN_COMPLETION_ROWS], uint64_t ld, uint64_t rd) {
+  uint32_t cells = 0;
+  for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
+    const uint64_t attacked = (ld << j) | (rd >> j);
+    for (int i = 0; i < JOIN_COMPLETION_ROWS; i++)
+      cells |= (uint32_t)((attacked >> column[i]) & 1) << (JOIN_COMPLETION_ROWS * j + i);
+  }
+  return cells;
+}
+
+/* The completions of the last JOIN_COMPLETION_ROWS rows on the columns
+ * `allowed` (as many) that no queen above attacks (ld and rd attacking
+ * the first of those rows), selected from board n's list without a branch
+ * (with AVX-512, 16 at a time: a test and a compress). */
+typedef struct completions_fitting {
+  int column[JOIN_COMPLETION_ROWS]; /* the group's columns, left to right */
+  join_completion_t fitting[JOIN_MOST_COMPLETIONS];
+  size_t fits;
+  uint32_t tried;
+  int above_on_diagonal; /* the queens above hold a long diagonal */
+} completions_fitting_t;
+
+static void select_completions(completions_fitting_t *out, const nq_join_scratch_t *scratch,
+                               uint64_t allowed, uint64_t ld, uint64_t rd) {
+  const join_completions_t *c = scratch->completions;
+  const uint32_t g = nq__join_completion_group(c, allowed);
+  for (int i = 0; i < JOIN_COMPLETION_ROWS; i++, allowed = drop_lowest_bit(allowed))
+    out->column[i] = bit_index(lowest_bit(allowed));
+  const uint32_t attacked = cells_attacked(out->column, ld, rd);
+  /* Under the long-diagonal rule a completion on both is another pair's
+   * (one on either, with a bottom queen above on the other, meets the
+   * diagonal that queen closed). */
+  const uint32_t end = scratch->long_diagonals ? c->ruled_end[g] : c->start[g + 1];
+  out->tried = end - c->start[g];
+  out->fits =
+      nq__bit_select_disjoint(out->fitting, c->placements + c->start[g], out->tried, attacked);
+  out->above_on_diagonal =
+      (int)nq__join_on_long_diagonal(scratch->n, scratch->n - JOIN_COMPLETION_ROWS, 0, ld, rd);
+}
+
+/* Whether a fitting completion's solutions hold a long diagonal. */
+static int completion_on_long_diagonal(const completions_fitting_t *f, join_completion_t fit) {
+  return f->above_on_diagonal || (fit & (JOIN_ON_MAIN_DIAGONAL | JOIN_ON_ANTI_DIAGONAL)) != 0;
+}
+
 /* The walk of a table of one word (a bucket of 64 tops or fewer, or
  * survivors repacked that few): the tops left are `alive`, and
  * ld_word[p] / rd_word[p] say which of them attack square p of row m, so a
@@ -168,11 +216,39 @@ typedef struct one_word_walk {
   const uint64_t *ld_word, *rd_word;
   uint64_t twice; /* the tops counted twice under a bottom on a long diagonal */
   int top_rows, last_row;
+  int completion_row; /* the first of the rows taken from the list; past the board: none */
   uint64_t nodes;
 } one_word_walk_t;
 
+/* The last JOIN_COMPLETION_ROWS rows on the columns `allowed`, from the
+ * list: each fitting completion leaves the tops of `alive` that none of
+ * its queens rules out.  Searching those rows took a node and a branch for
+ * each square tried (docs/performance.md). */
+static uint64_t complete_one_word(one_word_walk_t *walk, uint64_t allowed, uint64_t ld, uint64_t rd,
+                                  uint64_t alive) {
+  completions_fitting_t c;
+  select_completions(&c, walk->scratch, allowed, ld, rd);
+  walk->nodes += c.tried;
+  const int first_distance = walk->completion_row - walk->top_rows;
+  uint64_t solutions = 0;
+  for (size_t k = 0; k < c.fits; k++) {
+    const join_completion_t fit = c.fitting[k];
+    uint64_t ruled_out = 0;
+    for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
+      const int at = c.column[nq__join_completion_column_index(fit, j)];
+      ruled_out |= walk->ld_word[at - first_distance - j] | walk->rd_word[at + first_distance + j];
+    }
+    const uint64_t left = alive & ~ruled_out;
+    const uint64_t twice = walk->twice & -(uint64_t)completion_on_long_diagonal(&c, fit);
+    solutions += (uint64_t)bit_count(left) + (uint64_t)bit_count(left & twice);
+  }
+  return solutions;
+}
+
 static uint64_t walk_one_word(one_word_walk_t *walk, int row, uint64_t allowed, uint64_t ld,
                               uint64_t rd, uint64_t alive) {
+  if (row == walk->completion_row)
+    return complete_one_word(walk, allowed, ld, rd, alive);
   const int distance = row - walk->top_rows;
   const uint64_t *ld_word = walk->ld_word - distance, *rd_word = walk->rd_word + distance;
   uint64_t solutions = 0;
@@ -207,7 +283,9 @@ void nq__join_walk_rest_in_one_word(bottom_walk_t *walk, const top_table_t *tabl
                          .rd_word = table->attacking + rd_bitset_index(n, 0),
                          .twice = nq__join_twice_in_word(table, 0),
                          .top_rows = walk->scratch->top_rows,
-                         .last_row = n - 1};
+                         .last_row = n - 1,
+                         .completion_row =
+                             walk->scratch->completions != NULL ? n - JOIN_COMPLETION_ROWS : n};
   walk->solutions += walk_one_word(&one, row, allowed, ld, rd, ~ruled_out);
   walk->stats.bottom_nodes += one.nodes;
   walk->stats.words += one.nodes;
@@ -300,19 +378,6 @@ static void count_completion(fused_rows_t *f, int twice_counts) {
   f->combined += f->live;
 }
 
-/* The cells of a group's square (numbered as its placements') that the
- * queens above attack, `column` the group's columns and ld, rd the
- * diagonals attacking the first of its rows: row j sees them j rows on. */
-static uint32_t cells_attacked(const int column[JOIN_COMPLETION_ROWS], uint64_t ld, uint64_t rd) {
-  uint32_t cells = 0;
-  for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
-    const uint64_t attacked = (ld << j) | (rd >> j);
-    for (int i = 0; i < JOIN_COMPLETION_ROWS; i++)
-      cells |= (uint32_t)((attacked >> column[i]) & 1) << (JOIN_COMPLETION_ROWS * j + i);
-  }
-  return cells;
-}
-
 /* The fused rows below the first one's queen, on the columns `allowed`
  * (JOIN_COMPLETION_ROWS of them) where ld and rd attack that row: each of
  * board's completions on those columns (listed once a process) that
@@ -321,32 +386,19 @@ static uint32_t cells_attacked(const int column[JOIN_COMPLETION_ROWS], uint64_t 
  * point and branch at each. */
 static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, uint64_t rd) {
   const nq_join_scratch_t *scratch = f->walk->scratch;
-  const join_completions_t *c = scratch->completions;
   const int first = scratch->n - JOIN_COMPLETION_ROWS;
-  const uint32_t g = nq__join_completion_group(c, allowed);
-  int column[JOIN_COMPLETION_ROWS];
-  for (int i = 0; i < JOIN_COMPLETION_ROWS; i++, allowed = drop_lowest_bit(allowed))
-    column[i] = bit_index(lowest_bit(allowed));
-  const uint32_t attacked = cells_attacked(column, ld, rd);
-  /* Under the long-diagonal rule a completion on both is another pair's
-   * (one on either, with a bottom queen above on the other, meets the
-   * diagonal that queen closed). */
-  const uint32_t on_both = JOIN_ON_MAIN_DIAGONAL | JOIN_ON_ANTI_DIAGONAL;
-  const uint32_t end = scratch->long_diagonals ? c->ruled_end[g] : c->start[g + 1];
-  uint32_t fitting[JOIN_MOST_COMPLETIONS];
-  const size_t fits =
-      nq__bit_select_disjoint(fitting, c->placements + c->start[g], end - c->start[g], attacked);
+  completions_fitting_t c;
+  select_completions(&c, scratch, allowed, ld, rd);
   const int some_twice = f->table->once < f->table->tops;
-  const uint64_t above_on_diagonal = nq__join_on_long_diagonal(scratch->n, first, 0, ld, rd);
-  f->nodes += end - c->start[g];
-  for (size_t k = 0; k < fits; k++) {
-    const join_completion_t fit = fitting[k];
+  f->nodes += c.tried;
+  for (size_t k = 0; k < c.fits; k++) {
+    const join_completion_t fit = c.fitting[k];
     for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
-      int row = first + j, at = column[nq__join_completion_column_index(fit, j)];
+      int row = first + j, at = c.column[nq__join_completion_column_index(fit, j)];
       f->bitsets[2 + 2 * j] = nq__join_ruled_out_along_ld(scratch, f->table, row, at);
       f->bitsets[3 + 2 * j] = nq__join_ruled_out_along_rd(scratch, f->table, row, at);
     }
-    count_completion(f, some_twice && (above_on_diagonal || (fit & on_both) != 0));
+    count_completion(f, some_twice && completion_on_long_diagonal(&c, fit));
   }
 }
 
@@ -472,6 +524,7 @@ int nq__join_open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n,
   walk->stats.buckets = 1;
   const size_t quarters_held = nq__join_quarters_bytes(&scratch->quarters);
   int rc = nq__join_start_tops(scratch, &walk->stats.top_nodes, top_columns);
+  scratch->completions = NULL; /* (an earlier bucket's may be another board's) */
   if (rc == NQ_OK && n - top_rows >= JOIN_FUSED_ROWS) {
     scratch->completions = nq__join_completions(n);
     rc = scratch->completions != NULL ? NQ_OK : NQ_ENOMEM;
