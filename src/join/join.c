@@ -159,15 +159,33 @@ int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_
   return NQ_OK;
 }
 
+/* A column's cells in a group's square from the five rows that attack
+ * it, bit j for row j: bit 5j (row j's cell in column 0 of the square),
+ * and the same with the rows in reverse order (bit j for row 4 - j). */
+#define NQ_SPREAD_ROWS(x)                                                                          \
+  ((uint32_t)(((x)&1u) | (((x)&2u) << 4) | (((x)&4u) << 8) | (((x)&8u) << 12) | (((x)&16u) << 16)))
+#define NQ_SPREAD_ROWS_REVERSED(x)                                                                 \
+  ((uint32_t)((((x)&1u) << 20) | (((x)&2u) << 14) | (((x)&4u) << 8) | (((x)&8u) << 2) |            \
+              (((x)&16u) >> 4)))
+#define NQ_SPREAD_8(f, x) f(x), f(x + 1), f(x + 2), f(x + 3), f(x + 4), f(x + 5), f(x + 6), f(x + 7)
+#define NQ_SPREAD_32(f)                                                                            \
+  NQ_SPREAD_8(f, 0u), NQ_SPREAD_8(f, 8u), NQ_SPREAD_8(f, 16u), NQ_SPREAD_8(f, 24u)
+_Static_assert(JOIN_COMPLETION_ROWS == 5, "the spread tables below are for five rows");
+static const uint32_t rows_spread[32] = {NQ_SPREAD_32(NQ_SPREAD_ROWS)};
+static const uint32_t rows_spread_reversed[32] = {NQ_SPREAD_32(NQ_SPREAD_ROWS_REVERSED)};
+
 /* The cells of a group's square (numbered as its placements') that the
  * queens above attack, `column` the group's columns and ld, rd the
- * diagonals attacking the first of its rows: row j sees them j rows on. */
+ * diagonals attacking the first of its rows: row j sees them j rows on,
+ * so column c is attacked on row j by rd's bit c + j and ld's bit c - j,
+ * five-bit windows of each read at once and spread over the rows by a
+ * table (not 25 bits tested one by one). */
 static uint32_t cells_attacked(const int column[JOIN_COMPLETION_ROWS], uint64_t ld, uint64_t rd) {
+  const uint64_t ld_below = ld << (JOIN_COMPLETION_ROWS - 1); /* bit c + 4: ld's bit c */
   uint32_t cells = 0;
-  for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
-    const uint64_t attacked = (ld << j) | (rd >> j);
-    for (int i = 0; i < JOIN_COMPLETION_ROWS; i++)
-      cells |= (uint32_t)((attacked >> column[i]) & 1) << (JOIN_COMPLETION_ROWS * j + i);
+  for (int i = 0; i < JOIN_COMPLETION_ROWS; i++) {
+    const int c = column[i];
+    cells |= (rows_spread[(rd >> c) & 31] | rows_spread_reversed[(ld_below >> c) & 31]) << i;
   }
   return cells;
 }
@@ -350,8 +368,11 @@ static void count_last_two_rows(bottom_walk_t *walk, const top_table_t *table,
 /* The walk's last JOIN_FUSED_ROWS rows, from a queen on the first of them
  * (the live words not yet narrowed by it): each completion of the rows
  * below, taken from the bucket's list of them, adds the tops that none of
- * its queens rules out, in one pass over the live words.  Narrowing row by
- * row would store the words at each depth and call down for the next row;
+ * its queens rules out, in one pass over the live words, into which that
+ * first queen's bitsets are ORed once where some completion fits (full
+ * words are kept: dropping them cost what it saved, docs/performance.md).
+ * Narrowing row by row would store the words at each depth and call down
+ * for the next row;
  * this close to the end a queen has few completions, so one pass each
  * costs less (six rows measured best with the list, five with a search:
  * docs/performance.md). */
@@ -361,16 +382,28 @@ typedef struct fused_rows {
   const uint32_t *index;
   const uint64_t *ruled_out;
   size_t live;
-  const uint64_t *bitsets[2 * JOIN_FUSED_ROWS]; /* by_ld, by_rd of each fused row's queen */
+  const uint64_t *first_ld, *first_rd; /* the bitsets of the first fused row's queen */
+  uint64_t *above;                     /* room for `live` words: the tops the queens down to
+                                          that one rule out (the walk's next depth's) */
+  const uint64_t *bitsets[2 * JOIN_COMPLETION_ROWS]; /* by_ld, by_rd of each completion row's */
   uint64_t nodes, combined;
 } fused_rows_t;
+
+/* The tops the queens down to the first fused row's rule out, once for
+ * all its completions: a completion then ORs its own ten bitsets alone. */
+static void rule_out_above(fused_rows_t *f) {
+  for (size_t k = 0; k < f->live; k++) {
+    const size_t w = f->index[k];
+    f->above[k] = f->ruled_out[k] | f->first_ld[w] | f->first_rd[w];
+  }
+}
 
 static void count_completion(fused_rows_t *f, int twice_counts) {
   uint64_t fitting = 0;
   for (size_t k = 0; k < f->live; k++) {
     size_t w = f->index[k];
-    uint64_t value = f->ruled_out[k];
-    for (int b = 0; b < 2 * JOIN_FUSED_ROWS; b++)
+    uint64_t value = f->above[k];
+    for (int b = 0; b < 2 * JOIN_COMPLETION_ROWS; b++)
       value |= f->bitsets[b][w];
     fitting += nq__join_counted(f->table, w, ~value, twice_counts);
   }
@@ -391,15 +424,32 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
   select_completions(&c, scratch, allowed, ld, rd);
   const int some_twice = f->table->once < f->table->tops;
   f->nodes += c.tried;
+  if (c.fits > 0)
+    rule_out_above(f);
   for (size_t k = 0; k < c.fits; k++) {
     const join_completion_t fit = c.fitting[k];
     for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
       int row = first + j, at = c.column[nq__join_completion_column_index(fit, j)];
-      f->bitsets[2 + 2 * j] = nq__join_ruled_out_along_ld(scratch, f->table, row, at);
-      f->bitsets[3 + 2 * j] = nq__join_ruled_out_along_rd(scratch, f->table, row, at);
+      f->bitsets[2 * j] = nq__join_ruled_out_along_ld(scratch, f->table, row, at);
+      f->bitsets[2 * j + 1] = nq__join_ruled_out_along_rd(scratch, f->table, row, at);
     }
     count_completion(f, some_twice && completion_on_long_diagonal(&c, fit));
   }
+}
+
+/* The completions the next queen of the first fused row will read (the
+ * next of `later`, below it the columns `allowed` but its own), asked
+ * for ahead: the list is larger than the core's caches from n = 19 (2 MB)
+ * and a group's first load was a third of the selection's time (perf
+ * annotate). */
+static void prefetch_next_completions(const join_completions_t *c, uint64_t allowed,
+                                      uint64_t later) {
+  if (later == 0)
+    return;
+  const uint32_t g = nq__join_completion_group(c, allowed & ~lowest_bit(later));
+  const join_completion_t *first = c->placements + c->start[g];
+  __builtin_prefetch(first);
+  __builtin_prefetch(first + 16);
 }
 
 /* A bottom half of one row (the top is every row but the last): each
@@ -459,8 +509,15 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
       continue;
     }
     if (row + JOIN_FUSED_ROWS == n && table->words > 1) {
-      fused_rows_t f = {.walk = walk, .table = table, .index = index, .ruled_out = ruled_out,
-                        .live = live, .bitsets = {by_ld, by_rd}};
+      prefetch_next_completions(scratch->completions, allowed, drop_lowest_bit(free_squares));
+      fused_rows_t f = {.walk = walk,
+                        .table = table,
+                        .index = index,
+                        .ruled_out = ruled_out,
+                        .live = live,
+                        .first_ld = by_ld,
+                        .first_rd = by_rd,
+                        .above = next};
       complete_from_list(&f, below, below_ld, below_rd);
       nodes += f.nodes;
       combined += f.combined;
