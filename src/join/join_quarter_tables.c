@@ -3,9 +3,9 @@
  * records and their sorting by group took an eighth of the time (perf,
  * docs/performance.md), though a quarter on a given set of columns is the
  * same in every bucket that holds those columns.  A table of every
- * placement of five rows is small enough up to n = 21 (C(n, 5) sets of a
- * few dozen placements, 16 bytes each: tens of MB at most), so it is built
- * once under a lock and a bucket reads its groups where they lie (copying
+ * placement of five rows is small up to n = 18 (C(n, 5) sets of a few
+ * dozen placements, 16 bytes each: 5.8 MB at 18), so it is built once
+ * under a lock and a bucket reads its groups where they lie (copying
  * them into the bucket's lists took 7% of Q(18)'s time, perf). */
 
 #include "join_quarter_tables.h"

@@ -12,10 +12,12 @@
 
 /* Tables are kept for quarters of at most JOIN_SHARED_QUARTER_ROWS rows
  * whose worst case (every ordering of every column set) takes at most
- * JOIN_SHARED_QUARTER_BYTES: the default cut's both quarters to n = 21,
- * its upper one to 23. */
+ * JOIN_SHARED_QUARTER_BYTES: the default cut's both quarters to n = 18,
+ * its upper one at 19.  Larger tables (64 MiB kept both to 21) were no
+ * faster at 19 and 20: their groups come from all over tens of MB, and
+ * the loads cost what the search did (docs/performance.md). */
 enum { JOIN_SHARED_QUARTER_ROWS = 5 };
-#define JOIN_SHARED_QUARTER_BYTES ((size_t)64 << 20)
+#define JOIN_SHARED_QUARTER_BYTES ((size_t)16 << 20)
 
 /* Rows first_row .. first_row + rows - 1 of an n-wide board: the
  * placements on the column set of rank g (among the rows-subsets of the
