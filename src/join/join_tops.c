@@ -4,11 +4,12 @@
  * diagonals do not meet.  Each bucket finds both quarters' placements in
  * the process's tables of them (join_quarter_tables.h) where those are
  * kept, else by a small search each, groups them by the part of S the
- * upper quarter takes, and tries every pair of a group with two ANDs.  Listing the tops
- * row by row instead searched each upper quarter once per completion it
- * might have, a node of tens of cycles each; the quarters' nodes and pairs
- * are as many (about 13 a top at n = 18) but a pair is two ANDs without a
- * branch the data decides (docs/performance.md has the time shares). */
+ * upper quarter takes, and tries every pair of a group with two ANDs.
+ * Listing the tops row by row instead searched each upper quarter once
+ * per completion it might have, a node of tens of cycles each; the
+ * quarters' nodes and pairs are as many (about 13 a top at n = 18) but a
+ * pair is two ANDs without a branch the data decides (docs/performance.md
+ * has the time shares). */
 
 #include <stdlib.h>
 
