@@ -4,10 +4,10 @@
  * adding the register to itself brings the next bit up.  That is about
  * six instructions a bitset a block, against one loop turn a set bit when
  * the bits are scattered one by one (the fallback elsewhere).  Where the
- * CPU has AVX-512, a word of 64 masks is four registers and each bitset's
- * word four tests against the bit: a third of the instructions (the
- * transpose and the repack around it were half of the join's time at
- * n = 22: docs/performance.md). */
+ * CPU has AVX-512, a word of 64 masks is four registers, regrouped the
+ * same way into four registers of 64 bytes, and each bitset's word is one
+ * byte test against the bit (the transpose and the repack around it were
+ * half of the join's time at n = 22: docs/performance.md). */
 
 #include "bit_transpose.h"
 
@@ -170,8 +170,36 @@ size_t nq__bit_gather_pairs(uint32_t *into_a, uint32_t *into_b, const uint32_t *
   return nq__bit_gather_pairs_portable(into_a, into_b, a, b, word_index, ruled_out, words);
 }
 
-/* Bit p of masks 64w .. 64w + 63 as one word: four 16-lane tests. */
-__attribute__((target("avx512f"))) static void
+/* Byte j of masks 0..63 as the 64 bytes of planes[j], the masks given as
+ * four registers of 16: in each 128-bit lane, byte j of its four masks
+ * brought together (a byte shuffle) and then the lane's dword j moved to
+ * lane j (a dword permute), so lane j of register i holds byte j of masks
+ * 16i .. 16i + 15; a 4 x 4 transpose of the lanes then puts them side by
+ * side. */
+__attribute__((target("avx512f,avx512bw"))) static inline void byte_planes(__m512i planes[4],
+                                                                  const __m512i q[4]) {
+  const __m512i bytes_together =
+      _mm512_set4_epi32(0x0f0b0703, 0x0e0a0602, 0x0d090501, 0x0c080400);
+  const __m512i dword_to_lane =
+      _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+  __m512i r[4];
+  for (int i = 0; i < 4; i++)
+    r[i] = _mm512_permutexvar_epi32(dword_to_lane, _mm512_shuffle_epi8(q[i], bytes_together));
+  const __m512i low01 = _mm512_shuffle_i64x2(r[0], r[1], _MM_SHUFFLE(1, 0, 1, 0));
+  const __m512i high01 = _mm512_shuffle_i64x2(r[0], r[1], _MM_SHUFFLE(3, 2, 3, 2));
+  const __m512i low23 = _mm512_shuffle_i64x2(r[2], r[3], _MM_SHUFFLE(1, 0, 1, 0));
+  const __m512i high23 = _mm512_shuffle_i64x2(r[2], r[3], _MM_SHUFFLE(3, 2, 3, 2));
+  planes[0] = _mm512_shuffle_i64x2(low01, low23, _MM_SHUFFLE(2, 0, 2, 0));
+  planes[1] = _mm512_shuffle_i64x2(low01, low23, _MM_SHUFFLE(3, 1, 3, 1));
+  planes[2] = _mm512_shuffle_i64x2(high01, high23, _MM_SHUFFLE(2, 0, 2, 0));
+  planes[3] = _mm512_shuffle_i64x2(high01, high23, _MM_SHUFFLE(3, 1, 3, 1));
+}
+
+/* Bit p of masks 64w .. 64w + 63 as one word: one byte test of the plane
+ * that holds it (against four 16-lane dword tests and their shifts, a
+ * fifth of the instructions: the transpose was a sixth of the join's time
+ * at n = 22, docs/performance.md). */
+__attribute__((target("avx512f,avx512bw"))) static void
 transpose_avx512(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count, int width) {
   const size_t words = (count + WORD_BITS - 1) / WORD_BITS;
   for (size_t w = 0; w < words; w++) {
@@ -182,18 +210,23 @@ transpose_avx512(uint64_t *rows, size_t stride, const uint32_t *masks, size_t co
       memcpy(padded, block, (count - w * WORD_BITS) * sizeof *padded);
       block = padded;
     }
-    const __m512i q0 = _mm512_loadu_si512(block), q1 = _mm512_loadu_si512(block + 16);
-    const __m512i q2 = _mm512_loadu_si512(block + 32), q3 = _mm512_loadu_si512(block + 48);
-    __m512i bit = _mm512_set1_epi32(1);
-    for (int p = 0; p < width; p++, bit = _mm512_slli_epi32(bit, 1))
-      rows[(size_t)p * stride + w] = (uint64_t)_mm512_test_epi32_mask(q0, bit) |
-                                     (uint64_t)_mm512_test_epi32_mask(q1, bit) << 16 |
-                                     (uint64_t)_mm512_test_epi32_mask(q2, bit) << 32 |
-                                     (uint64_t)_mm512_test_epi32_mask(q3, bit) << 48;
+    const __m512i q[4] = {_mm512_loadu_si512(block), _mm512_loadu_si512(block + 16),
+                          _mm512_loadu_si512(block + 32), _mm512_loadu_si512(block + 48)};
+    __m512i planes[4];
+    byte_planes(planes, q);
+    for (int j = 0; 8 * j < width; j++) {
+      const __m512i plane = planes[j];
+      for (int bit = 0; bit < 8 && 8 * j + bit < width; bit++)
+        rows[(size_t)(8 * j + bit) * stride + w] =
+            (uint64_t)_mm512_test_epi8_mask(plane, _mm512_set1_epi8((char)(1 << bit)));
+    }
   }
 }
 
-int nq__bit_transpose_has_avx512(void) { return __builtin_cpu_supports("avx512f"); }
+/* BW for the transpose's byte tests: every AVX-512 CPU but the Xeon Phi has it. */
+int nq__bit_transpose_has_avx512(void) {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+}
 
 void nq__bit_transpose(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
                        int width) {
