@@ -7,7 +7,7 @@
  * CPU has AVX-512, a word of 64 masks is four registers, regrouped the
  * same way into four registers of 64 bytes, and each bitset's word is one
  * byte test against the bit (the transpose and the repack around it were
- * half of the join's time at n = 22: docs/performance.md). */
+ * a third of the join's time at n = 22: docs/performance.md). */
 
 #include "bit_transpose.h"
 
@@ -196,9 +196,8 @@ __attribute__((target("avx512f,avx512bw"))) static inline void byte_planes(__m51
 }
 
 /* Bit p of masks 64w .. 64w + 63 as one word: one byte test of the plane
- * that holds it (against four 16-lane dword tests and their shifts, a
- * fifth of the instructions: the transpose was a sixth of the join's time
- * at n = 22, docs/performance.md). */
+ * that holds it, where four 16-lane dword tests had to be moved out of
+ * their mask registers, shifted and ORed together. */
 __attribute__((target("avx512f,avx512bw"))) static void
 transpose_avx512(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count, int width) {
   const size_t words = (count + WORD_BITS - 1) / WORD_BITS;
