@@ -76,9 +76,11 @@ size_t nq_join_least_memory(int n, int threads);
  * of 64 tops. */
 size_t nq_join_tops_within(int n, int top_rows, size_t bytes);
 
-/* The default cut: the top has n / 2 rows (on odd boards the middle row
- * then lies between two halves of n / 2 rows). */
-int nq_join_default_top_rows(int n);
+/* The default cut: the top has n / 2 rows, so the up-down flip halves the
+ * work (on odd boards the middle row's queen lies between two halves of
+ * n / 2 rows).  Inline here because the join's memory bounds and its
+ * count both depend on it and neither should depend on the other. */
+static inline int nq_join_default_top_rows(int n) { return n / 2; }
 
 /* Counts the n-queens solutions whose rows 0..top_rows-1 hold their queens
  * in exactly the columns of `top_columns` (a set of top_rows columns),

@@ -3,7 +3,7 @@
 
 /* A bit matrix turned on its side: `count` masks of `width` bits become
  * `width` bitsets over the masks.  The join stores its top halves this way
- * (src/join/join.c), once a bucket and again at every repack, so it is a third
+ * (src/join/join_bucket.c), once a bucket and again at every repack, so it is a third
  * of the join's time when done bit by bit. */
 
 #include <stddef.h>
@@ -41,7 +41,7 @@ size_t nq__bit_gather_pairs_portable(uint32_t *into_a, uint32_t *into_b, const u
 /* The words of `from` that share no bit with `mask`, appended in order
  * to `into`, which has room for `count` and is written nowhere else;
  * returns how many.  The join's completions
- * that fit (src/join/join.c); with AVX-512, 16 at a time compressed. */
+ * that fit (src/join/join_bucket.c); with AVX-512, 16 at a time compressed. */
 size_t nq__bit_select_disjoint(uint32_t *into, const uint32_t *from, size_t count, uint32_t mask);
 size_t nq__bit_select_disjoint_portable(uint32_t *into, const uint32_t *from, size_t count,
                                         uint32_t mask);

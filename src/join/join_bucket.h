@@ -1,7 +1,7 @@
 #ifndef NQ_SRC_JOIN_BUCKET_H
 #define NQ_SRC_JOIN_BUCKET_H
 
-/* One bucket of the join (join.c), each queen of row m weighted by the
+/* One bucket of the join (join_bucket.c), each queen of row m weighted by the
  * column sets and middle queens it stands for: counted exactly, or
  * sampled for the estimate.  The unit scheme (join_units.c) supplies the
  * weights. */

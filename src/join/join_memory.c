@@ -16,7 +16,7 @@ static size_t table_bytes(int n, size_t tops) {
 }
 
 /* A part of `tops` tops at its worst: its table; at each depth where the
- * walk repacks (join.c), survivors filling less than 1 / JOIN_REPACK_DENSITY
+ * walk repacks (join_bucket.c), survivors filling less than 1 / JOIN_REPACK_DENSITY
  * of the live words, so at most 64 / JOIN_REPACK_DENSITY a word; and the
  * live words' values and indexes at every depth of the walk. */
 size_t nq__join_part_bytes(int n, int top_rows, size_t tops) {
@@ -87,4 +87,9 @@ size_t nq_join_shared_bytes(int n) {
   const join_completions_t *table = nq__join_completions(n);
   return (table != NULL ? table->bytes : 0) +
          (n >= 2 ? nq__join_shared_quarters_bytes(n, nq_join_default_top_rows(n)) : 0);
+}
+
+size_t nq_join_least_memory(int n, int threads) {
+  return nq_join_shared_bytes(n) + (size_t)(threads > 0 ? threads : 1) *
+                                       nq__join_part_bytes(n, nq_join_default_top_rows(n), 64);
 }

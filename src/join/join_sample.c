@@ -129,7 +129,7 @@ int nq__join_sample_weighted(nq__join_sample_t *estimate, nq__join_sample_t *wal
                              const uint8_t first_row_weight[NQ_JOIN_MAX_N], int long_diagonals,
                              int exact_rows, int descents, uint64_t *random_state) {
   *estimate = *walked = (nq__join_sample_t){0};
-  /* The walk takes its last JOIN_FUSED_ROWS rows in one step (join.c),
+  /* The walk takes its last JOIN_FUSED_ROWS rows in one step (join_bucket.c),
    * so a path stops above them at the latest. */
   int stop_row = n - (exact_rows > JOIN_FUSED_ROWS ? exact_rows : JOIN_FUSED_ROWS);
   if (stop_row <= top_rows || top_rows >= n - 1 || descents < 1) {

@@ -6,7 +6,7 @@
 #include "nqueens/error.h"
 
 /* Asked once in CANCEL_EVERY calls: the walk asks at each node of its
- * first rows (join.c), the quarters' pairing at each group. */
+ * first rows (join_bucket.c), the quarters' pairing at each group. */
 enum { CANCEL_EVERY = 64 };
 
 int nq__join_cancel_asked(nq_join_scratch_t *scratch) {

@@ -1,7 +1,7 @@
 /* The join's units: the column sets of the top half, one per orbit under
  * the left-right mirror and the up-down flip, each with the weights of its
  * row-m queens (docs/algorithm.md section 7).  The bucket itself, exact or
- * sampled, is join.c's. */
+ * sampled, is join_bucket.c's. */
 
 #include "join_units.h"
 

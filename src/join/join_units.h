@@ -1,7 +1,7 @@
 #ifndef NQ_SRC_JOIN_UNITS_H
 #define NQ_SRC_JOIN_UNITS_H
 
-/* The join's units (join.c), for its method (method_join.c): the column
+/* The join's units (join_bucket.c), for its method (method_join.c): the column
  * sets of the top half, one per orbit under the left-right mirror and the
  * up-down flip (the canonical ones, docs/algorithm.md section 7), walked
  * in increasing order of the set as a number (method_join.c lists them in

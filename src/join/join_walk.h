@@ -1,7 +1,7 @@
 #ifndef NQ_SRC_JOIN_WALK_H
 #define NQ_SRC_JOIN_WALK_H
 
-/* The join's bucket walk inside (join.c), shared with its sampled form
+/* The join's bucket walk inside (join_bucket.c), shared with its sampled form
  * (join_sample.c): the tables of tops, the scratch memory, and the steps
  * of the bottom walk.  Nothing outside src/join/ sees these. */
 
@@ -59,7 +59,7 @@ struct nq_join_scratch {
   size_t stack_words;
   int stack_depths;
   int n, top_rows;
-  /* The long-diagonal rule holds for the bucket in hand (join.c): the
+  /* The long-diagonal rule holds for the bucket in hand (join_bucket.c): the
    * bottom walk then closes the other long diagonal under a queen on one. */
   int long_diagonals;
   /* Asked before each queen of the bottom walk's first rows
@@ -102,7 +102,7 @@ static inline const uint64_t *nq__join_ruled_out_along_rd(
 /* The diagonals of the row below a bottom queen at `row`.  Under the
  * long-diagonal rule a queen on one of the board's two longest diagonals
  * also closes the other, as if a queen stood on it: a bottom holding both
- * is another pair's to count (join.c has the rule). */
+ * is another pair's to count (join_bucket.c has the rule). */
 static inline void nq__join_below(const nq_join_scratch_t *scratch, int row, uint64_t queen,
                                   uint64_t ld, uint64_t rd, uint64_t *below_ld,
                                   uint64_t *below_rd) {
@@ -152,7 +152,7 @@ static inline uint64_t nq__join_anti_diagonal_square(int n, int top_rows) {
 }
 
 /* Whether the bucket in hand is abandoned: the cancel hook's answer,
- * asked once in a while (join.c has the rule). */
+ * asked once in a while (join_bucket.c has the rule). */
 int nq__join_cancel_asked(nq_join_scratch_t *scratch);
 
 /* Room in `table` for `tops` masks, keeping those it holds. */

@@ -38,10 +38,6 @@ static int cancel_depths(const nq_join_scratch_t *scratch) {
   return depths > CANCEL_MIN_DEPTHS ? depths : CANCEL_MIN_DEPTHS;
 }
 
-/* Half the board: the up-down flip then halves the work, on odd boards
- * with the middle row's queen between the halves. */
-int nq_join_default_top_rows(int n) { return n / 2; }
-
 static size_t words_for(size_t tops) { return tops == 0 ? 1 : (tops + 63) / 64; }
 
 int nq_join_scratch_create(nq_join_scratch_t **scratch) {
@@ -698,9 +694,4 @@ void nq__join_set_cancel(nq_join_scratch_t *scratch, int (*cancelled)(void *cont
                          void *context) {
   scratch->cancelled = cancelled;
   scratch->cancel_context = context;
-}
-
-size_t nq_join_least_memory(int n, int threads) {
-  return nq_join_shared_bytes(n) + (size_t)(threads > 0 ? threads : 1) *
-                                       nq__join_part_bytes(n, nq_join_default_top_rows(n), 64);
 }
