@@ -394,16 +394,38 @@ static void rule_out_above(fused_rows_t *f) {
   }
 }
 
-static void count_completion(fused_rows_t *f, int twice_counts) {
+/* The tops ruled out in live word k (table word w) once a completion's
+ * queens, whose bitsets are f->bitsets, join those above. */
+static inline uint64_t ruled_out_by_completion(const fused_rows_t *f, size_t k, size_t w) {
+  uint64_t value = f->above[k];
+  for (int b = 0; b < 2 * JOIN_COMPLETION_ROWS; b++)
+    value |= f->bitsets[b][w];
+  return value;
+}
+
+/* The tops a completion leaves in the live words, each counted once.
+ * Kept apart from the form below that counts the long-diagonal rule's
+ * twice: a test of that rule inside the loop held a register and a branch
+ * a word, and the ten bitsets' pointers then no longer fitted in
+ * registers (docs/performance.md). */
+static uint64_t fitting_once(const fused_rows_t *f) {
+  uint64_t fitting = 0;
+  for (size_t k = 0; k < f->live; k++)
+    fitting += (uint64_t)bit_count(~ruled_out_by_completion(f, k, f->index[k]));
+  return fitting;
+}
+
+static uint64_t fitting_with_twice(const fused_rows_t *f) {
   uint64_t fitting = 0;
   for (size_t k = 0; k < f->live; k++) {
-    size_t w = f->index[k];
-    uint64_t value = f->above[k];
-    for (int b = 0; b < 2 * JOIN_COMPLETION_ROWS; b++)
-      value |= f->bitsets[b][w];
-    fitting += nq__join_counted(f->table, w, ~value, twice_counts);
+    const size_t w = f->index[k];
+    fitting += nq__join_counted(f->table, w, ~ruled_out_by_completion(f, k, w), 1);
   }
-  f->walk->solutions += fitting;
+  return fitting;
+}
+
+static void count_completion(fused_rows_t *f, int twice_counts) {
+  f->walk->solutions += twice_counts ? fitting_with_twice(f) : fitting_once(f);
   f->combined += f->live;
 }
 
