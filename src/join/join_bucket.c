@@ -403,29 +403,47 @@ static inline uint64_t ruled_out_by_completion(const fused_rows_t *f, size_t k, 
   return value;
 }
 
-/* The tops a completion leaves in the live words, each counted once.
- * Kept apart from the form below that counts the long-diagonal rule's
- * twice: a test of that rule inside the loop held a register and a branch
- * a word, and the ten bitsets' pointers then no longer fitted in
- * registers (docs/performance.md). */
-static uint64_t fitting_once(const fused_rows_t *f) {
+/* The tops a completion leaves in live words from..to-1, each counted
+ * once.  The long-diagonal rule's twice is not tested in here: inside the
+ * loop it held a register and a branch a word, and the ten bitsets'
+ * pointers then no longer fitted in registers (docs/performance.md). */
+static uint64_t fitting_in(const fused_rows_t *f, size_t from, size_t to) {
   uint64_t fitting = 0;
-  for (size_t k = 0; k < f->live; k++)
+  for (size_t k = from; k < to; k++)
     fitting += (uint64_t)bit_count(~ruled_out_by_completion(f, k, f->index[k]));
   return fitting;
 }
 
-static uint64_t fitting_with_twice(const fused_rows_t *f) {
-  uint64_t fitting = 0;
-  for (size_t k = 0; k < f->live; k++) {
-    const size_t w = f->index[k];
-    fitting += nq__join_counted(f->table, w, ~ruled_out_by_completion(f, k, w), 1);
+/* The first of the `live` ascending word indexes that is at least w. */
+static size_t first_index_from(const uint32_t *index, size_t live, size_t w) {
+  size_t low = 0, high = live;
+  while (low < high) {
+    const size_t middle = low + (high - low) / 2;
+    if (index[middle] < w)
+      low = middle + 1;
+    else
+      high = middle;
   }
-  return fitting;
+  return low;
+}
+
+/* The same where the tops from table->once on count twice: the live words
+ * are ascending, so those before the word holding that top count once,
+ * those after it twice, and that word alone is split by its mask. */
+static uint64_t fitting_with_twice(const fused_rows_t *f) {
+  const size_t once = f->table->once;
+  size_t split = first_index_from(f->index, f->live, once / 64);
+  uint64_t fitting = fitting_in(f, 0, split);
+  if (split < f->live && 64 * (size_t)f->index[split] < once) {
+    const size_t w = f->index[split];
+    fitting += nq__join_counted(f->table, w, ~ruled_out_by_completion(f, split, w), 1);
+    split++;
+  }
+  return fitting + 2 * fitting_in(f, split, f->live);
 }
 
 static void count_completion(fused_rows_t *f, int twice_counts) {
-  f->walk->solutions += twice_counts ? fitting_with_twice(f) : fitting_once(f);
+  f->walk->solutions += twice_counts ? fitting_with_twice(f) : fitting_in(f, 0, f->live);
   f->combined += f->live;
 }
 
