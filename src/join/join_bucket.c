@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bit_count.h"
 #include "bit_transpose.h"
 #include "bits.h"
 #include "join_bucket.h"
@@ -379,71 +380,54 @@ typedef struct fused_rows {
   const uint64_t *ruled_out;
   size_t live;
   const uint64_t *first_ld, *first_rd; /* the bitsets of the first fused row's queen */
-  uint64_t *above;                     /* room for `live` words: the tops the queens down to
-                                          that one rule out (the walk's next depth's) */
+  uint64_t *above;                     /* room for the table's words: the tops the queens down
+                                          to that one rule out (the walk's next depth's) */
   const uint64_t *bitsets[2 * JOIN_COMPLETION_ROWS]; /* by_ld, by_rd of each completion row's */
   uint64_t nodes, combined;
 } fused_rows_t;
 
 /* The tops the queens down to the first fused row's rule out, once for
- * all its completions: a completion then ORs its own ten bitsets alone. */
+ * all its completions, by table word (the words no longer live are full):
+ * a completion then ORs its own ten bitsets alone, over all the table's
+ * words in a run, which are nearly all live this far down (99% at n = 22,
+ * docs/performance.md), so no index is read. */
 static void rule_out_above(fused_rows_t *f) {
+  if (f->live < f->table->words)
+    memset(f->above, 0xff, f->table->words * sizeof *f->above);
   for (size_t k = 0; k < f->live; k++) {
     const size_t w = f->index[k];
-    f->above[k] = f->ruled_out[k] | f->first_ld[w] | f->first_rd[w];
+    f->above[w] = f->ruled_out[k] | f->first_ld[w] | f->first_rd[w];
   }
 }
 
-/* The tops ruled out in live word k (table word w) once a completion's
- * queens, whose bitsets are f->bitsets, join those above. */
-static inline uint64_t ruled_out_by_completion(const fused_rows_t *f, size_t k, size_t w) {
-  uint64_t value = f->above[k];
-  for (int b = 0; b < 2 * JOIN_COMPLETION_ROWS; b++)
-    value |= f->bitsets[b][w];
-  return value;
-}
+_Static_assert(2 * JOIN_COMPLETION_ROWS == NQ_BIT_COUNT_SETS,
+               "a completion's bitsets are what nq__bit_count_clear ORs");
 
-/* The tops a completion leaves in live words from..to-1, each counted
- * once.  The long-diagonal rule's twice is not tested in here: inside the
- * loop it held a register and a branch a word, and the ten bitsets'
- * pointers then no longer fitted in registers (docs/performance.md). */
+/* The tops a completion leaves in table words from..to-1, each counted
+ * once. */
 static uint64_t fitting_in(const fused_rows_t *f, size_t from, size_t to) {
-  uint64_t fitting = 0;
-  for (size_t k = from; k < to; k++)
-    fitting += (uint64_t)bit_count(~ruled_out_by_completion(f, k, f->index[k]));
-  return fitting;
+  return nq__bit_count_clear(f->above, f->bitsets, from, to);
 }
 
-/* The first of the `live` ascending word indexes that is at least w. */
-static size_t first_index_from(const uint32_t *index, size_t live, size_t w) {
-  size_t low = 0, high = live;
-  while (low < high) {
-    const size_t middle = low + (high - low) / 2;
-    if (index[middle] < w)
-      low = middle + 1;
-    else
-      high = middle;
-  }
-  return low;
-}
-
-/* The same where the tops from table->once on count twice: the live words
- * are ascending, so those before the word holding that top count once,
- * those after it twice, and that word alone is split by its mask. */
+/* The same where the tops from table->once on count twice: the words
+ * before the one holding that top count once, those after it twice, and
+ * that word alone is split by its mask. */
 static uint64_t fitting_with_twice(const fused_rows_t *f) {
-  const size_t once = f->table->once;
-  size_t split = first_index_from(f->index, f->live, once / 64);
+  const size_t once = f->table->once, words = f->table->words;
+  size_t split = once / 64;
   uint64_t fitting = fitting_in(f, 0, split);
-  if (split < f->live && 64 * (size_t)f->index[split] < once) {
-    const size_t w = f->index[split];
-    fitting += nq__join_counted(f->table, w, ~ruled_out_by_completion(f, split, w), 1);
+  if (once % 64 != 0 && split < words) {
+    uint64_t value = f->above[split];
+    for (int b = 0; b < 2 * JOIN_COMPLETION_ROWS; b++)
+      value |= f->bitsets[b][split];
+    fitting += nq__join_counted(f->table, split, ~value, 1);
     split++;
   }
-  return fitting + 2 * fitting_in(f, split, f->live);
+  return fitting + 2 * fitting_in(f, split, words);
 }
 
 static void count_completion(fused_rows_t *f, int twice_counts) {
-  f->walk->solutions += twice_counts ? fitting_with_twice(f) : fitting_in(f, 0, f->live);
+  f->walk->solutions += twice_counts ? fitting_with_twice(f) : fitting_in(f, 0, f->table->words);
   f->combined += f->live;
 }
 
