@@ -53,20 +53,18 @@ count_clear_avx512(const uint64_t *base, const uint64_t *const sets[NQ_BIT_COUNT
   return (uint64_t)_mm512_reduce_add_epi64(total);
 }
 
-int nq__bit_count_has_avx512(void) {
+static int has_avx512(void) {
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq");
 }
 
 uint64_t nq__bit_count_clear(const uint64_t *base, const uint64_t *const sets[NQ_BIT_COUNT_SETS],
                              size_t from, size_t to) {
-  if (nq__bit_count_has_avx512())
+  if (has_avx512())
     return count_clear_avx512(base, sets, from, to);
   return nq__bit_count_clear_portable(base, sets, from, to);
 }
 
 #else
-
-int nq__bit_count_has_avx512(void) { return 0; }
 
 uint64_t nq__bit_count_clear(const uint64_t *base, const uint64_t *const sets[NQ_BIT_COUNT_SETS],
                              size_t from, size_t to) {

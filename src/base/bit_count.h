@@ -4,8 +4,9 @@
 /* What is left once bitsets are ORed together, counted: the join's last
  * rows (src/join/join_bucket.c) OR each completion's ten bitsets into the
  * words of the tops still fitting and count the tops that none of them
- * rules out, most of the join's time.  Those words are nearly all of a
- * table's, so they are read in a run, with AVX-512 eight at a time. */
+ * rules out (42% of the time at n = 22 when it read the live words one by
+ * one, docs/performance.md).  Those words are nearly all of a table's, so
+ * they are read in a run, with AVX-512 eight at a time. */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -18,11 +19,10 @@ uint64_t nq__bit_count_clear(const uint64_t *base, const uint64_t *const sets[NQ
                              size_t from, size_t to);
 
 /* The same a word at a time, whatever the CPU: nq__bit_count_clear takes
- * AVX-512 (F and VPOPCNTDQ) where the CPU has it
- * (nq__bit_count_has_avx512), this otherwise; the tests hold both to it. */
+ * AVX-512 (F and VPOPCNTDQ) where the CPU has it, this otherwise; the
+ * tests hold both to the definition. */
 uint64_t nq__bit_count_clear_portable(const uint64_t *base,
                                       const uint64_t *const sets[NQ_BIT_COUNT_SETS], size_t from,
                                       size_t to);
-int nq__bit_count_has_avx512(void);
 
 #endif

@@ -409,21 +409,22 @@ static uint64_t fitting_in(const fused_rows_t *f, size_t from, size_t to) {
   return nq__bit_count_clear(f->above, f->bitsets, from, to);
 }
 
-/* The same where the tops from table->once on count twice: the words
- * before the one holding that top count once, those after it twice, and
+/* The same where the tops from table->once on count twice (asked only
+ * where some do: once < tops, so the word holding that top is the
+ * table's): the words before it count once, those after it twice, and
  * that word alone is split by its mask. */
 static uint64_t fitting_with_twice(const fused_rows_t *f) {
-  const size_t once = f->table->once, words = f->table->words;
+  const size_t once = f->table->once;
   size_t split = once / 64;
   uint64_t fitting = fitting_in(f, 0, split);
-  if (once % 64 != 0 && split < words) {
+  if (once % 64 != 0) {
     uint64_t value = f->above[split];
     for (int b = 0; b < 2 * JOIN_COMPLETION_ROWS; b++)
       value |= f->bitsets[b][split];
     fitting += nq__join_counted(f->table, split, ~value, 1);
     split++;
   }
-  return fitting + 2 * fitting_in(f, split, words);
+  return fitting + 2 * fitting_in(f, split, f->table->words);
 }
 
 static void count_completion(fused_rows_t *f, int twice_counts) {
