@@ -13,16 +13,20 @@
 
 enum { NQ_BIT_COUNT_SETS = 10 };
 
-/* The sum over words w in from..to-1 of the zero bits of
- * base[w] | sets[0][w] | ... | sets[NQ_BIT_COUNT_SETS - 1][w]. */
-uint64_t nq__bit_count_clear(const uint64_t *base, const uint64_t *const sets[NQ_BIT_COUNT_SETS],
+/* One list of the sets ORed: a completion's ten bitsets. */
+typedef const uint64_t *nq_bit_sets_t[NQ_BIT_COUNT_SETS];
+
+/* The sum, over the lists sets[0..lists-1] and the words w in from..to-1,
+ * of the zero bits of base[w] | sets[k][0][w] | ... | sets[k][9][w].
+ * Several lists a call: on small tables the call and the final sum of the
+ * lanes cost as much as the words (perf annotate at n = 18). */
+uint64_t nq__bit_count_clear(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists,
                              size_t from, size_t to);
 
 /* The same a word at a time, whatever the CPU: nq__bit_count_clear takes
  * AVX-512 (F and VPOPCNTDQ) where the CPU has it, this otherwise; the
  * tests hold both to the definition. */
-uint64_t nq__bit_count_clear_portable(const uint64_t *base,
-                                      const uint64_t *const sets[NQ_BIT_COUNT_SETS], size_t from,
-                                      size_t to);
+uint64_t nq__bit_count_clear_portable(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists,
+                                      size_t from, size_t to);
 
 #endif

@@ -382,7 +382,8 @@ typedef struct fused_rows {
   const uint64_t *first_ld, *first_rd; /* the bitsets of the first fused row's queen */
   uint64_t *above;                     /* room for the table's words: the tops the queens down
                                           to that one rule out (the walk's next depth's) */
-  const uint64_t *bitsets[2 * JOIN_COMPLETION_ROWS]; /* by_ld, by_rd of each completion row's */
+  nq_bit_sets_t *sets;  /* the scratch's completion_sets */
+  size_t onces, twices; /* how many listed at its front, and at its back */
   uint64_t nodes, combined;
 } fused_rows_t;
 
@@ -403,33 +404,35 @@ static void rule_out_above(fused_rows_t *f) {
 _Static_assert(2 * JOIN_COMPLETION_ROWS == NQ_BIT_COUNT_SETS,
                "a completion's bitsets are what nq__bit_count_clear ORs");
 
-/* The tops a completion leaves in table words from..to-1, each counted
- * once. */
-static uint64_t fitting_in(const fused_rows_t *f, size_t from, size_t to) {
-  return nq__bit_count_clear(f->above, f->bitsets, from, to);
-}
-
-/* The same where the tops from table->once on count twice (asked only
- * where some do: once < tops, so the word holding that top is the
- * table's): the words before it count once, those after it twice, and
- * that word alone is split by its mask. */
+/* The tops the completions listed at the back of f->sets leave, those from
+ * table->once on counted twice (asked only where some are: once < tops, so
+ * the word holding that top is the table's): the words before it count
+ * once, those after it twice, and that word alone is split by its mask. */
 static uint64_t fitting_with_twice(const fused_rows_t *f) {
   const size_t once = f->table->once;
+  const nq_bit_sets_t *twice = f->sets + JOIN_MOST_COMPLETIONS - f->twices;
   size_t split = once / 64;
-  uint64_t fitting = fitting_in(f, 0, split);
+  uint64_t fitting = nq__bit_count_clear(f->above, twice, f->twices, 0, split);
   if (once % 64 != 0) {
-    uint64_t value = f->above[split];
-    for (int b = 0; b < 2 * JOIN_COMPLETION_ROWS; b++)
-      value |= f->bitsets[b][split];
-    fitting += nq__join_counted(f->table, split, ~value, 1);
+    for (size_t k = 0; k < f->twices; k++) {
+      uint64_t value = f->above[split];
+      for (int b = 0; b < 2 * JOIN_COMPLETION_ROWS; b++)
+        value |= twice[k][b][split];
+      fitting += nq__join_counted(f->table, split, ~value, 1);
+    }
     split++;
   }
-  return fitting + 2 * fitting_in(f, split, f->table->words);
+  return fitting + 2 * nq__bit_count_clear(f->above, twice, f->twices, split, f->table->words);
 }
 
-static void count_completion(fused_rows_t *f, int twice_counts) {
-  f->walk->solutions += twice_counts ? fitting_with_twice(f) : fitting_in(f, 0, f->table->words);
-  f->combined += f->live;
+/* The tops every listed completion leaves, all in one call: a table this
+ * far down is often a few words, and a call a completion cost as much
+ * again in its own start and end (perf annotate at n = 18). */
+static void count_completions(fused_rows_t *f) {
+  uint64_t fitting = nq__bit_count_clear(f->above, f->sets, f->onces, 0, f->table->words);
+  if (f->twices > 0)
+    fitting += fitting_with_twice(f);
+  f->walk->solutions += fitting;
 }
 
 /* The fused rows below the first one's queen, on the columns `allowed`
@@ -447,15 +450,20 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
   f->nodes += c.tried;
   if (c.fits > 0)
     rule_out_above(f);
+  f->onces = f->twices = 0;
   for (size_t k = 0; k < c.fits; k++) {
     const join_completion_t fit = c.fitting[k];
+    const uint64_t **sets = some_twice && completion_on_long_diagonal(&c, fit)
+                                ? f->sets[JOIN_MOST_COMPLETIONS - ++f->twices]
+                                : f->sets[f->onces++];
     for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
       int row = first + j, at = c.column[nq__join_completion_column_index(fit, j)];
-      f->bitsets[2 * j] = nq__join_ruled_out_along_ld(scratch, f->table, row, at);
-      f->bitsets[2 * j + 1] = nq__join_ruled_out_along_rd(scratch, f->table, row, at);
+      sets[2 * j] = nq__join_ruled_out_along_ld(scratch, f->table, row, at);
+      sets[2 * j + 1] = nq__join_ruled_out_along_rd(scratch, f->table, row, at);
     }
-    count_completion(f, some_twice && completion_on_long_diagonal(&c, fit));
   }
+  f->combined += c.fits * f->live;
+  count_completions(f);
 }
 
 /* The completions the next queen of the first fused row will read (the
@@ -538,7 +546,8 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
                         .live = live,
                         .first_ld = by_ld,
                         .first_rd = by_rd,
-                        .above = next};
+                        .above = next,
+                        .sets = scratch->completion_sets};
       complete_from_list(&f, below, below_ld, below_rd);
       nodes += f.nodes;
       combined += f.combined;

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bit_count.h"
 #include "bits.h"
 #include "join_completions.h"
 #include "join_tops.h"
@@ -72,6 +73,11 @@ struct nq_join_scratch {
   join_quarters_t quarters; /* the tops' quarters (join_tops.c) */
   const join_completions_t *completions; /* board n's, shared; NULL: none used */
   size_t memory_limit;      /* bytes (nq_join_scratch_limit); 0: a bucket whole */
+  /* The fused rows' fitting completions, as the bitsets each ORs: those
+   * counted once from the front, those that may count twice from the back
+   * (join_bucket.c); here, not on the walk's stack, which every depth of it
+   * would carry. */
+  nq_bit_sets_t completion_sets[JOIN_MOST_COMPLETIONS];
 };
 
 /* The walk's constants for one bucket, and what it adds up. */
