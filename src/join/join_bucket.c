@@ -448,8 +448,20 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
   select_completions(&c, scratch, allowed, ld, rd);
   const int some_twice = f->table->once < f->table->tops;
   f->nodes += c.tried;
-  if (c.fits > 0)
-    rule_out_above(f);
+  if (c.fits == 0)
+    return;
+  rule_out_above(f);
+  /* A queen's bitsets lie `words` apart from one column to the next, on
+   * either diagonal: a row's first and a column's offset, worked out once
+   * here, and then an addition where each of 10 a completion took a
+   * multiplication (perf: the pointers were a tenth of n = 18's time). */
+  const uint64_t *ld_of_row[JOIN_COMPLETION_ROWS], *rd_of_row[JOIN_COMPLETION_ROWS];
+  size_t offset_of_column[JOIN_COMPLETION_ROWS];
+  for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
+    ld_of_row[j] = nq__join_ruled_out_along_ld(scratch, f->table, first + j, 0);
+    rd_of_row[j] = nq__join_ruled_out_along_rd(scratch, f->table, first + j, 0);
+    offset_of_column[j] = (size_t)c.column[j] * f->table->words;
+  }
   f->onces = f->twices = 0;
   for (size_t k = 0; k < c.fits; k++) {
     const join_completion_t fit = c.fitting[k];
@@ -457,9 +469,9 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
                                 ? f->sets[JOIN_MOST_COMPLETIONS - ++f->twices]
                                 : f->sets[f->onces++];
     for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
-      int row = first + j, at = c.column[nq__join_completion_column_index(fit, j)];
-      sets[2 * j] = nq__join_ruled_out_along_ld(scratch, f->table, row, at);
-      sets[2 * j + 1] = nq__join_ruled_out_along_rd(scratch, f->table, row, at);
+      const size_t offset = offset_of_column[nq__join_completion_column_index(fit, j)];
+      sets[2 * j] = ld_of_row[j] + offset;
+      sets[2 * j + 1] = rd_of_row[j] + offset;
     }
   }
   f->combined += c.fits * f->live;
