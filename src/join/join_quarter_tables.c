@@ -22,13 +22,6 @@
 static pthread_mutex_t building = PTHREAD_MUTEX_INITIALIZER;
 static join_quarter_table_t *tables[NQ_JOIN_MAX_N + 1][NQ_JOIN_MAX_N][JOIN_SHARED_QUARTER_ROWS + 1];
 
-uint32_t nq__join_set_rank(uint64_t columns) {
-  uint32_t rank = 0;
-  for (int k = 1; columns != 0; k++, columns = drop_lowest_bit(columns))
-    rank += nq__join_binomial(bit_index(lowest_bit(columns)), k);
-  return rank;
-}
-
 static size_t factorial(int k) { return k <= 1 ? 1 : (size_t)k * factorial(k - 1); }
 
 /* The most the table can take: every ordering of every column set. */
@@ -84,6 +77,9 @@ static join_quarter_table_t *build(int n, int first_row, int rows) {
     return NULL;
   *t = (join_quarter_table_t){.n = n, .first_row = first_row, .rows = rows};
   t->groups = nq__join_binomial(n, rows);
+  for (int c = 0; c < NQ_JOIN_MAX_N; c++)
+    for (int k = 0; k <= rows; k++)
+      t->rank_of[c][k] = nq__join_binomial(c, k);
   t->start = malloc(((size_t)t->groups + 1) * sizeof *t->start);
   listing_t l = {.table = t};
   int rc = t->start == NULL ? NQ_ENOMEM : NQ_OK;
