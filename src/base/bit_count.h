@@ -4,9 +4,9 @@
 /* What is left once bitsets are ORed together, counted: the join's last
  * rows (src/join/join_bucket.c) OR each completion's ten bitsets into the
  * words of the tops still fitting and count the tops that none of them
- * rules out (42% of the time at n = 22 when it read the live words one by
- * one, docs/performance.md).  Those words are nearly all of a table's, so
- * they are read in a run, with AVX-512 eight at a time. */
+ * rules out, a large part of the join's time (docs/performance.md).
+ * Those words are nearly all of a table's, so they are read in a run,
+ * with AVX-512 eight at a time. */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -19,7 +19,7 @@ typedef const uint64_t *nq_bit_sets_t[NQ_BIT_COUNT_SETS];
 /* The sum, over the lists sets[0..lists-1] and the words w in from..to-1,
  * of the zero bits of base[w] | sets[k][0][w] | ... | sets[k][9][w].
  * Several lists a call: on small tables the call and the final sum of the
- * lanes cost as much as the words (perf annotate at n = 18). */
+ * lanes cost as much as the words (docs/performance.md). */
 uint64_t nq__bit_count_clear(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists,
                              size_t from, size_t to);
 

@@ -382,16 +382,16 @@ typedef struct fused_rows {
   const uint64_t *first_ld, *first_rd; /* the bitsets of the first fused row's queen */
   uint64_t *above;                     /* room for the table's words: the tops the queens down
                                           to that one rule out (the walk's next depth's) */
-  nq_bit_sets_t *sets;  /* the scratch's completion_sets */
-  size_t onces, twices; /* how many listed at its front, and at its back */
+  size_t onces, twices; /* how many listed at the front of the scratch's
+                           completion_sets, and at its back */
   uint64_t nodes, combined;
 } fused_rows_t;
 
 /* The tops the queens down to the first fused row's rule out, once for
  * all its completions, by table word (the words no longer live are full):
  * a completion then ORs its own ten bitsets alone, over all the table's
- * words in a run, which are nearly all live this far down (99% at n = 22,
- * docs/performance.md), so no index is read. */
+ * words in a run, which are nearly all live this far down
+ * (docs/performance.md), so no index is read. */
 static void rule_out_above(fused_rows_t *f) {
   if (f->live < f->table->words)
     memset(f->above, 0xff, f->table->words * sizeof *f->above);
@@ -404,13 +404,14 @@ static void rule_out_above(fused_rows_t *f) {
 _Static_assert(2 * JOIN_COMPLETION_ROWS == NQ_BIT_COUNT_SETS,
                "a completion's bitsets are what nq__bit_count_clear ORs");
 
-/* The tops the completions listed at the back of f->sets leave, those from
+/* The tops the completions listed at the back of completion_sets leave, those from
  * table->once on counted twice (asked only where some are: once < tops, so
  * the word holding that top is the table's): the words before it count
  * once, those after it twice, and that word alone is split by its mask. */
 static uint64_t fitting_with_twice(const fused_rows_t *f) {
   const size_t once = f->table->once;
-  const nq_bit_sets_t *twice = f->sets + JOIN_MOST_COMPLETIONS - f->twices;
+  const nq_bit_sets_t *twice =
+      f->walk->scratch->completion_sets + JOIN_MOST_COMPLETIONS - f->twices;
   size_t split = once / 64;
   uint64_t fitting = nq__bit_count_clear(f->above, twice, f->twices, 0, split);
   if (once % 64 != 0) {
@@ -427,9 +428,10 @@ static uint64_t fitting_with_twice(const fused_rows_t *f) {
 
 /* The tops every listed completion leaves, all in one call: a table this
  * far down is often a few words, and a call a completion cost as much
- * again in its own start and end (perf annotate at n = 18). */
+ * again in its own start and end (docs/performance.md). */
 static void count_completions(fused_rows_t *f) {
-  uint64_t fitting = nq__bit_count_clear(f->above, f->sets, f->onces, 0, f->table->words);
+  uint64_t fitting = nq__bit_count_clear(f->above, f->walk->scratch->completion_sets, f->onces, 0,
+                                         f->table->words);
   if (f->twices > 0)
     fitting += fitting_with_twice(f);
   f->walk->solutions += fitting;
@@ -454,7 +456,7 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
   /* A queen's bitsets lie `words` apart from one column to the next, on
    * either diagonal: a row's first and a column's offset, worked out once
    * here, and then an addition where each of 10 a completion took a
-   * multiplication (perf: the pointers were a tenth of n = 18's time). */
+   * multiplication (docs/performance.md). */
   const uint64_t *ld_of_row[JOIN_COMPLETION_ROWS], *rd_of_row[JOIN_COMPLETION_ROWS];
   size_t offset_of_column[JOIN_COMPLETION_ROWS];
   for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
@@ -462,12 +464,13 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
     rd_of_row[j] = nq__join_ruled_out_along_rd(scratch, f->table, first + j, 0);
     offset_of_column[j] = (size_t)c.column[j] * f->table->words;
   }
+  nq_bit_sets_t *listed = f->walk->scratch->completion_sets;
   f->onces = f->twices = 0;
   for (size_t k = 0; k < c.fits; k++) {
     const join_completion_t fit = c.fitting[k];
     const uint64_t **sets = some_twice && completion_on_long_diagonal(&c, fit)
-                                ? f->sets[JOIN_MOST_COMPLETIONS - ++f->twices]
-                                : f->sets[f->onces++];
+                                ? listed[JOIN_MOST_COMPLETIONS - ++f->twices]
+                                : listed[f->onces++];
     for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
       const size_t offset = offset_of_column[nq__join_completion_column_index(fit, j)];
       sets[2 * j] = ld_of_row[j] + offset;
@@ -558,8 +561,7 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
                         .live = live,
                         .first_ld = by_ld,
                         .first_rd = by_rd,
-                        .above = next,
-                        .sets = scratch->completion_sets};
+                        .above = next};
       complete_from_list(&f, below, below_ld, below_rd);
       nodes += f.nodes;
       combined += f.combined;

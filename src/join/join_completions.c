@@ -95,9 +95,7 @@ static join_completions_t *build(int n) {
   t->groups = nq__join_binomial(n, rows);
   t->start = malloc(((size_t)t->groups + 1) * sizeof *t->start);
   t->ruled_end = malloc((size_t)t->groups * sizeof *t->ruled_end);
-  for (int c = 0; c < NQ_JOIN_MAX_N; c++)
-    for (int k = 0; k <= rows; k++)
-      t->rank_of[c][k] = nq__join_binomial(c, k);
+  nq__join_set_ranks_fill(&t->ranks);
   listing_t l = {.table = t, .n = n};
   int rc = t->start == NULL || t->ruled_end == NULL ? NQ_ENOMEM : NQ_OK;
   uint64_t columns = nq__join_first_set(rows);

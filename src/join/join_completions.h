@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "join_sets.h"
 #include "nqueens/join.h"
 
 /* The rows whose placements are listed: the walk's fused rows but the
@@ -48,8 +49,9 @@ typedef struct join_completions {
   uint32_t *start, *ruled_end;
   join_completion_t *placements;
   size_t count, bytes;
-  uint32_t rank_of[NQ_JOIN_MAX_N][JOIN_COMPLETION_ROWS + 1]; /* binomial(column, k) */
+  join_set_ranks_t ranks; /* a group's rank from its columns */
 } join_completions_t;
+_Static_assert((int)JOIN_COMPLETION_ROWS <= (int)JOIN_RANKED_SIZE, "the groups are ranked");
 
 /* Board n's completions (JOIN_COMPLETION_ROWS < n <= NQ_JOIN_MAX_N),
  * built on the first call and kept for the process; NULL on NQ_ENOMEM.
@@ -60,10 +62,7 @@ const join_completions_t *nq__join_completions(int n);
  * (JOIN_COMPLETION_ROWS of them). */
 static inline uint32_t nq__join_completion_group(const join_completions_t *completions,
                                                  uint64_t columns) {
-  uint32_t rank = 0;
-  for (int k = 1; columns != 0; k++, columns &= columns - 1)
-    rank += completions->rank_of[__builtin_ctzll(columns)][k];
-  return rank;
+  return nq__join_set_rank(&completions->ranks, columns);
 }
 
 #endif

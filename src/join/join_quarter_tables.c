@@ -77,9 +77,7 @@ static join_quarter_table_t *build(int n, int first_row, int rows) {
     return NULL;
   *t = (join_quarter_table_t){.n = n, .first_row = first_row, .rows = rows};
   t->groups = nq__join_binomial(n, rows);
-  for (int c = 0; c < NQ_JOIN_MAX_N; c++)
-    for (int k = 0; k <= rows; k++)
-      t->rank_of[c][k] = nq__join_binomial(c, k);
+  nq__join_set_ranks_fill(&t->ranks);
   t->start = malloc(((size_t)t->groups + 1) * sizeof *t->start);
   listing_t l = {.table = t};
   int rc = t->start == NULL ? NQ_ENOMEM : NQ_OK;

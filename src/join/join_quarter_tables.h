@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "nqueens/join.h"
+#include "join_sets.h"
 
 /* Tables are kept for quarters of at most JOIN_SHARED_QUARTER_ROWS rows
  * whose worst case (every ordering of every column set) takes at most
@@ -31,23 +31,14 @@ typedef struct join_quarter_table {
   uint32_t *start;
   uint64_t *ld, *rd;
   size_t count, bytes;
-  uint32_t rank_of[NQ_JOIN_MAX_N][JOIN_SHARED_QUARTER_ROWS + 1]; /* binomial(column, k) */
+  join_set_ranks_t ranks; /* a group's rank from its columns */
 } join_quarter_table_t;
+_Static_assert((int)JOIN_SHARED_QUARTER_ROWS <= (int)JOIN_RANKED_SIZE,
+               "a table's groups are ranked");
 
 /* The table of those rows, built on the first call and kept for the
  * process; NULL where none is kept (too many rows or bytes) or on
  * NQ_ENOMEM, and the caller then searches.  Safe from any thread. */
 const join_quarter_table_t *nq__join_quarter_table(int n, int first_row, int rows);
-
-/* The group of the placements on `columns` (table->rows of them): their
- * rank among the sets of as many (colex), from the table's binomials, which
- * a bucket asks for each of its groups (computed by division, they were 3%
- * of the time at n = 18, perf). */
-static inline uint32_t nq__join_table_group(const join_quarter_table_t *table, uint64_t columns) {
-  uint32_t rank = 0;
-  for (int k = 1; columns != 0; k++, columns &= columns - 1)
-    rank += table->rank_of[__builtin_ctzll(columns)][k];
-  return rank;
-}
 
 #endif

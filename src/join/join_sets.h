@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "bits.h"
+#include "nqueens/join.h"
 
 /* The j-subsets of k things (0 where j > k), up to UINT32_MAX. */
 static inline uint32_t nq__join_binomial(int k, int j) {
@@ -17,6 +18,29 @@ static inline uint32_t nq__join_binomial(int k, int j) {
   for (int i = 1; i <= j && value <= UINT32_MAX; i++)
     value = value * (uint64_t)(k - j + i) / (uint64_t)i;
   return value > UINT32_MAX ? UINT32_MAX : (uint32_t)value;
+}
+
+/* The binomials that rank sets of up to JOIN_RANKED_SIZE columns, kept by
+ * the tables whose groups are ranked at every bucket or node (the quarters'
+ * and the completions'), so that a rank is a few loads, not divisions. */
+enum { JOIN_RANKED_SIZE = 5 };
+typedef struct join_set_ranks {
+  uint32_t of[NQ_JOIN_MAX_N][JOIN_RANKED_SIZE + 1]; /* binomial(column, k) */
+} join_set_ranks_t;
+
+static inline void nq__join_set_ranks_fill(join_set_ranks_t *ranks) {
+  for (int c = 0; c < NQ_JOIN_MAX_N; c++)
+    for (int k = 0; k <= JOIN_RANKED_SIZE; k++)
+      ranks->of[c][k] = nq__join_binomial(c, k);
+}
+
+/* The rank of `columns` (at most JOIN_RANKED_SIZE of them) among the sets
+ * of as many, in the order below (colex). */
+static inline uint32_t nq__join_set_rank(const join_set_ranks_t *ranks, uint64_t columns) {
+  uint32_t rank = 0;
+  for (int k = 1; columns != 0; k++, columns &= columns - 1)
+    rank += ranks->of[__builtin_ctzll(columns)][k];
+  return rank;
 }
 
 /* The least set of `size` columns. */

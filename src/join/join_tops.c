@@ -156,7 +156,7 @@ static int find_in_table(const quarter_search_t *s, join_quarter_list_t *list,
       places = (uint32_t)nq__join_next_set(places, 32);
     const uint64_t upper_columns = columns_at(s, places);
     const uint32_t rank =
-        nq__join_table_group(table, s->is_upper ? upper_columns : s->columns & ~upper_columns);
+        nq__join_set_rank(&table->ranks, s->is_upper ? upper_columns : s->columns & ~upper_columns);
     list->begin[g] = table->start[rank];
     list->end[g] = table->start[rank + 1];
     list->count += list->end[g] - list->begin[g];
