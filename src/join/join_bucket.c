@@ -382,8 +382,9 @@ typedef struct fused_rows {
   const uint64_t *first_ld, *first_rd; /* the bitsets of the first fused row's queen */
   uint64_t *above;                     /* room for the table's words: the tops the queens down
                                           to that one rule out (the walk's next depth's) */
-  size_t onces, twices; /* how many listed at the front of the scratch's
-                           completion_sets, and at its back */
+  size_t onces, twices; /* how many of the scratch's completion_sets count
+                           once, from the first, and how many after them
+                           may count twice */
   uint64_t nodes, combined;
 } fused_rows_t;
 
@@ -404,14 +405,13 @@ static void rule_out_above(fused_rows_t *f) {
 _Static_assert(2 * JOIN_COMPLETION_ROWS == NQ_BIT_COUNT_SETS,
                "a completion's bitsets are what nq__bit_count_clear ORs");
 
-/* The tops the completions listed at the back of completion_sets leave, those from
+/* The tops the completions listed after the onces leave, those from
  * table->once on counted twice (asked only where some are: once < tops, so
  * the word holding that top is the table's): the words before it count
  * once, those after it twice, and that word alone is split by its mask. */
 static uint64_t fitting_with_twice(const fused_rows_t *f) {
   const size_t once = f->table->once;
-  const nq_bit_sets_t *twice =
-      f->walk->scratch->completion_sets + JOIN_MOST_COMPLETIONS - f->twices;
+  const nq_bit_sets_t *twice = f->walk->scratch->completion_sets + f->onces;
   size_t split = once / 64;
   uint64_t fitting = nq__bit_count_clear(f->above, twice, f->twices, 0, split);
   if (once % 64 != 0) {
@@ -424,6 +424,21 @@ static uint64_t fitting_with_twice(const fused_rows_t *f) {
     split++;
   }
   return fitting + 2 * nq__bit_count_clear(f->above, twice, f->twices, split, f->table->words);
+}
+
+/* How many of the fitting completions, from the first, count once: a
+ * group lists those on no long diagonal first (join_completions.c) and
+ * the selection keeps the order, so they are listed in order, with no
+ * branch on where each goes. */
+static size_t counted_once(const completions_fitting_t *c, int some_twice) {
+  if (!some_twice)
+    return c->fits;
+  if (c->above_on_diagonal)
+    return 0;
+  size_t onces = 0;
+  for (size_t k = 0; k < c->fits; k++)
+    onces += (c->fitting[k] & (JOIN_ON_MAIN_DIAGONAL | JOIN_ON_ANTI_DIAGONAL)) == 0;
+  return onces;
 }
 
 /* The tops every listed completion leaves, all in one call: a table this
@@ -448,7 +463,6 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
   const int first = scratch->n - JOIN_COMPLETION_ROWS;
   completions_fitting_t c;
   select_completions(&c, scratch, allowed, ld, rd);
-  const int some_twice = f->table->once < f->table->tops;
   f->nodes += c.tried;
   if (c.fits == 0)
     return;
@@ -465,18 +479,16 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
     offset_of_column[j] = (size_t)c.column[j] * f->table->words;
   }
   nq_bit_sets_t *listed = f->walk->scratch->completion_sets;
-  f->onces = f->twices = 0;
   for (size_t k = 0; k < c.fits; k++) {
     const join_completion_t fit = c.fitting[k];
-    const uint64_t **sets = some_twice && completion_on_long_diagonal(&c, fit)
-                                ? listed[JOIN_MOST_COMPLETIONS - ++f->twices]
-                                : listed[f->onces++];
     for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
       const size_t offset = offset_of_column[nq__join_completion_column_index(fit, j)];
-      sets[2 * j] = ld_of_row[j] + offset;
-      sets[2 * j + 1] = rd_of_row[j] + offset;
+      listed[k][2 * j] = ld_of_row[j] + offset;
+      listed[k][2 * j + 1] = rd_of_row[j] + offset;
     }
   }
+  f->onces = counted_once(&c, f->table->once < f->table->tops);
+  f->twices = c.fits - f->onces;
   f->combined += c.fits * f->live;
   count_completions(f);
 }

@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bits.h"
 #include "grow.h"
@@ -60,19 +61,28 @@ static int search(listing_t *l, int row, uint64_t free_columns, uint64_t ld, uin
   return NQ_OK;
 }
 
-/* The group's placements on both long diagonals moved to its end;
- * returns how many are not. */
-static uint32_t both_long_diagonals_last(join_completion_t *group, uint32_t count) {
-  const uint32_t on_both = JOIN_ON_MAIN_DIAGONAL | JOIN_ON_ANTI_DIAGONAL;
-  uint32_t others = 0;
-  for (uint32_t e = 0; e < count; e++) {
-    if ((group[e] & on_both) == on_both)
-      continue;
-    join_completion_t kept = group[e];
-    group[e] = group[others];
-    group[others++] = kept;
-  }
-  return others;
+/* How many of the board's two longest diagonals a placement holds. */
+static int long_diagonals_held(join_completion_t placement) {
+  return (int)((placement / JOIN_ON_MAIN_DIAGONAL) & 1u) +
+         (int)((placement / JOIN_ON_ANTI_DIAGONAL) & 1u);
+}
+
+/* The group's placements ordered by how many long diagonals they hold,
+ * none first, each kind in the order found: a node's fitting ones then
+ * come counted once first, then those that may count twice, and those on
+ * both (which the long-diagonal rule leaves out) last.  Returns how many
+ * are not on both. */
+static uint32_t order_by_long_diagonals(join_completion_t *group, uint32_t count) {
+  join_completion_t sorted[JOIN_MOST_COMPLETIONS];
+  uint32_t placed = 0, on_both = 0;
+  for (int held = 0; held <= 2; held++)
+    for (uint32_t e = 0; e < count; e++)
+      if (long_diagonals_held(group[e]) == held) {
+        sorted[placed++] = group[e];
+        on_both += held == 2;
+      }
+  memcpy(group, sorted, count * sizeof *group);
+  return count - on_both;
 }
 
 static void free_table(join_completions_t *table) {
@@ -104,7 +114,7 @@ static join_completions_t *build(int n) {
     l.columns = columns;
     rc = search(&l, n - rows, columns, 0, 0);
     t->ruled_end[g] =
-        both_long_diagonals_last(t->placements + t->start[g], (uint32_t)t->count - t->start[g]) +
+        order_by_long_diagonals(t->placements + t->start[g], (uint32_t)t->count - t->start[g]) +
         t->start[g];
   }
   if (rc != NQ_OK) {

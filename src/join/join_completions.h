@@ -41,8 +41,9 @@ static inline int nq__join_completion_column_index(join_completion_t placement, 
 
 /* Group g (the rank of its columns among the JOIN_COMPLETION_ROWS-subsets
  * of the board's, nq__join_completion_group) is
- * placements[start[g] .. start[g + 1]), those on both long diagonals
- * last, from ruled_end[g] on (the long-diagonal rule leaves them out). */
+ * placements[start[g] .. start[g + 1]), ordered by how many of the two
+ * long diagonals they hold: none, then one, then both, from ruled_end[g]
+ * on (the long-diagonal rule leaves those out). */
 typedef struct join_completions {
   int n;
   uint32_t groups;

@@ -73,8 +73,8 @@ struct nq_join_scratch {
   join_quarters_t quarters; /* the tops' quarters (join_tops.c) */
   const join_completions_t *completions; /* board n's, shared; NULL: none used */
   size_t memory_limit;      /* bytes (nq_join_scratch_limit); 0: a bucket whole */
-  /* The fused rows' fitting completions, as the bitsets each ORs: those
-   * counted once from the front, those that may count twice from the back
+  /* The fused rows' fitting completions, as the bitsets each ORs, in the
+   * order selected: those counted once, then those that may count twice
    * (join_bucket.c); here, not on the walk's stack, which every depth of it
    * would carry. */
   nq_bit_sets_t completion_sets[JOIN_MOST_COMPLETIONS];
