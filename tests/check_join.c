@@ -42,17 +42,19 @@ static uint64_t *brute_bucket_counts(int n, int top_rows) {
  * quarter's pairs) to a few words; the quarters paired without AVX-512
  * (on a CPU without it, both pairings are the portable one); and the
  * quarters searched for each bucket instead of read from the process's
- * tables. */
+ * tables; and the lower quarters in wide words, as on boards past 21. */
 typedef struct bucket_shape {
   uint32_t group_limit;
   size_t memory_limit;
   int portable_pairing;
   int private_quarters;
+  int wide_pairing;
 } bucket_shape_t;
 
-static const bucket_shape_t bucket_shapes[] = {{0, 0, 0, 0}, {4, 0, 0, 0},         {1, 0, 0, 0},
-                                               {0, 1, 0, 0}, {0, 24 * 1024, 0, 0}, {0, 0, 1, 0},
-                                               {4, 1, 1, 0}, {0, 0, 0, 1},         {4, 1, 1, 1}};
+static const bucket_shape_t bucket_shapes[] = {
+    {0, 0, 0, 0, 0}, {4, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {0, 1, 0, 0, 0},
+    {0, 24 * 1024, 0, 0, 0}, {0, 0, 1, 0, 0}, {4, 1, 1, 0, 0}, {0, 0, 0, 1, 0},
+    {4, 1, 1, 1, 0}, {0, 0, 0, 0, 1}, {4, 1, 1, 0, 1}};
 
 static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows,
                                  bucket_shape_t shape) {
@@ -62,6 +64,7 @@ static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows
   nq_join_scratch_limit(scratch, shape.memory_limit);
   nq__join_portable_pairing(scratch, shape.portable_pairing);
   nq__join_private_quarters(scratch, shape.private_quarters);
+  nq__join_wide_pairing(scratch, shape.wide_pairing);
   for (unsigned set = 0; set < 1u << n; set++) {
     if (__builtin_popcount(set) != top_rows)
       continue;
@@ -71,10 +74,10 @@ static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows
     sets_joined++;
   }
   ck_assert_msg(mismatches == 0,
-                "n=%d top_rows=%d quarter groups %u, memory %zu, portable %d, private %d: %llu of "
-                "%llu column sets miscounted",
+                "n=%d top_rows=%d quarter groups %u, memory %zu, portable %d, private %d, wide %d: "
+                "%llu of %llu column sets miscounted",
                 n, top_rows, shape.group_limit, shape.memory_limit, shape.portable_pairing,
-                shape.private_quarters, (unsigned long long)mismatches,
+                shape.private_quarters, shape.wide_pairing, (unsigned long long)mismatches,
                 (unsigned long long)sets_joined);
   free(expected);
 }

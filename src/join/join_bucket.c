@@ -752,6 +752,10 @@ void nq__join_portable_pairing(nq_join_scratch_t *scratch, int portable) {
   scratch->quarters.portable_pairing = portable;
 }
 
+void nq__join_wide_pairing(nq_join_scratch_t *scratch, int wide) {
+  scratch->quarters.wide_pairing = wide;
+}
+
 void nq__join_set_cancel(nq_join_scratch_t *scratch, int (*cancelled)(void *context),
                          void *context) {
   scratch->cancelled = cancelled;

@@ -39,6 +39,11 @@ void nq__join_limit_quarter_groups(nq_join_scratch_t *scratch, uint32_t groups);
  * the CPU has it (0, the default): the tests hold both to the counts. */
 void nq__join_portable_pairing(nq_join_scratch_t *scratch, int portable);
 
+/* The lower quarters kept in wide words from now on (1), or narrowed to
+ * 32 bits where they fit (0, the default; join_tops.h): the tests hold
+ * both to the counts, since every board they count fits narrowed. */
+void nq__join_wide_pairing(nq_join_scratch_t *scratch, int wide);
+
 /* The quarters searched bucket by bucket from now on (1), or read from
  * the process's tables where they are kept (0, the default): the tests
  * hold both to the counts. */

@@ -50,6 +50,7 @@ size_t nq_join_tops_within(int n, int top_rows, size_t bytes) {
 static size_t list_bytes(const join_quarter_list_t *list) {
   return list->listed_capacity * sizeof(join_quarter_t) +
          (list->grouped_ld_capacity + list->grouped_rd_capacity) * sizeof(uint64_t) +
+         (list->narrow_ld_capacity + list->narrow_rd_capacity) * sizeof(uint32_t) +
          (list->start_capacity + 2 * list->range_capacity) * sizeof(uint32_t);
 }
 

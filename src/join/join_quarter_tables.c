@@ -16,6 +16,7 @@
 #include "bits.h"
 #include "grow.h"
 #include "join_sets.h"
+#include "join_tops.h"
 #include "nqueens/error.h"
 #include "nqueens/join.h"
 
@@ -24,7 +25,9 @@ static join_quarter_table_t *tables[NQ_JOIN_MAX_N + 1][NQ_JOIN_MAX_N][JOIN_SHARE
 
 static size_t factorial(int k) { return k <= 1 ? 1 : (size_t)k * factorial(k - 1); }
 
-/* The most the table can take: every ordering of every column set. */
+/* The most the table can take: every ordering of every column set, as
+ * wide words (a narrowed table takes half that: the limit was measured
+ * with wide words, docs/performance.md). */
 static size_t worst_bytes(int n, int rows) {
   const size_t groups = nq__join_binomial(n, rows);
   return groups * factorial(rows) * 2 * sizeof(uint64_t) + (groups + 1) * sizeof(uint32_t);
@@ -65,8 +68,33 @@ static void free_table(join_quarter_table_t *table) {
     free(table->start);
     free(table->ld);
     free(table->rd);
+    free(table->ld32);
+    free(table->rd32);
   }
   free(table);
+}
+
+/* A lower quarter's words narrowed (join_tops.h), in place of the wide
+ * ones; NQ_ENOMEM leaves the wide ones. */
+static int narrow(join_quarter_table_t *t) {
+  const size_t count = t->count ? t->count : 1;
+  const int shift = t->n - (t->first_row + t->rows);
+  t->ld32 = malloc(count * sizeof *t->ld32);
+  t->rd32 = malloc(count * sizeof *t->rd32);
+  if (t->ld32 == NULL || t->rd32 == NULL) {
+    free(t->ld32);
+    free(t->rd32);
+    t->ld32 = t->rd32 = NULL;
+    return NQ_ENOMEM;
+  }
+  for (size_t i = 0; i < t->count; i++) {
+    t->ld32[i] = (uint32_t)(t->ld[i] >> shift);
+    t->rd32[i] = (uint32_t)t->rd[i];
+  }
+  free(t->ld);
+  free(t->rd);
+  t->ld = t->rd = NULL;
+  return NQ_OK;
 }
 
 /* The column sets in increasing order (the order of their ranks), each
@@ -91,6 +119,11 @@ static join_quarter_table_t *build(int n, int first_row, int rows) {
     return NULL;
   }
   t->start[t->groups] = (uint32_t)t->count;
+  const size_t index_bytes = sizeof *t + ((size_t)t->groups + 1) * sizeof *t->start;
+  if (first_row > 0 && nq__join_narrow_fits(n, first_row + rows) && narrow(t) == NQ_OK) {
+    t->bytes = index_bytes + 2 * (t->count ? t->count : 1) * sizeof(uint32_t);
+    return t;
+  }
   /* Kept for the process: no room left over from the doubling. */
   uint64_t *ld = realloc(t->ld, (t->count ? t->count : 1) * sizeof *t->ld);
   if (ld != NULL)
@@ -98,8 +131,7 @@ static join_quarter_table_t *build(int n, int first_row, int rows) {
   uint64_t *rd = realloc(t->rd, (t->count ? t->count : 1) * sizeof *t->rd);
   if (rd != NULL)
     t->rd = rd, l.rd_room = t->count;
-  t->bytes = sizeof *t + ((size_t)t->groups + 1) * sizeof *t->start +
-             (l.ld_room + l.rd_room) * sizeof(uint64_t);
+  t->bytes = index_bytes + (l.ld_room + l.rd_room) * sizeof(uint64_t);
   return t;
 }
 

@@ -24,12 +24,16 @@ enum { JOIN_SHARED_QUARTER_ROWS = 5 };
 /* Rows first_row .. first_row + rows - 1 of an n-wide board: the
  * placements on the column set of rank g (among the rows-subsets of the
  * board's columns, colex) are ld/rd[start[g] .. start[g + 1]), each as
- * join_quarter_t's words (ld diagonal c - r + n, rd c + r). */
+ * join_quarter_t's words (ld diagonal c - r + n, rd c + r); or, for a
+ * lower quarter (first_row > 0) whose words fit 32 bits narrowed
+ * (nq__join_narrow_fits: the cut m = first_row + rows), ld32/rd32 in
+ * their place, ld shifted right by n - m (join_tops.h), ld and rd NULL. */
 typedef struct join_quarter_table {
   int n, first_row, rows;
   uint32_t groups;
   uint32_t *start;
   uint64_t *ld, *rd;
+  uint32_t *ld32, *rd32;
   size_t count, bytes;
   join_set_ranks_t ranks; /* a group's rank from its columns */
 } join_quarter_table_t;

@@ -92,13 +92,28 @@ static int search_quarter(quarter_search_t *s, int row, uint64_t used, uint32_t 
   return NQ_OK;
 }
 
+/* Room for the list's grouped words: wide, or narrowed (join_tops.h). */
+static int reserve_grouped(join_quarter_list_t *list, int narrowed) {
+  if (narrowed)
+    return nq__grow((void **)&list->narrow_ld, &list->narrow_ld_capacity, list->count,
+                    sizeof *list->narrow_ld) == NQ_OK &&
+                   nq__grow((void **)&list->narrow_rd, &list->narrow_rd_capacity, list->count,
+                            sizeof *list->narrow_rd) == NQ_OK
+               ? NQ_OK
+               : NQ_ENOMEM;
+  return nq__grow((void **)&list->grouped_ld, &list->grouped_ld_capacity, list->count,
+                  sizeof *list->grouped_ld) == NQ_OK &&
+                 nq__grow((void **)&list->grouped_rd, &list->grouped_rd_capacity, list->count,
+                          sizeof *list->grouped_rd) == NQ_OK
+             ? NQ_OK
+             : NQ_ENOMEM;
+}
+
 /* The list's placements ordered by group (a counting sort), with each
- * group's start. */
-static int group_quarters(join_quarter_list_t *list, uint32_t groups) {
-  if (nq__grow((void **)&list->grouped_ld, &list->grouped_ld_capacity, list->count,
-               sizeof *list->grouped_ld) != NQ_OK ||
-      nq__grow((void **)&list->grouped_rd, &list->grouped_rd_capacity, list->count,
-               sizeof *list->grouped_rd) != NQ_OK ||
+ * group's start; their ld words shifted right by `narrow_shift` into 32
+ * bits where that is not negative (join_tops.h), else kept wide. */
+static int group_quarters(join_quarter_list_t *list, uint32_t groups, int narrow_shift) {
+  if (reserve_grouped(list, narrow_shift >= 0) != NQ_OK ||
       nq__grow((void **)&list->start, &list->start_capacity, (size_t)groups + 1,
                sizeof *list->start) != NQ_OK)
     return NQ_ENOMEM;
@@ -112,8 +127,13 @@ static int group_quarters(join_quarter_list_t *list, uint32_t groups) {
    * one pass back restores them. */
   for (size_t i = 0; i < list->count; i++) {
     const uint32_t at = list->start[list->listed[i].group]++;
-    list->grouped_ld[at] = list->listed[i].ld;
-    list->grouped_rd[at] = list->listed[i].rd;
+    if (narrow_shift >= 0) {
+      list->narrow_ld[at] = (uint32_t)(list->listed[i].ld >> narrow_shift);
+      list->narrow_rd[at] = (uint32_t)list->listed[i].rd;
+    } else {
+      list->grouped_ld[at] = list->listed[i].ld;
+      list->grouped_rd[at] = list->listed[i].rd;
+    }
   }
   for (uint32_t g = groups; g > 0; g--)
     list->start[g] = list->start[g - 1];
@@ -149,6 +169,8 @@ static int find_in_table(const quarter_search_t *s, join_quarter_list_t *list,
     return NQ_ENOMEM;
   list->ld = table->ld;
   list->rd = table->rd;
+  list->ld32 = table->ld32;
+  list->rd32 = table->rd32;
   list->count = 0;
   uint32_t places = (uint32_t)nq__join_first_set(upper_size);
   for (uint32_t g = 0; g < groups; g++) {
@@ -165,11 +187,13 @@ static int find_in_table(const quarter_search_t *s, join_quarter_list_t *list,
 }
 
 /* The search's groups as ranges of its own arrays. */
-static int ranges_of_search(join_quarter_list_t *list, uint32_t groups) {
+static int ranges_of_search(join_quarter_list_t *list, uint32_t groups, int narrowed) {
   if (reserve_ranges(list, groups) != NQ_OK)
     return NQ_ENOMEM;
-  list->ld = list->grouped_ld;
-  list->rd = list->grouped_rd;
+  list->ld = narrowed ? NULL : list->grouped_ld;
+  list->rd = narrowed ? NULL : list->grouped_rd;
+  list->ld32 = narrowed ? list->narrow_ld : NULL;
+  list->rd32 = narrowed ? list->narrow_rd : NULL;
   for (uint32_t g = 0; g < groups; g++) {
     list->begin[g] = list->start[g];
     list->end[g] = list->start[g + 1];
@@ -177,20 +201,24 @@ static int ranges_of_search(join_quarter_list_t *list, uint32_t groups) {
   return NQ_OK;
 }
 
+/* The quarter's placements, from the process's table where one is kept
+ * in the words asked for (narrowed by `narrow_shift`, or wide where that
+ * is negative), else searched. */
 static int list_quarter(quarter_search_t *s, join_quarter_list_t *list, int first_row, int end_row,
-                        int is_upper, int upper_size, uint32_t groups, int shared) {
+                        int is_upper, int upper_size, uint32_t groups, int shared,
+                        int narrow_shift) {
   s->list = list;
   s->end_row = end_row;
   s->is_upper = is_upper;
   const join_quarter_table_t *table =
       shared ? nq__join_quarter_table(s->n, first_row, end_row - first_row) : NULL;
-  if (table != NULL)
+  if (table != NULL && (table->ld32 != NULL) == (narrow_shift >= 0))
     return find_in_table(s, list, table, upper_size, groups);
   list->count = 0;
   int rc = search_quarter(s, first_row, 0, 0, 0, 0);
   if (rc == NQ_OK)
-    rc = group_quarters(list, groups);
-  return rc == NQ_OK ? ranges_of_search(list, groups) : rc;
+    rc = group_quarters(list, groups, narrow_shift);
+  return rc == NQ_OK ? ranges_of_search(list, groups, narrow_shift >= 0) : rc;
 }
 
 /* One upper quarter against a group's lower ones: its diagonals, where
@@ -221,8 +249,72 @@ static size_t pair_portable(uint32_t *into_ld, uint32_t *into_rd, const pairing_
   return end;
 }
 
+/* One upper quarter against narrowed lower ones (join_tops.h): its words
+ * narrowed alike (its ld diagonals lie above n - m too), the top's ld mask
+ * then from bit 0 and its rd mask from bit m, as in pairing_t. */
+typedef struct narrow_pairing {
+  uint32_t ld, rd, board;
+  int rd_shift;
+  uint32_t on_main, on_anti;
+} narrow_pairing_t;
+
+static narrow_pairing_t narrowed(const pairing_t *p) {
+  return (narrow_pairing_t){.ld = (uint32_t)(p->ld >> p->ld_shift),
+                            .rd = (uint32_t)p->rd,
+                            .board = (uint32_t)p->board,
+                            .rd_shift = p->rd_shift,
+                            .on_main = (uint32_t)p->on_main,
+                            .on_anti = (uint32_t)p->on_anti};
+}
+
+static size_t pair_narrow_portable(uint32_t *into_ld, uint32_t *into_rd, const narrow_pairing_t *p,
+                                   const uint32_t *ld, const uint32_t *rd, size_t count) {
+  size_t end = 0;
+  for (size_t l = 0; l < count; l++) {
+    const uint32_t meet = (p->ld & ld[l]) | (p->rd & rd[l]);
+    const uint32_t top_ld = (p->ld | ld[l]) & p->board;
+    const uint32_t top_rd = (p->rd | rd[l]) >> p->rd_shift;
+    into_ld[end] = top_ld;
+    into_rd[end] = top_rd;
+    end += (meet == 0) & !((top_ld & p->on_main) && (top_rd & p->on_anti));
+  }
+  return end;
+}
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
+
+/* Sixteen narrowed lower quarters an instruction, as pair_avx512 below
+ * takes eight wide ones, and no narrowing to store them. */
+__attribute__((target("avx512f"))) static size_t
+pair_narrow_avx512(uint32_t *into_ld, uint32_t *into_rd, const narrow_pairing_t *p,
+                   const uint32_t *ld, const uint32_t *rd, size_t count) {
+  const __m512i upper_ld = _mm512_set1_epi32((int)p->ld);
+  const __m512i upper_rd = _mm512_set1_epi32((int)p->rd);
+  const __m512i board = _mm512_set1_epi32((int)p->board);
+  const __m128i rd_shift = _mm_cvtsi32_si128(p->rd_shift);
+  const __m512i on_main = _mm512_set1_epi32((int)p->on_main);
+  const __m512i on_anti = _mm512_set1_epi32((int)p->on_anti);
+  size_t end = 0;
+  for (size_t l = 0; l < count; l += 16) {
+    const __mmask16 present =
+        (__mmask16)(count - l >= 16 ? 0xffffu : (1u << (count - l)) - 1);
+    const __m512i lower_ld = _mm512_maskz_loadu_epi32(present, ld + l);
+    const __m512i lower_rd = _mm512_maskz_loadu_epi32(present, rd + l);
+    const __m512i top_ld = _mm512_and_si512(_mm512_or_si512(upper_ld, lower_ld), board);
+    const __m512i top_rd = _mm512_srl_epi32(_mm512_or_si512(upper_rd, lower_rd), rd_shift);
+    const __mmask16 fits = _mm512_mask_testn_epi32_mask(present, upper_ld, lower_ld) &
+                           _mm512_testn_epi32_mask(upper_rd, lower_rd) &
+                           (__mmask16) ~(_mm512_test_epi32_mask(top_ld, on_main) &
+                                         _mm512_test_epi32_mask(top_rd, on_anti));
+    const int kept = __builtin_popcount(fits);
+    const __mmask16 front = (__mmask16)((1u << kept) - 1);
+    _mm512_mask_storeu_epi32(into_ld + end, front, _mm512_maskz_compress_epi32(fits, top_ld));
+    _mm512_mask_storeu_epi32(into_rd + end, front, _mm512_maskz_compress_epi32(fits, top_rd));
+    end += (size_t)kept;
+  }
+  return end;
+}
 
 /* Eight lower quarters an instruction: two tests for the fit, the masks
  * ORed and shifted, the fitting ones compressed in a register (a
@@ -271,6 +363,10 @@ static size_t pair_avx512(uint32_t *into_ld, uint32_t *into_rd, const pairing_t 
                           const uint64_t *ld, const uint64_t *rd, size_t count) {
   return pair_portable(into_ld, into_rd, p, ld, rd, count);
 }
+static size_t pair_narrow_avx512(uint32_t *into_ld, uint32_t *into_rd, const narrow_pairing_t *p,
+                                 const uint32_t *ld, const uint32_t *rd, size_t count) {
+  return pair_narrow_portable(into_ld, into_rd, p, ld, rd, count);
+}
 static int has_avx512(void) { return 0; }
 #endif
 
@@ -291,10 +387,16 @@ static int pair_upper(top_table_t *tops, const join_quarters_t *q, uint32_t g, u
                        .on_main = rule & nq__join_main_diagonal_square(m),
                        .on_anti = rule & nq__join_anti_diagonal_square(n, m)};
   uint32_t *into_ld = tops->ld + tops->tops, *into_rd = tops->rd + tops->tops;
-  const uint64_t *ld = q->lower.ld + first, *rd = q->lower.rd + first;
-  tops->tops += scratch->quarters.vector_pairing
-                    ? pair_avx512(into_ld, into_rd, &p, ld, rd, lowers)
-                    : pair_portable(into_ld, into_rd, &p, ld, rd, lowers);
+  if (q->lower.ld32 != NULL) {
+    const narrow_pairing_t narrow = narrowed(&p);
+    const uint32_t *ld = q->lower.ld32 + first, *rd = q->lower.rd32 + first;
+    tops->tops += q->vector_pairing ? pair_narrow_avx512(into_ld, into_rd, &narrow, ld, rd, lowers)
+                                    : pair_narrow_portable(into_ld, into_rd, &narrow, ld, rd, lowers);
+  } else {
+    const uint64_t *ld = q->lower.ld + first, *rd = q->lower.rd + first;
+    tops->tops += q->vector_pairing ? pair_avx512(into_ld, into_rd, &p, ld, rd, lowers)
+                                    : pair_portable(into_ld, into_rd, &p, ld, rd, lowers);
+  }
   *pairs += lowers;
   return NQ_OK;
 }
@@ -323,9 +425,10 @@ int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t to
   q->vector_pairing = has_avx512() && !q->portable_pairing;
   q->next_group = q->next_upper = 0;
   const int shared = !q->private_quarters;
-  int rc = list_quarter(&s, &q->upper, 0, a, 1, a, q->groups, shared);
+  const int narrow_shift = !q->wide_pairing && nq__join_narrow_fits(n, m) ? n - m : -1;
+  int rc = list_quarter(&s, &q->upper, 0, a, 1, a, q->groups, shared, -1);
   if (rc == NQ_OK)
-    rc = list_quarter(&s, &q->lower, a, m, 0, a, q->groups, shared);
+    rc = list_quarter(&s, &q->lower, a, m, 0, a, q->groups, shared, narrow_shift);
   *nodes += s.nodes;
   if (rc != NQ_OK) /* no top to pair */
     q->next_group = q->groups;
@@ -376,6 +479,8 @@ static void free_list(join_quarter_list_t *list) {
   free(list->listed);
   free(list->grouped_ld);
   free(list->grouped_rd);
+  free(list->narrow_ld);
+  free(list->narrow_rd);
   free(list->start);
   free(list->begin);
   free(list->end);

@@ -16,19 +16,30 @@ typedef struct join_quarter {
   uint32_t group;
 } join_quarter_t;
 
+/* A lower quarter's words narrowed to 32 bits, where they fit: ld shifted
+ * right by n - m (no queen of rows below m holds an ld diagonal below
+ * n - m + 1, and none above 2n - 1), rd as it is (below n + m - 1), so
+ * n + m <= 32.  The pairing then tries sixteen an instruction, not eight
+ * (docs/performance.md). */
+static inline int nq__join_narrow_fits(int n, int top_rows) { return n + top_rows <= 32; }
+
 /* The placements of one quarter: those of group g are
  * ld/rd[begin[g] .. end[g]), arrays of their diagonal words (the pairing
  * reads eight at a time) that are either the list's own (grouped_ld/rd,
  * its search's placements sorted by group) or the process's table of the
- * quarter's rows (join_quarter_tables.h), read where it lies. */
+ * quarter's rows (join_quarter_tables.h), read where it lies; or, for a
+ * lower quarter narrowed, ld32/rd32[begin[g] .. end[g]) in their place
+ * (the list's own narrow_ld/rd, or the table's), ld and rd NULL. */
 typedef struct join_quarter_list {
   join_quarter_t *listed;
   uint64_t *grouped_ld, *grouped_rd;
+  uint32_t *narrow_ld, *narrow_rd;
   uint32_t *start; /* the search's groups: grouped_ld/rd[start[g] .. start[g + 1]) */
   uint32_t *begin, *end;
   const uint64_t *ld, *rd;
-  size_t count, listed_capacity, grouped_ld_capacity, grouped_rd_capacity, start_capacity,
-      range_capacity;
+  const uint32_t *ld32, *rd32;
+  size_t count, listed_capacity, grouped_ld_capacity, grouped_rd_capacity, narrow_ld_capacity,
+      narrow_rd_capacity, start_capacity, range_capacity;
 } join_quarter_list_t;
 
 typedef struct join_quarters {
@@ -40,6 +51,7 @@ typedef struct join_quarters {
                                       upper quarter's place in its group) */
   int vector_pairing;              /* the bucket's pairs tried with AVX-512 */
   int portable_pairing;            /* never with AVX-512 (the tests hold both to the same counts) */
+  int wide_pairing;                /* never with narrowed words (the tests hold both alike) */
   int private_quarters;            /* searched for the bucket, never read from the process's
                                       tables (join_quarter_tables.h; the tests hold both) */
 } join_quarters_t;
