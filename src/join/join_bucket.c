@@ -452,6 +452,76 @@ static void count_completions(fused_rows_t *f) {
   f->walk->solutions += fitting;
 }
 
+/* Where a fitting completion's ten bitsets lie: a queen's lie `words`
+ * apart from one column to the next, on either diagonal, so a row's first
+ * and a column's offset (in words) make them, worked out once a node (each
+ * of a completion's ten took a multiplication before: docs/performance.md).
+ * Eight lanes each, the last three unread, for the AVX-512 listing. */
+typedef struct completion_layout {
+  const uint64_t *ld_of_row[8], *rd_of_row[8];
+  uint64_t offset_of_column[8];
+} completion_layout_t;
+_Static_assert(JOIN_COMPLETION_ROWS <= 8 && 2 * JOIN_COMPLETION_ROWS == NQ_BIT_COUNT_SETS,
+               "a completion's rows fit a register's lanes, its bitsets a list");
+
+/* Each fitting completion's ten bitsets as a list for nq__bit_count_clear:
+ * its queens' ld bitsets row by row, then their rd bitsets. */
+static void list_sets_portable(nq_bit_sets_t *listed, const join_completion_t *fits, size_t count,
+                               const completion_layout_t *l) {
+  for (size_t k = 0; k < count; k++)
+    for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
+      const uint64_t offset = l->offset_of_column[nq__join_completion_column_index(fits[k], j)];
+      listed[k][j] = l->ld_of_row[j] + offset;
+      listed[k][JOIN_COMPLETION_ROWS + j] = l->rd_of_row[j] + offset;
+    }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+/* A completion's five rows at once, a lane each: the row's five cells
+ * shifted down, its one queen's column the count of the cells below it
+ * (a popcount), that column's offset picked by a permute and added to the
+ * row's first bitsets; two stores.  The scalar loop, a count of trailing
+ * zeros and two additions a row, was a tenth of the time at n = 18
+ * (docs/performance.md). */
+__attribute__((target("avx512f,avx512vpopcntdq"))) static void
+list_sets_avx512(nq_bit_sets_t *listed, const join_completion_t *fits, size_t count,
+                 const completion_layout_t *l) {
+  _Static_assert(JOIN_COMPLETION_ROWS == 5, "the shifts below are for five rows of five cells");
+  const __m512i shifts = _mm512_setr_epi64(0, 5, 10, 15, 20, 0, 0, 0);
+  const __m512i row_cells = _mm512_set1_epi64((1 << JOIN_COMPLETION_ROWS) - 1);
+  const __m512i offsets = _mm512_slli_epi64(_mm512_loadu_si512(l->offset_of_column), 3);
+  const __m512i ld_rows = _mm512_loadu_si512((const void *)l->ld_of_row);
+  const __m512i rd_rows = _mm512_loadu_si512((const void *)l->rd_of_row);
+  const __mmask8 rows = (1u << JOIN_COMPLETION_ROWS) - 1;
+  for (size_t k = 0; k < count; k++) {
+    const __m512i queen =
+        _mm512_and_si512(_mm512_srlv_epi64(_mm512_set1_epi64(fits[k]), shifts), row_cells);
+    const __m512i column = _mm512_popcnt_epi64(_mm512_sub_epi64(queen, _mm512_set1_epi64(1)));
+    const __m512i bytes = _mm512_permutexvar_epi64(column, offsets);
+    _mm512_mask_storeu_epi64((void *)&listed[k][0], rows, _mm512_add_epi64(ld_rows, bytes));
+    _mm512_mask_storeu_epi64((void *)&listed[k][JOIN_COMPLETION_ROWS], rows,
+                             _mm512_add_epi64(rd_rows, bytes));
+  }
+}
+
+static void list_sets(const nq_join_scratch_t *scratch, nq_bit_sets_t *listed,
+                      const join_completion_t *fits, size_t count, const completion_layout_t *l) {
+  if (!scratch->quarters.portable_pairing && __builtin_cpu_supports("avx512f") &&
+      __builtin_cpu_supports("avx512vpopcntdq"))
+    list_sets_avx512(listed, fits, count, l);
+  else
+    list_sets_portable(listed, fits, count, l);
+}
+#else
+static void list_sets(const nq_join_scratch_t *scratch, nq_bit_sets_t *listed,
+                      const join_completion_t *fits, size_t count, const completion_layout_t *l) {
+  (void)scratch;
+  list_sets_portable(listed, fits, count, l);
+}
+#endif
+
 /* The fused rows below the first one's queen, on the columns `allowed`
  * (JOIN_COMPLETION_ROWS of them) where ld and rd attack that row: each of
  * board's completions on those columns (listed once a process) that
@@ -467,26 +537,13 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
   if (c.fits == 0)
     return;
   rule_out_above(f);
-  /* A queen's bitsets lie `words` apart from one column to the next, on
-   * either diagonal: a row's first and a column's offset, worked out once
-   * here, and then an addition where each of 10 a completion took a
-   * multiplication (docs/performance.md). */
-  const uint64_t *ld_of_row[JOIN_COMPLETION_ROWS], *rd_of_row[JOIN_COMPLETION_ROWS];
-  size_t offset_of_column[JOIN_COMPLETION_ROWS];
+  completion_layout_t layout = {.offset_of_column = {0}};
   for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
-    ld_of_row[j] = nq__join_ruled_out_along_ld(scratch, f->table, first + j, 0);
-    rd_of_row[j] = nq__join_ruled_out_along_rd(scratch, f->table, first + j, 0);
-    offset_of_column[j] = (size_t)c.column[j] * f->table->words;
+    layout.ld_of_row[j] = nq__join_ruled_out_along_ld(scratch, f->table, first + j, 0);
+    layout.rd_of_row[j] = nq__join_ruled_out_along_rd(scratch, f->table, first + j, 0);
+    layout.offset_of_column[j] = (uint64_t)c.column[j] * f->table->words;
   }
-  nq_bit_sets_t *listed = f->walk->scratch->completion_sets;
-  for (size_t k = 0; k < c.fits; k++) {
-    const join_completion_t fit = c.fitting[k];
-    for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
-      const size_t offset = offset_of_column[nq__join_completion_column_index(fit, j)];
-      listed[k][2 * j] = ld_of_row[j] + offset;
-      listed[k][2 * j + 1] = rd_of_row[j] + offset;
-    }
-  }
+  list_sets(scratch, f->walk->scratch->completion_sets, c.fitting, c.fits, &layout);
   f->onces = counted_once(&c, f->table->once < f->table->tops);
   f->twices = c.fits - f->onces;
   f->combined += c.fits * f->live;
