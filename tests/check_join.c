@@ -52,9 +52,10 @@ typedef struct bucket_shape {
 } bucket_shape_t;
 
 static const bucket_shape_t bucket_shapes[] = {
-    {0, 0, 0, 0, 0}, {4, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {0, 1, 0, 0, 0},
+    {0, 0, 0, 0, 0},         {4, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {0, 1, 0, 0, 0},
     {0, 24 * 1024, 0, 0, 0}, {0, 0, 1, 0, 0}, {4, 1, 1, 0, 0}, {0, 0, 0, 1, 0},
-    {4, 1, 1, 1, 0}, {0, 0, 0, 0, 1}, {4, 1, 1, 0, 1}};
+    {4, 1, 1, 1, 0},         {0, 0, 0, 0, 1}, {4, 1, 1, 0, 1},
+};
 
 static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows,
                                  bucket_shape_t shape) {

@@ -382,9 +382,9 @@ typedef struct fused_rows {
   const uint64_t *first_ld, *first_rd; /* the bitsets of the first fused row's queen */
   uint64_t *above;                     /* room for the table's words: the tops the queens down
                                           to that one rule out (the walk's next depth's) */
-  size_t onces, twices; /* how many of the scratch's completion_sets count
-                           once, from the first, and how many after them
-                           may count twice */
+  /* How many of the scratch's completion_sets count once, from the
+   * first, and how many after them may count twice. */
+  size_t onces, twices;
   uint64_t nodes, combined;
 } fused_rows_t;
 

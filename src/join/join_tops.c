@@ -297,8 +297,7 @@ pair_narrow_avx512(uint32_t *into_ld, uint32_t *into_rd, const narrow_pairing_t 
   const __m512i on_anti = _mm512_set1_epi32((int)p->on_anti);
   size_t end = 0;
   for (size_t l = 0; l < count; l += 16) {
-    const __mmask16 present =
-        (__mmask16)(count - l >= 16 ? 0xffffu : (1u << (count - l)) - 1);
+    const __mmask16 present = (__mmask16)(count - l >= 16 ? 0xffffu : (1u << (count - l)) - 1);
     const __m512i lower_ld = _mm512_maskz_loadu_epi32(present, ld + l);
     const __m512i lower_rd = _mm512_maskz_loadu_epi32(present, rd + l);
     const __m512i top_ld = _mm512_and_si512(_mm512_or_si512(upper_ld, lower_ld), board);
@@ -390,8 +389,9 @@ static int pair_upper(top_table_t *tops, const join_quarters_t *q, uint32_t g, u
   if (q->lower.ld32 != NULL) {
     const narrow_pairing_t narrow = narrowed(&p);
     const uint32_t *ld = q->lower.ld32 + first, *rd = q->lower.rd32 + first;
-    tops->tops += q->vector_pairing ? pair_narrow_avx512(into_ld, into_rd, &narrow, ld, rd, lowers)
-                                    : pair_narrow_portable(into_ld, into_rd, &narrow, ld, rd, lowers);
+    tops->tops += q->vector_pairing
+                      ? pair_narrow_avx512(into_ld, into_rd, &narrow, ld, rd, lowers)
+                      : pair_narrow_portable(into_ld, into_rd, &narrow, ld, rd, lowers);
   } else {
     const uint64_t *ld = q->lower.ld + first, *rd = q->lower.rd + first;
     tops->tops += q->vector_pairing ? pair_avx512(into_ld, into_rd, &p, ld, rd, lowers)

@@ -50,11 +50,11 @@ typedef struct join_quarters {
   uint32_t next_group, next_upper; /* where the next part of tops starts (the
                                       upper quarter's place in its group) */
   int vector_pairing;              /* the bucket's pairs tried with AVX-512 */
-  int portable_pairing;            /* never with AVX-512, nor the completions' lists (join_bucket.c):
-                                      the tests hold both to the same counts */
-  int wide_pairing;                /* never with narrowed words (the tests hold both alike) */
-  int private_quarters;            /* searched for the bucket, never read from the process's
-                                      tables (join_quarter_tables.h; the tests hold both) */
+  int portable_pairing; /* never with AVX-512, nor the completions' lists (join_bucket.c):
+                           the tests hold both to the same counts */
+  int wide_pairing;     /* never with narrowed words (the tests hold both alike) */
+  int private_quarters; /* searched for the bucket, never read from the process's
+                           tables (join_quarter_tables.h; the tests hold both) */
 } join_quarters_t;
 
 void nq__join_quarters_free(join_quarters_t *quarters);
