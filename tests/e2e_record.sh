@@ -89,9 +89,9 @@ check "a torn check line: named, the batch to be checked again" \
 # records end together, and refuses the total.  One file under two names
 # is refused too.
 for i in 1 2 3; do
-  run -n 15 -t 1 --slice $i/3 --checkpoint "$work/s15-$i.journal" -q
+  run -n 15 --method backtrack -t 1 --slice $i/3 --checkpoint "$work/s15-$i.journal" -q
 done
-run -n 15 -t 2 --checkpoint "$work/w15.journal" -q
+run -n 15 --method backtrack -t 2 --checkpoint "$work/w15.journal" -q
 forge_record "$work/w15.journal"
 run --merge "$work/w15.journal" "$work/s15-1.journal" "$work/s15-2.journal" "$work/s15-3.journal"
 conflict_line=$(grep '^conflict: units [0-9]*\.\.[0-9]* sum differently in ' "$out")

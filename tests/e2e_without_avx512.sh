@@ -21,7 +21,7 @@ run_ranks 3 -n 10 --walk avx512
 usage_error_ok "3 ranks" "-n 10 --walk avx512"
 check "3 ranks: -n 10 --walk avx512: '$(cat "$err")', expected '$expected'" \
   [ "$(cat "$err")" = "$expected" ]
-run -n 16
+run -n 16 --method backtrack
 check "-n 16 (--walk auto): the text count does not end 'scalar walk': $(tail -n 1 "$out")" \
   text_count_ok 16 1 scalar
 
