@@ -454,9 +454,8 @@ static void count_completions(fused_rows_t *f) {
 
 /* Where a fitting completion's ten bitsets lie: a queen's lie `words`
  * apart from one column to the next, on either diagonal, so a row's first
- * and a column's offset (in words) make them, worked out once a node (each
- * of a completion's ten took a multiplication before: docs/performance.md).
- * Eight lanes each, the last three unread, for the AVX-512 listing. */
+ * and a column's offset (in words) make them, worked out once a node.
+ * Eight lanes each for the AVX-512 listing, the last three unused. */
 typedef struct completion_layout {
   const uint64_t *ld_of_row[8], *rd_of_row[8];
   uint64_t offset_of_column[8];
@@ -482,9 +481,9 @@ static void list_sets_portable(nq_bit_sets_t *listed, const join_completion_t *f
 /* A completion's five rows at once, a lane each: the row's five cells
  * shifted down, its one queen's column the count of the cells below it
  * (a popcount), that column's offset picked by a permute and added to the
- * row's first bitsets; two stores.  The scalar loop, a count of trailing
- * zeros and two additions a row, was a tenth of the time at n = 18
- * (docs/performance.md). */
+ * row's first bitsets; two stores, where the scalar loop takes a count of
+ * trailing zeros and two additions a row (docs/performance.md has what
+ * that cost). */
 __attribute__((target("avx512f,avx512vpopcntdq"))) static void
 list_sets_avx512(nq_bit_sets_t *listed, const join_completion_t *fits, size_t count,
                  const completion_layout_t *l) {

@@ -41,7 +41,7 @@ void nq__join_limit_quarter_groups(nq_join_scratch_t *scratch, uint32_t groups);
 void nq__join_portable_pairing(nq_join_scratch_t *scratch, int portable);
 
 /* The lower quarters kept in wide words from now on (1), or narrowed to
- * 32 bits where they fit (0, the default; join_tops.h): the tests hold
+ * 32 bits where they fit (0, the default; join_quarter_tables.h): the tests hold
  * both to the counts, since every board they count fits narrowed. */
 void nq__join_wide_pairing(nq_join_scratch_t *scratch, int wide);
 

@@ -16,7 +16,6 @@
 #include "bits.h"
 #include "grow.h"
 #include "join_sets.h"
-#include "join_tops.h"
 #include "nqueens/error.h"
 #include "nqueens/join.h"
 
@@ -74,7 +73,7 @@ static void free_table(join_quarter_table_t *table) {
   free(table);
 }
 
-/* A lower quarter's words narrowed (join_tops.h), in place of the wide
+/* A lower quarter's words narrowed (join_quarter_tables.h), in place of the wide
  * ones; NQ_ENOMEM leaves the wide ones. */
 static int narrow(join_quarter_table_t *t) {
   const size_t count = t->count ? t->count : 1;

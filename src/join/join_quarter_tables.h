@@ -21,13 +21,20 @@
 enum { JOIN_SHARED_QUARTER_ROWS = 5 };
 #define JOIN_SHARED_QUARTER_BYTES ((size_t)16 << 20)
 
+/* A lower quarter's words narrowed to 32 bits, where they fit: ld shifted
+ * right by n - m (no queen of rows below m holds an ld diagonal below
+ * n - m + 1, and none above 2n - 1), rd as it is (below n + m - 1), so
+ * n + m <= 32.  The pairing then tries sixteen an instruction, not eight
+ * (docs/performance.md). */
+static inline int nq__join_narrow_fits(int n, int top_rows) { return n + top_rows <= 32; }
+
 /* Rows first_row .. first_row + rows - 1 of an n-wide board: the
  * placements on the column set of rank g (among the rows-subsets of the
  * board's columns, colex) are ld/rd[start[g] .. start[g + 1]), each as
  * join_quarter_t's words (ld diagonal c - r + n, rd c + r); or, for a
  * lower quarter (first_row > 0) whose words fit 32 bits narrowed
  * (nq__join_narrow_fits: the cut m = first_row + rows), ld32/rd32 in
- * their place, ld shifted right by n - m (join_tops.h), ld and rd NULL. */
+ * their place, ld shifted right by n - m, ld and rd NULL. */
 typedef struct join_quarter_table {
   int n, first_row, rows;
   uint32_t groups;

@@ -92,7 +92,7 @@ static int search_quarter(quarter_search_t *s, int row, uint64_t used, uint32_t 
   return NQ_OK;
 }
 
-/* Room for the list's grouped words: wide, or narrowed (join_tops.h). */
+/* Room for the list's grouped words: wide, or narrowed (join_quarter_tables.h). */
 static int reserve_grouped(join_quarter_list_t *list, int narrowed) {
   if (narrowed)
     return nq__grow((void **)&list->narrow_ld, &list->narrow_ld_capacity, list->count,
@@ -111,7 +111,7 @@ static int reserve_grouped(join_quarter_list_t *list, int narrowed) {
 
 /* The list's placements ordered by group (a counting sort), with each
  * group's start; their ld words shifted right by `narrow_shift` into 32
- * bits where that is not negative (join_tops.h), else kept wide. */
+ * bits where that is not negative (join_quarter_tables.h), else kept wide. */
 static int group_quarters(join_quarter_list_t *list, uint32_t groups, int narrow_shift) {
   if (reserve_grouped(list, narrow_shift >= 0) != NQ_OK ||
       nq__grow((void **)&list->start, &list->start_capacity, (size_t)groups + 1,
@@ -249,7 +249,7 @@ static size_t pair_portable(uint32_t *into_ld, uint32_t *into_rd, const pairing_
   return end;
 }
 
-/* One upper quarter against narrowed lower ones (join_tops.h): its words
+/* One upper quarter against narrowed lower ones (join_quarter_tables.h): its words
  * narrowed alike (its ld diagonals lie above n - m too), the top's ld mask
  * then from bit 0 and its rd mask from bit m, as in pairing_t. */
 typedef struct narrow_pairing {

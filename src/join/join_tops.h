@@ -16,19 +16,12 @@ typedef struct join_quarter {
   uint32_t group;
 } join_quarter_t;
 
-/* A lower quarter's words narrowed to 32 bits, where they fit: ld shifted
- * right by n - m (no queen of rows below m holds an ld diagonal below
- * n - m + 1, and none above 2n - 1), rd as it is (below n + m - 1), so
- * n + m <= 32.  The pairing then tries sixteen an instruction, not eight
- * (docs/performance.md). */
-static inline int nq__join_narrow_fits(int n, int top_rows) { return n + top_rows <= 32; }
-
 /* The placements of one quarter: those of group g are
  * ld/rd[begin[g] .. end[g]), arrays of their diagonal words (the pairing
  * reads eight at a time) that are either the list's own (grouped_ld/rd,
  * its search's placements sorted by group) or the process's table of the
  * quarter's rows (join_quarter_tables.h), read where it lies; or, for a
- * lower quarter narrowed, ld32/rd32[begin[g] .. end[g]) in their place
+ * lower quarter narrowed (join_quarter_tables.h), ld32/rd32[begin[g] .. end[g]) in their place
  * (the list's own narrow_ld/rd, or the table's), ld and rd NULL. */
 typedef struct join_quarter_list {
   join_quarter_t *listed;
