@@ -394,8 +394,16 @@ typedef struct fused_rows {
  * words in a run, which are nearly all live this far down
  * (docs/performance.md), so no index is read. */
 static void rule_out_above(fused_rows_t *f) {
-  if (f->live < f->table->words)
-    memset(f->above, 0xff, f->table->words * sizeof *f->above);
+  const size_t words = f->table->words;
+  if (f->live == words) {
+    /* Every word live: the index is 0, 1, ... (the live words keep the
+     * table's order), so the words are read in a run, a loop the compiler
+     * vectorizes, with no index loaded and no store scattered. */
+    for (size_t w = 0; w < words; w++)
+      f->above[w] = f->ruled_out[w] | f->first_ld[w] | f->first_rd[w];
+    return;
+  }
+  memset(f->above, 0xff, words * sizeof *f->above);
   for (size_t k = 0; k < f->live; k++) {
     const size_t w = f->index[k];
     f->above[w] = f->ruled_out[k] | f->first_ld[w] | f->first_rd[w];
