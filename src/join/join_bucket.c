@@ -73,11 +73,14 @@ void nq_join_scratch_destroy(nq_join_scratch_t *scratch) {
 
 /* Room for the bitsets of `table`'s tops on an n-wide board. */
 static int reserve_bitsets(top_table_t *table, int n) {
-  size_t needed = (size_t)(4 * n) * words_for(table->tops);
+  size_t needed = (size_t)(4 * n) * nq__join_bitset_stride(words_for(table->tops));
   if (needed <= table->attacking_capacity)
     return NQ_OK;
   free(table->attacking);
-  table->attacking = malloc(needed * sizeof *table->attacking);
+  /* On a line of its own (nq__join_bitset_stride); aligned_alloc takes a
+   * multiple of the alignment. */
+  const size_t line = 64, bytes = needed * sizeof *table->attacking;
+  table->attacking = aligned_alloc(line, (bytes + line - 1) / line * line);
   table->attacking_capacity = table->attacking == NULL ? 0 : needed;
   return table->attacking == NULL ? NQ_ENOMEM : NQ_OK;
 }
@@ -113,12 +116,12 @@ static int reserve_stacks(nq_join_scratch_t *scratch, size_t words, int depths) 
 static void transpose(top_table_t *table, uint64_t *ruled_out, uint32_t *live_index, int n) {
   assert(table->tops > 0); /* else the on-board bitsets would stay unwritten */
   size_t words = table->words = words_for(table->tops);
-  uint64_t *on_board_ld = table->attacking + ld_bitset_index(n, 0) * words;
-  uint64_t *on_board_rd = table->attacking + rd_bitset_index(n, 0) * words;
-  memset(table->attacking, 0, (size_t)n * words * sizeof(uint64_t));
-  memset(on_board_rd + (size_t)n * words, 0, (size_t)n * words * sizeof(uint64_t));
-  nq__bit_transpose(on_board_ld, words, table->ld, table->tops, n);
-  nq__bit_transpose(on_board_rd, words, table->rd, table->tops, n);
+  size_t stride = table->stride = nq__join_bitset_stride(words);
+  uint64_t *on_board_ld = table->attacking + ld_bitset_index(n, 0) * stride;
+  uint64_t *on_board_rd = table->attacking + rd_bitset_index(n, 0) * stride;
+  memset(table->attacking, 0, (size_t)(4 * n) * stride * sizeof(uint64_t));
+  nq__bit_transpose(on_board_ld, stride, table->ld, table->tops, n);
+  nq__bit_transpose(on_board_rd, stride, table->rd, table->tops, n);
   memset(ruled_out, 0, words * sizeof(uint64_t));
   for (size_t w = 0; w < words; w++)
     live_index[w] = (uint32_t)w;
@@ -548,7 +551,7 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
   for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
     layout.ld_of_row[j] = nq__join_ruled_out_along_ld(scratch, f->table, first + j, 0);
     layout.rd_of_row[j] = nq__join_ruled_out_along_rd(scratch, f->table, first + j, 0);
-    layout.offset_of_column[j] = (uint64_t)c.column[j] * f->table->words;
+    layout.offset_of_column[j] = (uint64_t)c.column[j] * f->table->stride;
   }
   list_sets(scratch, f->walk->scratch->completion_sets, c.fitting, c.fits, &layout);
   f->onces = counted_once(&c, f->table->once < f->table->tops);

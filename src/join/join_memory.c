@@ -9,10 +9,13 @@
 static size_t words_of(size_t tops) { return (tops + 63) / 64; }
 
 /* A table of `tops` tops: the two masks a top, in arrays that grow by
- * doubling from 1024 (grow.h), and the 4n bitsets over its words. */
+ * doubling from 1024 (grow.h), and the 4n bitsets over its words, each
+ * padded to the stride that keeps its blocks on whole lines, the whole
+ * rounded up to a line (join_walk.h). */
 static size_t table_bytes(int n, size_t tops) {
   size_t room = tops < 1024 ? 1024 : 2 * tops;
-  return room * 2 * sizeof(uint32_t) + (size_t)(4 * n) * words_of(tops) * sizeof(uint64_t);
+  size_t bitsets = (size_t)(4 * n) * nq__join_bitset_stride(words_of(tops)) * sizeof(uint64_t);
+  return room * 2 * sizeof(uint32_t) + (bitsets + 63) / 64 * 64;
 }
 
 /* A part of `tops` tops at its worst: its table; at each depth where the

@@ -26,6 +26,7 @@ enum { JOIN_REPACK_DENSITY = 4, JOIN_REPACK_ROWS = 6 };
 typedef struct top_table {
   uint32_t *ld, *rd; /* n <= 32 squares */
   size_t tops, words;
+  size_t stride; /* words from one bitset to the next (nq__join_bitset_stride) */
   size_t once; /* tops [0, once) count once; those after, on one long diagonal,
                   twice under a bottom on the other (the long-diagonal rule) */
   size_t capacity, attacking_capacity; /* allocated: tops, and words of attacking */
@@ -33,6 +34,18 @@ typedef struct top_table {
                           at n + p, rd square p (0 <= p < 2n) at 2n + p; those
                           off row m stay empty, so a queen needs no test */
 } top_table_t;
+
+/* Words from one bitset to the next for a table of `words`: a power of
+ * two up to 8, then a multiple of 8, so that with the bitsets' start on a
+ * 64-byte line no bitset's block of eight words (an AVX-512 load) spans
+ * two lines. */
+static inline size_t nq__join_bitset_stride(size_t words) {
+  if (words <= 2)
+    return words;
+  if (words <= 4)
+    return 4;
+  return (words + 7) & ~(size_t)7;
+}
 
 static inline size_t ld_bitset_index(int n, int square) { return (size_t)(n + square); }
 static inline size_t rd_bitset_index(int n, int square) {
@@ -96,13 +109,13 @@ typedef struct bottom_walk {
 static inline const uint64_t *nq__join_ruled_out_along_ld(
     const nq_join_scratch_t *scratch, const top_table_t *table, int row, int column) {
   int square = column - (row - scratch->top_rows);
-  return table->attacking + ld_bitset_index(scratch->n, square) * table->words;
+  return table->attacking + ld_bitset_index(scratch->n, square) * table->stride;
 }
 
 static inline const uint64_t *nq__join_ruled_out_along_rd(
     const nq_join_scratch_t *scratch, const top_table_t *table, int row, int column) {
   int square = column + (row - scratch->top_rows);
-  return table->attacking + rd_bitset_index(scratch->n, square) * table->words;
+  return table->attacking + rd_bitset_index(scratch->n, square) * table->stride;
 }
 
 /* The diagonals of the row below a bottom queen at `row`.  Under the
