@@ -4,7 +4,8 @@
 #   2. build-sanitize/ (Debug, NQ_SANITIZE=ON: ASan + UBSan, assertions on):
 #      the same tests again
 #   3. build/: the "long" ones (n = 17, 18)
-# NQ_TEST_QUICK=1 skips step 3, NQ_TEST_SANITIZE=0 step 2 (CI runs all).
+# NQ_TEST_QUICK=1 skips step 3, NQ_TEST_SANITIZE=0 step 2 (CI runs all);
+# NQ_TEST_JOBS=N runs N tests at once (default: one a core).
 # With CI set (CI=true), warnings are errors (-DNQ_WERROR=ON).  Each step's
 # wall time is printed at the end.
 set -euo pipefail
@@ -34,6 +35,12 @@ step() {
   timings+=("$(printf '%-28s %4d s' "$name" $((SECONDS - started)))")
 }
 
+# One test a core at once (NQ_TEST_JOBS overrides): most tests are one
+# process that waits on its own start or on MPI's more than it computes;
+# those that time a run's answer to a signal or a fault run alone
+# (RUN_SERIAL, tests/CMakeLists.txt).
+jobs=${NQ_TEST_JOBS:-$(nproc)}
+
 # suite DIR CTEST_ARGS...: ctest in DIR; then, for each test it skipped
 # (status 77: this machine or build cannot run it), the line where that test
 # said why (the last one naming a skip, else its last line).
@@ -41,7 +48,7 @@ suite() {
   local dir=$1 summary name
   shift
   summary=$(mktemp)
-  ctest --test-dir "$dir" --output-on-failure "$@" | tee "$summary"
+  ctest --test-dir "$dir" --output-on-failure --parallel "$jobs" "$@" | tee "$summary"
   for name in $(sed -n 's/^\t *[0-9]* - \(.*\) (Skipped)$/\1/p' "$summary"); do
     awk -v name="$name" '
       $0 ~ "^[0-9]+/[0-9]+ Test: " { this = $3 }
