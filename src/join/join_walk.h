@@ -26,13 +26,15 @@ enum { JOIN_REPACK_DENSITY = 4, JOIN_REPACK_ROWS = 6 };
 typedef struct top_table {
   uint32_t *ld, *rd; /* n <= 32 squares */
   size_t tops, words;
-  size_t stride; /* words from one bitset to the next (nq__join_bitset_stride) */
+  /* Words from one bitset to the next (nq__join_bitset_stride). */
+  size_t stride;
   size_t once; /* tops [0, once) count once; those after, on one long diagonal,
                   twice under a bottom on the other (the long-diagonal rule) */
   size_t capacity, attacking_capacity; /* allocated: tops, and words of attacking */
-  uint64_t *attacking; /* 4n bitsets of `words` words: ld square p (-n < p < n)
-                          at n + p, rd square p (0 <= p < 2n) at 2n + p; those
-                          off row m stay empty, so a queen needs no test */
+  uint64_t *attacking; /* 4n bitsets of `words` words, `stride` apart: ld
+                          square p (-n < p < n) at n + p, rd square p
+                          (0 <= p < 2n) at 2n + p; those off row m stay
+                          empty, so a queen needs no test */
 } top_table_t;
 
 /* Words from one bitset to the next for a table of `words`: a power of
