@@ -3,7 +3,9 @@
  * the first nine words and ends at or before word 48 (so around the
  * AVX-512 blocks of eight and their tail), for none to three lists of
  * sets a call, the dispatching count (AVX-512 where the CPU has it: on a
- * CPU without, both runs check the portable one) and the portable one. */
+ * CPU without, both runs check the portable one) and the portable one;
+ * and the count that takes some lists' bits from a point on twice, for
+ * tables of 0 to 19 words and first bits in and around each word. */
 #include <check.h>
 
 #include "bit_count.h"
@@ -26,17 +28,39 @@ static uint64_t sparse_word(uint64_t *state) {
 typedef uint64_t (*count_fn)(const uint64_t *, const nq_bit_sets_t *, size_t, size_t, size_t);
 static const count_fn counts[] = {nq__bit_count_clear, nq__bit_count_clear_portable};
 
-static uint64_t by_definition(const uint64_t *base, uint64_t sets[NQ_BIT_COUNT_SETS][MOST],
-                              size_t from, size_t to) {
+/* The zero bits of words from..to-1 ORed with the sets, those from bit
+ * `first_bit` of the whole on (bit b of word w is bit 64 w + b). */
+static uint64_t clear_from_bit(const uint64_t *base, uint64_t sets[NQ_BIT_COUNT_SETS][MOST],
+                               size_t from, size_t to, size_t first_bit) {
   uint64_t clear = 0;
   for (size_t w = from; w < to; w++)
     for (int b = 0; b < 64; b++) {
+      if (64 * w + (size_t)b < first_bit)
+        continue;
       int set = (int)((base[w] >> b) & 1u);
       for (int s = 0; s < NQ_BIT_COUNT_SETS; s++)
         set |= (int)((sets[s][w] >> b) & 1u);
       clear += set == 0;
     }
   return clear;
+}
+
+static uint64_t by_definition(const uint64_t *base, uint64_t sets[NQ_BIT_COUNT_SETS][MOST],
+                              size_t from, size_t to) {
+  return clear_from_bit(base, sets, from, to, 0);
+}
+
+/* Sets of words as the walk leaves them (round 0: a base of full words
+ * here and there, as for the words no longer live; round 1: list 0's
+ * sets empty). */
+static void fill_words(uint64_t *base, uint64_t sets[LISTS][NQ_BIT_COUNT_SETS][MOST], int round,
+                       uint64_t *state) {
+  for (size_t w = 0; w < MOST; w++) {
+    base[w] = round == 0 && w % 5 == 0 ? UINT64_MAX : next_word(state) & next_word(state);
+    for (int k = 0; k < LISTS; k++)
+      for (int s = 0; s < NQ_BIT_COUNT_SETS; s++)
+        sets[k][s][w] = round == 1 && k == 0 ? 0 : sparse_word(state) & sparse_word(state);
+  }
 }
 
 START_TEST(test_count_matches_the_definition) {
@@ -47,14 +71,7 @@ START_TEST(test_count_matches_the_definition) {
       pointers[k][s] = sets[k][s];
   uint64_t state = 11;
   for (int round = 0; round < 4; round++) {
-    for (size_t w = 0; w < MOST; w++) {
-      /* Round 0: a base of full words here and there, as the walk leaves
-       * the words no longer live. */
-      base[w] = round == 0 && w % 5 == 0 ? UINT64_MAX : next_word(&state) & next_word(&state);
-      for (int k = 0; k < LISTS; k++)
-        for (int s = 0; s < NQ_BIT_COUNT_SETS; s++)
-          sets[k][s][w] = round == 1 && k == 0 ? 0 : sparse_word(&state) & sparse_word(&state);
-    }
+    fill_words(base, sets, round, &state);
     for (size_t lists = 0; lists <= LISTS; lists++)
       for (size_t from = 0; from < 9; from++)
         for (size_t to = from; to <= MOST; to++) {
@@ -72,6 +89,52 @@ START_TEST(test_count_matches_the_definition) {
 }
 END_TEST
 
+typedef uint64_t (*count_twice_fn)(const uint64_t *, const nq_bit_sets_t *, size_t, size_t, size_t,
+                                   size_t);
+static const count_twice_fn twice_counts[] = {nq__bit_count_clear_twice,
+                                              nq__bit_count_clear_twice_portable};
+
+/* The first bits from which the lists after the onces count twice: every
+ * bit of the first three words and around each word's ends, and past the
+ * words (nothing twice). */
+static int is_first_bit_tried(size_t bit) {
+  return bit < 3 * 64 || bit % 64 <= 1 || bit % 64 == 63 || bit % 64 == 32;
+}
+
+/* Tables of no word, within one AVX-512 block of eight, one block and a
+ * tail, and two blocks and a tail. */
+static const size_t tables[] = {0, 1, 2, 7, 8, 9, 12, 16, 19};
+
+START_TEST(test_twice_count_matches_the_definition) {
+  static uint64_t base[MOST], sets[LISTS][NQ_BIT_COUNT_SETS][MOST];
+  nq_bit_sets_t pointers[LISTS];
+  for (int k = 0; k < LISTS; k++)
+    for (int s = 0; s < NQ_BIT_COUNT_SETS; s++)
+      pointers[k][s] = sets[k][s];
+  uint64_t state = 17;
+  for (int round = 0; round < 2; round++) {
+    fill_words(base, sets, round, &state);
+    for (size_t lists = 0; lists <= LISTS; lists++)
+      for (size_t twice_lists = 0; twice_lists <= lists; twice_lists++)
+        for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
+          for (size_t words = tables[t], first = 0; first <= 64 * words + 64; first++) {
+            if (!is_first_bit_tried(first))
+              continue;
+            const uint64_t got = twice_counts[_i](base, pointers, lists, twice_lists, first, words);
+            uint64_t expected = 0;
+            for (size_t k = 0; k < lists; k++)
+              expected += by_definition(base, sets[k], 0, words) +
+                          (k >= twice_lists ? clear_from_bit(base, sets[k], 0, words, first) : 0);
+            if (got != expected)
+              ck_abort_msg("round %d, %zu lists, twice from list %zu and bit %zu, %zu words: "
+                           "%llu counted, expected %llu",
+                           round, lists, twice_lists, first, words, (unsigned long long)got,
+                           (unsigned long long)expected);
+          }
+  }
+}
+END_TEST
+
 static Suite *bit_count_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -79,6 +142,8 @@ static Suite *bit_count_suite(int argc, char **argv) {
   TCase *count = tcase_create("count");
   tcase_add_loop_test(count, test_count_matches_the_definition, 0,
                       sizeof counts / sizeof counts[0]);
+  tcase_add_loop_test(count, test_twice_count_matches_the_definition, 0,
+                      sizeof twice_counts / sizeof twice_counts[0]);
   suite_add_tcase(suite, count);
   return suite;
 }

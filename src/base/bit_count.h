@@ -29,4 +29,15 @@ uint64_t nq__bit_count_clear(const uint64_t *base, const nq_bit_sets_t *sets, si
 uint64_t nq__bit_count_clear_portable(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists,
                                       size_t from, size_t to);
 
+/* The same over the words 0..words-1, where a list from `twice_lists` on
+ * counts its zero bits from bit `twice_from` on (bit b of word w being bit
+ * 64 w + b) twice: the join's completions that may count twice under the
+ * long-diagonal rule, whose tops from a point of the table on count
+ * twice, all in one call with those counted once. */
+uint64_t nq__bit_count_clear_twice(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists,
+                                   size_t twice_lists, size_t twice_from, size_t words);
+uint64_t nq__bit_count_clear_twice_portable(const uint64_t *base, const nq_bit_sets_t *sets,
+                                            size_t lists, size_t twice_lists, size_t twice_from,
+                                            size_t words);
+
 #endif

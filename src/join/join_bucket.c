@@ -416,27 +416,6 @@ static void rule_out_above(fused_rows_t *f) {
 _Static_assert(2 * JOIN_COMPLETION_ROWS == NQ_BIT_COUNT_SETS,
                "a completion's bitsets are what nq__bit_count_clear ORs");
 
-/* The tops the completions listed after the onces leave, those from
- * table->once on counted twice (asked only where some are: once < tops, so
- * the word holding that top is the table's): the words before it count
- * once, those after it twice, and that word alone is split by its mask. */
-static uint64_t fitting_with_twice(const fused_rows_t *f) {
-  const size_t once = f->table->once;
-  const nq_bit_sets_t *twice = f->walk->scratch->completion_sets + f->onces;
-  size_t split = once / 64;
-  uint64_t fitting = nq__bit_count_clear(f->above, twice, f->twices, 0, split);
-  if (once % 64 != 0) {
-    for (size_t k = 0; k < f->twices; k++) {
-      uint64_t value = f->above[split];
-      for (int b = 0; b < 2 * JOIN_COMPLETION_ROWS; b++)
-        value |= twice[k][b][split];
-      fitting += nq__join_counted(f->table, split, ~value, 1);
-    }
-    split++;
-  }
-  return fitting + 2 * nq__bit_count_clear(f->above, twice, f->twices, split, f->table->words);
-}
-
 /* How many of the fitting completions, from the first, count once: a
  * group lists those on no long diagonal first (join_completions.c) and
  * the selection keeps the order, so they are listed in order, with no
@@ -454,13 +433,15 @@ static size_t counted_once(const completions_fitting_t *c, int some_twice) {
 
 /* The tops every listed completion leaves, all in one call: a table this
  * far down is often a few words, and a call a completion cost as much
- * again in its own start and end (docs/performance.md). */
+ * again in its own start and end (docs/performance.md).  Those listed
+ * after the onces count the table's tops from table->once on twice. */
 static void count_completions(fused_rows_t *f) {
-  uint64_t fitting = nq__bit_count_clear(f->above, f->walk->scratch->completion_sets, f->onces, 0,
-                                         f->table->words);
-  if (f->twices > 0)
-    fitting += fitting_with_twice(f);
-  f->walk->solutions += fitting;
+  const nq_bit_sets_t *sets = f->walk->scratch->completion_sets;
+  const size_t words = f->table->words;
+  f->walk->solutions += f->twices == 0
+                            ? nq__bit_count_clear(f->above, sets, f->onces, 0, words)
+                            : nq__bit_count_clear_twice(f->above, sets, f->onces + f->twices,
+                                                        f->onces, f->table->once, words);
 }
 
 /* Where a fitting completion's ten bitsets lie: a queen's lie `words`
