@@ -119,7 +119,10 @@ static void transpose(top_table_t *table, uint64_t *ruled_out, uint32_t *live_in
   size_t stride = table->stride = nq__join_bitset_stride(words);
   uint64_t *on_board_ld = table->attacking + ld_bitset_index(n, 0) * stride;
   uint64_t *on_board_rd = table->attacking + rd_bitset_index(n, 0) * stride;
-  memset(table->attacking, 0, (size_t)(4 * n) * stride * sizeof(uint64_t));
+  /* The squares off row m: empty.  The words between a bitset's last and
+   * the next one's first are never read (every pass stops at `words`). */
+  memset(table->attacking, 0, (size_t)n * stride * sizeof(uint64_t));
+  memset(on_board_rd + (size_t)n * stride, 0, (size_t)n * stride * sizeof(uint64_t));
   nq__bit_transpose(on_board_ld, stride, table->ld, table->tops, n);
   nq__bit_transpose(on_board_rd, stride, table->rd, table->tops, n);
   memset(ruled_out, 0, words * sizeof(uint64_t));
