@@ -447,7 +447,7 @@ static void count_completions(fused_rows_t *f) {
                                                         f->onces, f->table->once, words);
 }
 
-/* Where a fitting completion's ten bitsets lie: a queen's lie `words`
+/* Where a fitting completion's ten bitsets lie: a queen's lie a stride
  * apart from one column to the next, on either diagonal, so a row's first
  * and a column's offset (in words) make them, worked out once a node.
  * Eight lanes each for the AVX-512 listing, the last three unused. */
