@@ -63,12 +63,17 @@ static void fill_words(uint64_t *base, uint64_t sets[LISTS][NQ_BIT_COUNT_SETS][M
   }
 }
 
-START_TEST(test_count_matches_the_definition) {
-  static uint64_t base[MOST], sets[LISTS][NQ_BIT_COUNT_SETS][MOST];
-  nq_bit_sets_t pointers[LISTS];
+/* Each list's pointers at its sets. */
+static void point_at(nq_bit_sets_t pointers[LISTS], uint64_t sets[LISTS][NQ_BIT_COUNT_SETS][MOST]) {
   for (int k = 0; k < LISTS; k++)
     for (int s = 0; s < NQ_BIT_COUNT_SETS; s++)
       pointers[k][s] = sets[k][s];
+}
+
+START_TEST(test_count_matches_the_definition) {
+  static uint64_t base[MOST], sets[LISTS][NQ_BIT_COUNT_SETS][MOST];
+  nq_bit_sets_t pointers[LISTS];
+  point_at(pointers, sets);
   uint64_t state = 11;
   for (int round = 0; round < 4; round++) {
     fill_words(base, sets, round, &state);
@@ -108,9 +113,7 @@ static const size_t tables[] = {0, 1, 2, 7, 8, 9, 12, 16, 19};
 START_TEST(test_twice_count_matches_the_definition) {
   static uint64_t base[MOST], sets[LISTS][NQ_BIT_COUNT_SETS][MOST];
   nq_bit_sets_t pointers[LISTS];
-  for (int k = 0; k < LISTS; k++)
-    for (int s = 0; s < NQ_BIT_COUNT_SETS; s++)
-      pointers[k][s] = sets[k][s];
+  point_at(pointers, sets);
   uint64_t state = 17;
   for (int round = 0; round < 2; round++) {
     fill_words(base, sets, round, &state);

@@ -27,13 +27,14 @@ static uint64_t word_bits_from(size_t from, size_t w) {
 uint64_t nq__bit_count_clear_twice_portable(const uint64_t *base, const nq_bit_sets_t *sets,
                                             size_t lists, size_t twice_lists, size_t twice_from,
                                             size_t words) {
-  uint64_t count = nq__bit_count_clear_portable(base, sets, lists, 0, words);
+  uint64_t count = nq__bit_count_clear_portable(base, sets, twice_lists, 0, words);
   for (size_t k = twice_lists; k < lists; k++)
     for (size_t w = 0; w < words; w++) {
       uint64_t value = base[w];
       for (int s = 0; s < NQ_BIT_COUNT_SETS; s++)
         value |= sets[k][s][w];
-      count += (uint64_t)bit_count(~value & word_bits_from(twice_from, w));
+      count +=
+          (uint64_t)bit_count(~value) + (uint64_t)bit_count(~value & word_bits_from(twice_from, w));
     }
   return count;
 }
@@ -90,11 +91,10 @@ clear_twice_in_eight(const uint64_t *base, const nq_bit_sets_t sets, size_t w, _
       _mm512_maskz_popcnt_epi64(lanes, _mm512_and_si512(nor, bits_from(from, w))));
 }
 
-/* The lanes are summed once, after every list. */
-__attribute__((target("avx512f,avx512vpopcntdq"))) static uint64_t
-count_clear_avx512(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists, size_t from,
-                   size_t to) {
-  __m512i total = _mm512_setzero_si512();
+/* The zero bits of the lists' words from..to-1, added to total's lanes. */
+__attribute__((target("avx512f,avx512vpopcntdq"))) static inline __m512i
+add_clear(__m512i total, const uint64_t *base, const nq_bit_sets_t *sets, size_t lists, size_t from,
+          size_t to) {
   const size_t tail = (to - from) % 8, end = to - tail;
   const __mmask8 tail_lanes = (__mmask8)((1u << tail) - 1);
   for (size_t k = 0; k < lists; k++) {
@@ -103,21 +103,25 @@ count_clear_avx512(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists
     if (tail != 0)
       total = _mm512_add_epi64(total, clear_in_eight(base, sets[k], end, tail_lanes));
   }
-  return (uint64_t)_mm512_reduce_add_epi64(total);
+  return total;
 }
 
+/* The lanes are summed once, after every list. */
+__attribute__((target("avx512f,avx512vpopcntdq"))) static uint64_t
+count_clear_avx512(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists, size_t from,
+                   size_t to) {
+  return (uint64_t)_mm512_reduce_add_epi64(
+      add_clear(_mm512_setzero_si512(), base, sets, lists, from, to));
+}
+
+/* The lists before twice_lists as count_clear_avx512's, the others with
+ * their bits from twice_from on twice, all in the same lanes. */
 __attribute__((target("avx512f,avx512vpopcntdq"))) static uint64_t
 count_clear_twice_avx512(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists,
                          size_t twice_lists, size_t twice_from, size_t words) {
-  __m512i total = _mm512_setzero_si512();
+  __m512i total = add_clear(_mm512_setzero_si512(), base, sets, twice_lists, 0, words);
   const size_t tail = words % 8, end = words - tail;
   const __mmask8 tail_lanes = (__mmask8)((1u << tail) - 1);
-  for (size_t k = 0; k < twice_lists; k++) {
-    for (size_t w = 0; w < end; w += 8)
-      total = _mm512_add_epi64(total, clear_in_eight(base, sets[k], w, (__mmask8)0xff));
-    if (tail != 0)
-      total = _mm512_add_epi64(total, clear_in_eight(base, sets[k], end, tail_lanes));
-  }
   for (size_t k = twice_lists; k < lists; k++) {
     for (size_t w = 0; w < end; w += 8)
       total = _mm512_add_epi64(total,
