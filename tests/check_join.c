@@ -192,20 +192,29 @@ static int count_by_join(nq_count_result_t *result, int n, int top_rows, int thr
   return nq_count_run(result, &options, MPI_COMM_WORLD);
 }
 
+/* Rank 0 holds the result; its verdict is sent to every rank and every
+ * rank asserts it, so that a wrong count fails the test on all of them at
+ * the same point: a failure on rank 0 alone would leave it out of the
+ * next count's messages and the others waiting on it until ctest's
+ * timeout. */
 static void assert_join_total(int n, int top_rows, int threads) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   nq_count_result_t result;
-  ck_assert_int_eq(count_by_join(&result, n, top_rows, threads, NULL), NQ_OK);
-  if (rank == 0) {
-    ck_assert_msg(mpz_cmp_ui(result.solutions, known_all_large[n]) == 0,
-                  "Q(%d) by the join (top %d rows, %d threads) is %s, OEIS says %llu", n,
-                  top_rows, threads, mpz_get_str(NULL, 10, result.solutions),
-                  (unsigned long long)known_all_large[n]);
-    ck_assert_int_eq(result.method, NQ_COUNT_JOIN);
-    ck_assert_int_eq(result.depth, top_rows ? top_rows : n < 2 ? 1 : n / 2);
-  }
+  const int rc = count_by_join(&result, n, top_rows, threads, NULL);
+  const int depth = top_rows ? top_rows : n < 2 ? 1 : n / 2;
+  int failed_somewhere = rc != NQ_OK;
+  MPI_Allreduce(MPI_IN_PLACE, &failed_somewhere, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  int right = mpz_cmp_ui(result.solutions, known_all_large[n]) == 0 &&
+              result.method == NQ_COUNT_JOIN && result.depth == depth;
+  MPI_Bcast(&right, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  char found[128];
+  gmp_snprintf(found, sizeof found, "%Zd (method %d, %d rows)", result.solutions,
+               (int)result.method, result.depth);
   nq_count_result_clear(&result);
+  ck_assert_msg(!failed_somewhere, "rank %d: %s", rank, nq_strerror(rc));
+  ck_assert_msg(right, "Q(%d) by the join (top %d rows, %d threads) is %s, OEIS says %llu", n,
+                top_rows, threads, found, (unsigned long long)known_all_large[n]);
 }
 
 /* n = 0..15 at the default cut, on one thread and on three. */
