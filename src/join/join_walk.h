@@ -14,12 +14,23 @@
 #include "join_tops.h"
 #include "nqueens/join.h"
 
-/* Survivors move to a table of their own when they fill less than
- * 1 / JOIN_REPACK_DENSITY of their live words, and only where at least
- * JOIN_REPACK_ROWS rows lie below the child: a repack costs a pass over
- * every survivor's masks, repaid only by a large subtree (the tuning runs
- * are in docs/research.md). */
-enum { JOIN_REPACK_DENSITY = 4, JOIN_REPACK_ROWS = 6 };
+/* Survivors move to a table of their own only where at least
+ * JOIN_REPACK_ROWS rows lie below the child, and when they fill less than
+ * 1 / JOIN_REPACK_DENSITY of their live words at the last row that may
+ * repack, less than 1 / JOIN_REPACK_DENSITY_ABOVE above it: a repack costs
+ * a pass over every survivor's masks, repaid only by a large subtree, and
+ * a subtree grows several times a row up (the tuning runs are in
+ * docs/research.md and docs/performance.md). */
+enum { JOIN_REPACK_DENSITY = 4, JOIN_REPACK_DENSITY_ABOVE = 2, JOIN_REPACK_ROWS = 6 };
+
+/* Whether the bottom walk repacks the `left` tops in `live` words that a
+ * queen on `row` leaves (the rule above). */
+static inline int nq__join_repack_pays(int n, int row, uint64_t left, size_t live) {
+  const int rows_below_child = n - 2 - row;
+  const uint64_t density =
+      rows_below_child == JOIN_REPACK_ROWS ? JOIN_REPACK_DENSITY : JOIN_REPACK_DENSITY_ABOVE;
+  return rows_below_child >= JOIN_REPACK_ROWS && left * density < (uint64_t)live * 64;
+}
 
 /* A set of top halves, as masks on row m and transposed: bit t of the
  * bitset of ld square p is set when top t attacks square p along ld. */
