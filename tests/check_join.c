@@ -429,6 +429,39 @@ START_TEST(test_join_parts_keep_the_limit) {
 }
 END_TEST
 
+/* At n = 17 the walk repacks at two depths, the first at the denser rule
+ * (join_walk.h), which the bound reckons apart: every 29th canonical set
+ * counted under a 70 kB limit (in parts) and without one gives the same
+ * count set by set, and the limited scratch never holds more than its
+ * limit. */
+START_TEST(test_join_parts_keep_the_limit_at_every_repack_depth) {
+  const int n = 17, top_rows = nq_join_default_top_rows(n);
+  const size_t limit = 70 * 1000;
+  nq_join_scratch_t *limited = NULL, *whole = NULL;
+  ck_assert_int_eq(nq_join_scratch_create(&limited), NQ_OK);
+  ck_assert_int_eq(nq_join_scratch_create(&whole), NQ_OK);
+  nq_join_scratch_limit(limited, limit);
+  uint64_t *sets = NULL, count = 0;
+  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows), NQ_OK);
+  nq_join_stats_t stats = {0}, whole_stats = {0};
+  size_t most_held = 0;
+  for (uint64_t i = 0; i < count; i += 29) {
+    uint64_t in_parts = 0, at_once = 0;
+    ck_assert_int_eq(nq__join_unit(&in_parts, &stats, limited, n, top_rows, sets[i]), NQ_OK);
+    ck_assert_int_eq(nq__join_unit(&at_once, &whole_stats, whole, n, top_rows, sets[i]), NQ_OK);
+    ck_assert_uint_eq(in_parts, at_once);
+    size_t held = nq__join_scratch_bytes(limited);
+    most_held = held > most_held ? held : most_held;
+  }
+  ck_assert_uint_gt(stats.parts, stats.buckets);
+  ck_assert_uint_gt(whole_stats.repacks, 0);
+  ck_assert_msg(most_held <= limit, "held %zu bytes, limit %zu", most_held, limit);
+  free(sets);
+  nq_join_scratch_destroy(limited);
+  nq_join_scratch_destroy(whole);
+}
+END_TEST
+
 /* A stop raised before the count (on every rank, or on the last alone)
  * ends it on every rank with NQ_ESTOPPED. */
 START_TEST(test_join_stops_on_request) {
@@ -485,6 +518,7 @@ static Suite *join_suite(int argc, char **argv) {
   tcase_add_test(tc, test_join_unit_is_abandoned_on_cancel);
   tcase_add_test(tc, test_join_sampled_sets_are_unbiased);
   tcase_add_test(tc, test_join_parts_keep_the_limit);
+  tcase_add_test(tc, test_join_parts_keep_the_limit_at_every_repack_depth);
   tcase_add_test(tc, test_join_stops_on_request);
   tcase_add_test(tc, test_join_refuses_bad_arguments);
   suite_add_tcase(s, tc);
