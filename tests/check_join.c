@@ -396,6 +396,35 @@ START_TEST(test_join_sampled_sets_are_unbiased) {
 }
 END_TEST
 
+/* Every `step`-th canonical set of n counted by a scratch limited to
+ * `limit` bytes: their sum, the counters, and the most the scratch held
+ * after a set.  With `whole` (a scratch without a limit) each set is
+ * counted there too and the two counts must be the same. */
+static uint64_t count_within(size_t *most_held, nq_join_stats_t *stats, int n, size_t limit,
+                             uint64_t step, nq_join_scratch_t *whole) {
+  const int top_rows = nq_join_default_top_rows(n);
+  nq_join_scratch_t *limited = NULL;
+  ck_assert_int_eq(nq_join_scratch_create(&limited), NQ_OK);
+  nq_join_scratch_limit(limited, limit);
+  uint64_t *sets = NULL, count = 0, total = 0;
+  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows), NQ_OK);
+  *most_held = 0;
+  for (uint64_t i = 0; i < count; i += step) {
+    uint64_t solutions = 0, at_once = 0;
+    ck_assert_int_eq(nq__join_unit(&solutions, stats, limited, n, top_rows, sets[i]), NQ_OK);
+    if (whole != NULL) {
+      ck_assert_int_eq(nq__join_unit(&at_once, NULL, whole, n, top_rows, sets[i]), NQ_OK);
+      ck_assert_uint_eq(solutions, at_once);
+    }
+    total += solutions;
+    size_t held = nq__join_scratch_bytes(limited);
+    *most_held = held > *most_held ? held : *most_held;
+  }
+  free(sets);
+  nq_join_scratch_destroy(limited);
+  return total;
+}
+
 /* A scratch limited to 70 kB counts Q(16) over its canonical
  * sets in parts (more parts than sets) and never holds more than its
  * limit; the part sizes it derives hold what they promise. */
@@ -407,25 +436,11 @@ START_TEST(test_join_parts_keep_the_limit) {
     ck_assert(tops == 0 || nq__join_part_bytes(n, top_rows, tops) <= bytes);
     ck_assert(nq__join_part_bytes(n, top_rows, tops + 64) > bytes);
   }
-  nq_join_scratch_t *scratch = NULL;
-  ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
-  nq_join_scratch_limit(scratch, limit);
-  uint64_t *sets = NULL, count = 0, total = 0;
-  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows), NQ_OK);
   nq_join_stats_t stats = {0};
   size_t most_held = 0;
-  for (uint64_t i = 0; i < count; i++) {
-    uint64_t solutions = 0;
-    ck_assert_int_eq(nq__join_unit(&solutions, &stats, scratch, n, top_rows, sets[i]), NQ_OK);
-    total += solutions;
-    size_t held = nq__join_scratch_bytes(scratch);
-    most_held = held > most_held ? held : most_held;
-  }
-  ck_assert_uint_eq(total, known_all_large[n]);
+  ck_assert_uint_eq(count_within(&most_held, &stats, n, limit, 1, NULL), known_all_large[n]);
   ck_assert_uint_gt(stats.parts, stats.buckets);
   ck_assert_msg(most_held <= limit, "held %zu bytes, limit %zu", most_held, limit);
-  free(sets);
-  nq_join_scratch_destroy(scratch);
 }
 END_TEST
 
@@ -435,29 +450,15 @@ END_TEST
  * count set by set, and the limited scratch never holds more than its
  * limit. */
 START_TEST(test_join_parts_keep_the_limit_at_every_repack_depth) {
-  const int n = 17, top_rows = nq_join_default_top_rows(n);
   const size_t limit = 70 * 1000;
-  nq_join_scratch_t *limited = NULL, *whole = NULL;
-  ck_assert_int_eq(nq_join_scratch_create(&limited), NQ_OK);
+  nq_join_scratch_t *whole = NULL;
   ck_assert_int_eq(nq_join_scratch_create(&whole), NQ_OK);
-  nq_join_scratch_limit(limited, limit);
-  uint64_t *sets = NULL, count = 0;
-  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows), NQ_OK);
-  nq_join_stats_t stats = {0}, whole_stats = {0};
+  nq_join_stats_t stats = {0};
   size_t most_held = 0;
-  for (uint64_t i = 0; i < count; i += 29) {
-    uint64_t in_parts = 0, at_once = 0;
-    ck_assert_int_eq(nq__join_unit(&in_parts, &stats, limited, n, top_rows, sets[i]), NQ_OK);
-    ck_assert_int_eq(nq__join_unit(&at_once, &whole_stats, whole, n, top_rows, sets[i]), NQ_OK);
-    ck_assert_uint_eq(in_parts, at_once);
-    size_t held = nq__join_scratch_bytes(limited);
-    most_held = held > most_held ? held : most_held;
-  }
+  count_within(&most_held, &stats, 17, limit, 29, whole);
   ck_assert_uint_gt(stats.parts, stats.buckets);
-  ck_assert_uint_gt(whole_stats.repacks, 0);
+  ck_assert_uint_gt(stats.repacks, 0);
   ck_assert_msg(most_held <= limit, "held %zu bytes, limit %zu", most_held, limit);
-  free(sets);
-  nq_join_scratch_destroy(limited);
   nq_join_scratch_destroy(whole);
 }
 END_TEST

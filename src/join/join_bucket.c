@@ -586,6 +586,7 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
                           const uint64_t *ruled_out, size_t live) {
   nq_join_scratch_t *scratch = walk->scratch;
   const int depth = row - scratch->top_rows + 1, n = scratch->n;
+  const uint64_t repack_density = nq__join_repack_density(n, row);
   uint64_t *next = scratch->ruled_out[depth];
   uint32_t *next_index = scratch->live_index[depth];
   uint64_t nodes = 0, combined = 0, pruned = 0, repacks = 0;
@@ -639,7 +640,7 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
     } else if (table->words == 1) {
       nq__join_walk_rest_in_one_word(walk, table, row + 1, below, below_ld, below_rd, next[0]);
     } else {
-      if (nq__join_repack_pays(n, row, left, next_live) &&
+      if (nq__join_repack_pays(repack_density, left, next_live) &&
           nq__join_repack(&scratch->tables[depth], table, next, next_index, &next_live, left, n) ==
               NQ_OK) {
         next_table = &scratch->tables[depth];

@@ -19,17 +19,15 @@ static size_t table_bytes(int n, size_t tops) {
 }
 
 /* A part of `tops` tops at its worst: its table; at each depth where the
- * walk repacks (join_walk.h), survivors filling less than
- * 1 / JOIN_REPACK_DENSITY of the live words at the last such depth and
- * 1 / JOIN_REPACK_DENSITY_ABOVE above it, so at most 64 / either a word;
- * and the live words' values and indexes at every depth of the walk. */
+ * walk repacks (join_walk.h), survivors filling less than 1 / the row's
+ * density of the live words, so at most 64 / that density a word; and the
+ * live words' values and indexes at every depth of the walk. */
 size_t nq__join_part_bytes(int n, int top_rows, size_t tops) {
-  const int repack_depths = n - top_rows - JOIN_REPACK_ROWS - 1;
   size_t bytes = table_bytes(n, tops);
-  if (repack_depths > 0) {
-    bytes += table_bytes(n, words_of(tops) * (64 / JOIN_REPACK_DENSITY));
-    bytes += (size_t)(repack_depths - 1) *
-             table_bytes(n, words_of(tops) * (64 / JOIN_REPACK_DENSITY_ABOVE));
+  for (int row = top_rows; row < n; row++) {
+    const uint64_t density = nq__join_repack_density(n, row);
+    if (density != 0)
+      bytes += table_bytes(n, words_of(tops) * (size_t)(64 / density));
   }
   bytes += (size_t)(n - top_rows + 1) * words_of(tops) * (sizeof(uint64_t) + sizeof(uint32_t));
   return bytes;

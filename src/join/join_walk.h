@@ -23,13 +23,20 @@
  * docs/research.md and docs/performance.md). */
 enum { JOIN_REPACK_DENSITY = 4, JOIN_REPACK_DENSITY_ABOVE = 2, JOIN_REPACK_ROWS = 6 };
 
-/* Whether the bottom walk repacks the `left` tops in `live` words that a
- * queen on `row` leaves (the rule above). */
-static inline int nq__join_repack_pays(int n, int row, uint64_t left, size_t live) {
+/* The density below which the survivors a queen on `row` leaves are
+ * repacked (the rule above), 0 where they never are: the walk asks once a
+ * row, the memory bound once a depth. */
+static inline uint64_t nq__join_repack_density(int n, int row) {
   const int rows_below_child = n - 2 - row;
-  const uint64_t density =
-      rows_below_child == JOIN_REPACK_ROWS ? JOIN_REPACK_DENSITY : JOIN_REPACK_DENSITY_ABOVE;
-  return rows_below_child >= JOIN_REPACK_ROWS && left * density < (uint64_t)live * 64;
+  if (rows_below_child < JOIN_REPACK_ROWS)
+    return 0;
+  return rows_below_child == JOIN_REPACK_ROWS ? JOIN_REPACK_DENSITY : JOIN_REPACK_DENSITY_ABOVE;
+}
+
+/* Whether `left` tops in `live` words are sparse enough to repack at
+ * `density` (nq__join_repack_density; 0: never). */
+static inline int nq__join_repack_pays(uint64_t density, uint64_t left, size_t live) {
+  return density != 0 && left * density < (uint64_t)live * 64;
 }
 
 /* A set of top halves, as masks on row m and transposed: bit t of the
