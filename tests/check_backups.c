@@ -97,7 +97,7 @@ static Suite *backups_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("backups");
-  TCase *ledger = tcase_create("ledger");
+  TCase *ledger = support_tcase("ledger");
   tcase_add_test(ledger, test_backups_copy_the_oldest_first_and_once);
   tcase_add_test(ledger, test_backups_judge_second_answers);
   tcase_add_test(ledger, test_backups_single_answers_and_counts);

@@ -142,7 +142,7 @@ static Suite *bit_count_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("bit_count");
-  TCase *count = tcase_create("count");
+  TCase *count = support_tcase("count");
   tcase_add_loop_test(count, test_count_matches_the_definition, 0,
                       sizeof counts / sizeof counts[0]);
   tcase_add_loop_test(count, test_twice_count_matches_the_definition, 0,

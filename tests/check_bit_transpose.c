@@ -170,7 +170,7 @@ static Suite *bit_transpose_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("bit_transpose");
-  TCase *transpose = tcase_create("transpose");
+  TCase *transpose = support_tcase("transpose");
   tcase_add_loop_test(transpose, test_transpose_matches_the_definition, 0, TRANSPOSES);
   tcase_add_loop_test(transpose, test_transpose_places_every_single_bit, 0, TRANSPOSES);
   tcase_add_loop_test(transpose, test_gather_keeps_the_clear_bits_in_order, 0,

@@ -467,7 +467,7 @@ static Suite *cli_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("cli");
-  TCase *parse_case = tcase_create("parse");
+  TCase *parse_case = support_tcase("parse");
   tcase_add_loop_test(parse_case, test_parse_accepts_good_command_lines, 0,
                       (int)(sizeof good_cases / sizeof good_cases[0]));
   tcase_add_loop_test(parse_case, test_parse_rejects_bad_command_lines, 0,
@@ -481,7 +481,7 @@ static Suite *cli_suite(int argc, char **argv) {
   tcase_add_test(parse_case, test_parse_truncates_message_to_buffer);
   tcase_add_test(parse_case, test_every_error_has_its_own_message);
   suite_add_tcase(suite, parse_case);
-  TCase *help = tcase_create("help");
+  TCase *help = support_tcase("help");
   tcase_add_test(help, test_print_help_mentions_every_option);
   suite_add_tcase(suite, help);
   return suite;

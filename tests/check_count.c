@@ -739,7 +739,7 @@ START_TEST(test_count_copies_a_slow_ranks_batches) {
 END_TEST
 
 static TCase *threads_case(void) {
-  TCase *threads = tcase_create("threads");
+  TCase *threads = support_tcase("threads");
   tcase_add_loop_test(threads, test_count_threads_give_the_same_counts, 12, 16);
   tcase_add_test(threads, test_count_threads_fail_and_stop_cleanly);
   tcase_add_test(threads, test_count_rejects_bad_thread_counts);
@@ -770,7 +770,7 @@ static Suite *run_suite(int argc, char **argv) {
                         "(NQ_LANES=OFF) or a rank's CPU lacks AVX-512 F/CD/VPOPCNTDQ\n");
       return suite;
     }
-    TCase *lanes = tcase_create("avx512");
+    TCase *lanes = support_tcase("avx512");
     if (long_only)
       tcase_add_loop_test(lanes, test_count_avx512_walk_matches_scalar, 17, 18);
     else
@@ -779,26 +779,26 @@ static Suite *run_suite(int argc, char **argv) {
     return suite;
   }
   if (long_only) {
-    TCase *large = tcase_create("long");
+    TCase *large = support_tcase("long");
     tcase_add_loop_test(large, test_count_counts_large_boards, 17, KNOWN_MAX_N + 1);
     suite_add_tcase(suite, large);
     return suite;
   }
-  TCase *counts = tcase_create("counts");
+  TCase *counts = support_tcase("counts");
   tcase_add_loop_test(counts, test_count_counts_all_solutions, 0, 17);
   tcase_add_loop_test(counts, test_count_counts_unique_solutions, 1, 17);
   tcase_add_loop_test(counts, test_count_with_a_gpu_rank, 4, 16);
   tcase_add_loop_test(counts, test_count_scalar_walk_counts, 14, 17);
   suite_add_tcase(suite, counts);
-  TCase *cutting = tcase_create("cutting");
+  TCase *cutting = support_tcase("cutting");
   tcase_add_loop_test(cutting, test_count_one_unit_batches_at_other_depths, 0, 4);
   tcase_add_test(cutting, test_count_oversized_batches);
   suite_add_tcase(suite, cutting);
-  TCase *communicators = tcase_create("communicators");
+  TCase *communicators = support_tcase("communicators");
   tcase_add_test(communicators, test_count_on_self_communicator);
   tcase_add_test(communicators, test_count_on_split_communicator);
   suite_add_tcase(suite, communicators);
-  TCase *invalid = tcase_create("invalid");
+  TCase *invalid = support_tcase("invalid");
   tcase_add_test(invalid, test_count_rejects_invalid_size);
   tcase_add_test(invalid, test_count_rejects_invalid_depth);
   tcase_add_test(invalid, test_count_rejects_walk_it_cannot_run);
@@ -811,11 +811,11 @@ static Suite *run_suite(int argc, char **argv) {
   tcase_add_loop_test(invalid, test_count_reports_failed_unit_without_hanging, 0, 3);
   suite_add_tcase(suite, invalid);
   suite_add_tcase(suite, threads_case());
-  TCase *stops = tcase_create("stops");
+  TCase *stops = support_tcase("stops");
   tcase_add_loop_test(stops, test_count_stops_when_flag_is_up_before_the_run, 0, 3);
   tcase_add_loop_test(stops, test_count_stops_when_a_rank_raises_its_flag_midway, 0, 4);
   suite_add_tcase(suite, stops);
-  TCase *simulated = tcase_create("simulated");
+  TCase *simulated = support_tcase("simulated");
   tcase_add_loop_test(simulated, test_count_simulated_units_account_exactly, 0, 3);
   tcase_add_loop_test(simulated, test_count_simulated_units_stop_inside_a_unit, 0, 2);
   suite_add_tcase(suite, simulated);

@@ -373,7 +373,7 @@ END_TEST
 
 static Suite *make_suite(int argc, char **argv) {
   Suite *suite = suite_create("estimate");
-  TCase *ranks = tcase_create("ranks");
+  TCase *ranks = support_tcase("ranks");
   tcase_set_timeout(ranks, 120);
   tcase_add_test(ranks, test_estimate_ranks_share_one_sample);
   tcase_add_test(ranks, test_estimate_join_ranks_share_one_sample);
@@ -381,14 +381,14 @@ static Suite *make_suite(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--ranks") == 0)
     return suite;
   if (argc > 1 && strcmp(argv[1], "--long") == 0) {
-    TCase *slow = tcase_create("long");
+    TCase *slow = support_tcase("long");
     tcase_set_timeout(slow, 600);
     tcase_add_test(slow, test_estimate_join_q21_within_five_percent);
     tcase_add_test(slow, test_estimate_join_quick_look_holds_q22_q23);
     suite_add_tcase(suite, slow);
     return suite;
   }
-  TCase *intervals = tcase_create("intervals");
+  TCase *intervals = support_tcase("intervals");
   tcase_set_timeout(intervals, 300);
   tcase_add_test(intervals, test_estimate_interval_holds_known_counts);
   tcase_add_test(intervals, test_estimate_interval_holds_node_counts);
@@ -397,7 +397,7 @@ static Suite *make_suite(int argc, char **argv) {
   tcase_add_test(intervals, test_estimate_join_strata_as_asked);
   tcase_add_test(intervals, test_estimate_join_sampled_sets_hold_known_counts);
   suite_add_tcase(suite, intervals);
-  TCase *exact = tcase_create("exact");
+  TCase *exact = support_tcase("exact");
   tcase_add_loop_test(exact, test_estimate_exact_rows_covering_the_board_are_exact, NODES_MIN_N,
                       14);
   tcase_add_test(exact, test_estimate_seed_fixes_the_result);

@@ -185,14 +185,14 @@ static Suite *frame_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("frame");
-  TCase *frames = tcase_create("frames");
+  TCase *frames = support_tcase("frames");
   tcase_add_loop_test(frames, test_frame_is_valid_matches_brute_force, FRAMES_FIRST_N, 10);
   tcase_add_loop_test(frames, test_frame_classify_one_canonical_per_orbit, FRAMES_FIRST_N, 10);
   tcase_add_loop_test(frames, test_frame_check_accepts_only_true_canonical_frames,
                       FRAMES_FIRST_N, 10);
   tcase_add_test(frames, test_frame_check_sides_and_open_frames);
   suite_add_tcase(suite, frames);
-  TCase *rows = tcase_create("rows");
+  TCase *rows = support_tcase("rows");
   tcase_add_loop_test(rows, test_frame_rows_on_wide_boards, 0, 3);
   suite_add_tcase(suite, rows);
   return suite;

@@ -146,13 +146,13 @@ static Suite *gpu_suite(int argc, char **argv) {
   (void)argc, (void)argv;
   Suite *suite = suite_create("gpu");
   if (device != NULL) {
-    TCase *on_device = tcase_create("device");
+    TCase *on_device = support_tcase("device");
     tcase_set_timeout(on_device, 0);
     tcase_add_loop_test(on_device, test_device_matches_host_walk, 12, 18);
     suite_add_tcase(suite, on_device);
     return suite;
   }
-  TCase *host = tcase_create("host");
+  TCase *host = support_tcase("host");
   tcase_add_loop_test(host, test_host_walk_matches_kernel, 1, 15);
   tcase_add_loop_test(host, test_host_walk_matches_brute_force, NQ_FRAME_MIN_N, BRUTE_MAX_N + 1);
   tcase_add_test(host, test_corrupt_unit_is_refused);

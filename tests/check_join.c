@@ -509,7 +509,7 @@ END_TEST
 static Suite *join_suite(int argc, char **argv) {
   (void)argc, (void)argv;
   Suite *s = suite_create("join");
-  TCase *tc = tcase_create("join");
+  TCase *tc = support_tcase("join");
   tcase_set_timeout(tc, 300);
   tcase_add_loop_test(tc, test_join_bucket_matches_brute_force, 2, BRUTE_MAX_N + 1);
   tcase_add_loop_test(tc, test_join_long_diagonal_rule_by_bucket, 8, 17);

@@ -833,7 +833,7 @@ static Suite *journal_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("journal");
-  TCase *format = tcase_create("format");
+  TCase *format = support_tcase("format");
   tcase_add_checked_fixture(format, make_directory, remove_directory);
   tcase_add_test(format, test_journal_golden_bytes);
   tcase_add_test(format, test_journal_golden_reads);
@@ -841,7 +841,7 @@ static Suite *journal_suite(int argc, char **argv) {
   tcase_add_test(format, test_journal_append_refuses_bad_batches);
   tcase_add_test(format, test_journal_open_refuses_unwritable_header);
   suite_add_tcase(suite, format);
-  TCase *damage = tcase_create("damage");
+  TCase *damage = support_tcase("damage");
   tcase_add_checked_fixture(damage, make_directory, remove_directory);
   tcase_add_test(damage, test_journal_torn_tail_every_offset);
   tcase_add_test(damage, test_journal_bad_last_line_dropped);
@@ -853,11 +853,11 @@ static Suite *journal_suite(int argc, char **argv) {
   tcase_add_loop_test(damage, test_journal_not_a_journal_refused, 0,
                       (int)(sizeof not_journals / sizeof not_journals[0]));
   suite_add_tcase(suite, damage);
-  TCase *cursor = tcase_create("cursor");
+  TCase *cursor = support_tcase("cursor");
   tcase_add_checked_fixture(cursor, make_directory, remove_directory);
   tcase_add_loop_test(cursor, test_journal_done_cursor_random, 0, 50);
   suite_add_tcase(suite, cursor);
-  TCase *lock = tcase_create("lock");
+  TCase *lock = support_tcase("lock");
   tcase_add_checked_fixture(lock, make_directory, remove_directory);
   tcase_add_test(lock, test_journal_lock_refuses_second_run);
   suite_add_tcase(suite, lock);

@@ -386,19 +386,19 @@ static Suite *kernel_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("kernel");
-  TCase *totals = tcase_create("totals");
+  TCase *totals = support_tcase("totals");
   tcase_add_loop_test(totals, test_solve_totals_match_known_counts, 0, 13);
   tcase_add_loop_test(totals, test_solve_totals_at_every_depth, 0, 12);
   suite_add_tcase(suite, totals);
-  TCase *units = tcase_create("units");
+  TCase *units = support_tcase("units");
   tcase_add_loop_test(units, test_solve_each_unit_matches_brute_force, NQ_FRAME_MIN_N, 10);
   tcase_add_loop_test(units, test_solve_open_board_units_match_brute_force, 0, NQ_FRAME_MIN_N);
   suite_add_tcase(suite, units);
-  TCase *cancel = tcase_create("cancel");
+  TCase *cancel = support_tcase("cancel");
   tcase_add_loop_test(cancel, test_cancel_hook_abandons_units_and_nothing_else, 0, 4);
   suite_add_tcase(suite, cancel);
 
-  TCase *corrupt = tcase_create("corrupt");
+  TCase *corrupt = support_tcase("corrupt");
   tcase_add_test(corrupt, test_solve_rejects_prefix_on_attacked_column);
   tcase_add_test(corrupt, test_solve_rejects_prefix_on_attacked_diagonal);
   tcase_add_test(corrupt, test_solve_rejects_prefix_off_the_board);

@@ -311,7 +311,7 @@ static Suite *lanes_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("lanes");
-  TCase *limits = tcase_create("limits");
+  TCase *limits = support_tcase("limits");
   tcase_add_test(limits, test_lanes_fit_limits);
   tcase_add_test(limits, test_walk_selection);
   suite_add_tcase(suite, limits);
@@ -321,7 +321,7 @@ static Suite *lanes_suite(int argc, char **argv) {
                       "lacks AVX-512 F/CD/VPOPCNTDQ\n");
     return suite;
   }
-  TCase *counts = tcase_create("counts");
+  TCase *counts = support_tcase("counts");
   tcase_add_loop_test(counts, test_lanes_match_reference_on_made_up_searches, 0, 25);
   tcase_add_loop_test(counts, test_lanes_match_reference_on_widest_spans, 0, 10);
   tcase_add_loop_test(counts, test_lanes_match_reference_on_open_rows, 0, 5);

@@ -386,7 +386,7 @@ END_TEST
 static Suite *merge_suite(int argc, char **argv) {
   (void)argc, (void)argv;
   Suite *suite = suite_create("merge");
-  TCase *tc = tcase_create("merge");
+  TCase *tc = support_tcase("merge");
   tcase_add_test(tc, test_merge_of_halves_is_the_total);
   tcase_add_test(tc, test_merge_confirms_duplicates_that_line_up);
   tcase_add_test(tc, test_merge_compares_batches_that_never_line_up);

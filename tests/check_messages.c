@@ -116,7 +116,7 @@ static Suite *messages_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("messages");
-  TCase *pack = tcase_create("pack");
+  TCase *pack = support_tcase("pack");
   tcase_add_loop_test(pack, test_unit_pack_round_trip, 0, 8);
   tcase_add_test(pack, test_result_pack_round_trip);
   tcase_add_test(pack, test_unit_layout_is_the_documented_one);

@@ -841,7 +841,7 @@ static Suite *output_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("output");
-  TCase *list = tcase_create("list");
+  TCase *list = support_tcase("list");
   tcase_add_test(list, test_list_n4_text_is_exact);
   tcase_add_test(list, test_list_n4_json_is_exact);
   tcase_add_test(list, test_list_empty_board_is_exact);
@@ -853,7 +853,7 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_test(list, test_list_rejects_boards_that_do_not_fit);
   tcase_add_test(list, test_open_rejects_a_buffer_too_small_for_a_board);
   suite_add_tcase(suite, list);
-  TCase *count = tcase_create("count");
+  TCase *count = support_tcase("count");
   tcase_add_test(count, test_count_json_is_exact);
   tcase_add_test(count, test_count_json_with_unique_is_exact);
   tcase_add_test(count, test_count_text_is_exact);
@@ -863,20 +863,20 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_test(count, test_join_estimate_is_exact);
   tcase_add_test(count, test_progress_leaves_resumed_units_out);
   suite_add_tcase(suite, count);
-  TCase *first = tcase_create("first");
+  TCase *first = support_tcase("first");
   tcase_add_test(first, test_first_json_is_exact);
   tcase_add_test(first, test_first_text_is_exact);
   tcase_add_test(first, test_first_constructed_text_is_exact);
   tcase_add_test(first, test_first_without_solution_is_exact);
   tcase_add_test(first, test_pieces_through_the_smallest_buffer);
   suite_add_tcase(suite, first);
-  TCase *command = tcase_create("command");
+  TCase *command = support_tcase("command");
   tcase_add_loop_test(command, test_list_command_text_matches_brute_force, 0, BRUTE_MAX_N + 1);
   tcase_add_loop_test(command, test_list_command_json_matches_brute_force, 0, BRUTE_MAX_N + 1);
   tcase_add_test(command, test_list_command_limit_gives_the_first_boards);
   tcase_add_loop_test(command, test_list_command_gives_oeis_counts, BRUTE_MAX_N + 1, 14);
   suite_add_tcase(suite, command);
-  TCase *errors = tcase_create("errors");
+  TCase *errors = support_tcase("errors");
   tcase_add_loop_test(errors, test_writers_report_a_read_only_stream, NQ_FORMAT_TEXT,
                       NQ_FORMAT_JSON + 1);
   tcase_add_loop_test(errors, test_writers_report_a_full_disk, NQ_FORMAT_TEXT,

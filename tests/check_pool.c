@@ -175,7 +175,7 @@ static Suite *pool_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("pool");
-  TCase *batches = tcase_create("batches");
+  TCase *batches = support_tcase("batches");
   tcase_add_loop_test(batches, test_pool_solves_batches_in_order, 0, 4);
   tcase_add_loop_test(batches, test_pool_returns_failed_batches_in_their_turn, 0, 3);
   tcase_add_loop_test(batches, test_pool_cancel_returns_every_batch, 0, 3);

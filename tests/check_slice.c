@@ -74,7 +74,7 @@ END_TEST
 static Suite *slice_suite(int argc, char **argv) {
   (void)argc, (void)argv;
   Suite *suite = suite_create("slice");
-  TCase *tc = tcase_create("slices");
+  TCase *tc = support_tcase("slices");
   tcase_add_loop_test(tc, test_slices_partition_the_units, 0,
                       (int)(sizeof totals / sizeof totals[0]));
   tcase_add_test(tc, test_slices_draw_from_the_whole_order);

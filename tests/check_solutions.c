@@ -234,7 +234,7 @@ static Suite *solutions_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("solutions");
-  TCase *each = tcase_create("each");
+  TCase *each = support_tcase("each");
   tcase_add_loop_test(each, test_each_yields_brute_force_solutions_in_order, 0, 9);
   tcase_add_loop_test(each, test_each_limit_gives_the_first_solutions, 1, 4);
   tcase_add_test(each, test_each_limit_beyond_the_count_gives_all);
@@ -242,7 +242,7 @@ static Suite *solutions_suite(int argc, char **argv) {
   tcase_add_test(each, test_each_boards_without_solutions_visit_nothing);
   tcase_add_test(each, test_each_rejects_invalid_arguments);
   suite_add_tcase(suite, each);
-  TCase *first = tcase_create("first");
+  TCase *first = support_tcase("first");
   tcase_add_test(first, test_first_n8_is_the_textbook_solution);
   tcase_add_loop_test(first, test_first_equals_first_brute_force_solution, 4, BRUTE_MAX_N + 1);
   tcase_add_test(first, test_first_n1_is_the_single_queen);
@@ -254,7 +254,7 @@ static Suite *solutions_suite(int argc, char **argv) {
                       NQ_MAX_N + 1);
   tcase_add_test(first, test_first_rejects_invalid_size);
   suite_add_tcase(suite, first);
-  TCase *valid = tcase_create("valid");
+  TCase *valid = support_tcase("valid");
   tcase_add_loop_test(valid, test_is_valid_matches_brute_force, 0, 7);
   tcase_add_test(valid, test_is_valid_rejects_off_board_column);
   suite_add_tcase(suite, valid);

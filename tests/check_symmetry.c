@@ -219,14 +219,14 @@ static Suite *symmetry_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("symmetry");
-  TCase *apply = tcase_create("apply");
+  TCase *apply = support_tcase("apply");
   tcase_add_loop_test(apply, test_apply_matches_documented_formulas, 0, NQ_SYM_COUNT);
   tcase_add_loop_test(apply, test_apply_is_bijection, 0, NQ_SYM_COUNT);
   tcase_add_test(apply, test_apply_rot90_four_times_is_identity);
   tcase_add_test(apply, test_apply_identity_fixes_every_square);
   tcase_add_test(apply, test_apply_composition_table_is_a_group);
   suite_add_tcase(suite, apply);
-  TCase *fixing = tcase_create("fixing");
+  TCase *fixing = support_tcase("fixing");
   tcase_add_test(fixing, test_set_size_counts_members);
   tcase_add_test(fixing, test_fixing_n4_solution_is_fixed_by_rotations_only);
   tcase_add_test(fixing, test_fixing_diagonal_board);

@@ -94,7 +94,7 @@ static Suite *totals_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("totals");
-  TCase *sums = tcase_create("sums");
+  TCase *sums = support_tcase("sums");
   tcase_add_test(sums, test_totals_add_past_64_bits);
   tcase_add_test(sums, test_totals_unique_divides_by_eight);
   tcase_add_test(sums, test_totals_residues_check_the_sum);

@@ -490,13 +490,13 @@ static Suite *units_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("units");
-  TCase *frames = tcase_create("frames");
+  TCase *frames = support_tcase("frames");
   tcase_add_loop_test(frames, test_frames_weights_sum_to_all_border_placements, FRAMES_FIRST_N,
                       FRAMES_LAST_N + 1);
   tcase_add_loop_test(frames, test_frames_are_one_per_orbit, FRAMES_FIRST_N, FRAMES_LAST_N + 1);
   tcase_add_loop_test(frames, test_sides_frames_bundle_asymmetric_frames, FRAMES_FIRST_N, 17);
   suite_add_tcase(suite, frames);
-  TCase *units = tcase_create("units");
+  TCase *units = support_tcase("units");
   tcase_add_loop_test(units, test_units_partition_solutions, PARTITION_FIRST_N,
                       PARTITION_LAST_N + 1);
   tcase_add_loop_test(units, test_units_carry_their_depth_and_frame, 0, 11);

@@ -214,7 +214,7 @@ static Suite *worker_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
   Suite *suite = suite_create("worker");
-  TCase *protocol = tcase_create("protocol");
+  TCase *protocol = support_tcase("protocol");
   tcase_add_test(protocol, test_worker_answers_unknown_tag_with_failure);
   tcase_add_test(protocol, test_worker_answers_malformed_batch_with_failure);
   tcase_add_test(protocol, test_worker_answers_every_batch_after_cancel_with_stop);

@@ -239,6 +239,48 @@ int support_rank(void) {
   return rank;
 }
 
+/* The runner of this process, for the fixture below. */
+static SRunner *running;
+
+/* What a rank prints of its failures: rank 0 all of check's report, the
+ * others only when they have failed (their report is otherwise silent). */
+static void print_failures(int rank) {
+  if (rank == 0 || srunner_ntests_failed(running) > 0)
+    srunner_print(running, CK_NORMAL);
+}
+
+/* Before each test, when there is more than one rank: whether a test before
+ * it failed on any rank, agreed by all.  A rank whose assertion fails
+ * after a test's collectives (most tests check on rank 0 alone) leaves the
+ * test while the others finish it; it would then call the next test's
+ * collectives alone and every rank would wait for ctest's timeout.  So
+ * every rank stops there together: each prints the failures it has, and
+ * the process ends with a failure, the tests after it not run. */
+static void stop_after_a_failure(void) {
+  int size = 1, rank = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size == 1)
+    return;
+  int failed = srunner_ntests_failed(running);
+  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (failed == 0)
+    return;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  print_failures(rank);
+  if (rank == 0)
+    printf("stopped at the first test after a failure on some rank: the tests after it did not "
+           "run\n");
+  fflush(stdout);
+  MPI_Finalize();
+  exit(EXIT_FAILURE);
+}
+
+TCase *support_tcase(const char *name) {
+  TCase *tcase = tcase_create(name);
+  tcase_add_checked_fixture(tcase, stop_after_a_failure, NULL);
+  return tcase;
+}
+
 int support_main(int argc, char **argv, Suite *(*make_suite)(int argc, char **argv)) {
   /* FUNNELED, as the program asks: runs with search threads need it. */
   int provided = MPI_THREAD_SINGLE;
@@ -248,8 +290,10 @@ int support_main(int argc, char **argv, Suite *(*make_suite)(int argc, char **ar
   }
   int rank = support_rank();
   SRunner *runner = srunner_create(make_suite(argc, argv));
+  running = runner;
   srunner_set_fork_status(runner, CK_NOFORK);
-  srunner_run_all(runner, rank == 0 ? CK_NORMAL : CK_SILENT);
+  srunner_run_all(runner, CK_SILENT);
+  print_failures(rank);
   int failed = srunner_ntests_failed(runner), failed_anywhere = 0;
   srunner_free(runner);
   MPI_Allreduce(&failed, &failed_anywhere, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

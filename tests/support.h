@@ -79,9 +79,16 @@ support_units_t support_all_units(int n, int depth);
 
 /* Initialises MPI, builds the suite with `make_suite` (which may read the
  * arguments), runs it without forking (check's fork mode breaks Open MPI),
- * finalises MPI.  Only rank 0 prints.  Returns the exit status for main:
+ * finalises MPI.  Rank 0 prints check's report, another rank only its
+ * failures.  Returns the exit status for main:
  * failure when any rank had a failing test. */
 int support_main(int argc, char **argv, Suite *(*make_suite)(int argc, char **argv));
+
+/* A test case of the suite: every suite makes its cases here, so that on
+ * more than one rank every rank stops at the first test after a failure
+ * on any of them (reported, and the process fails), instead of the ranks
+ * waiting in different tests' collectives for ctest's timeout. */
+TCase *support_tcase(const char *name);
 
 /* Rank of this process in MPI_COMM_WORLD (0 when MPI is not initialised). */
 int support_rank(void);
