@@ -138,7 +138,7 @@ launched() {
   "$mpiexec" "$numproc_flag" 2 -q --oversubscribe "$binary" "$@" >"$out" 2>"$err" &
   pid=$!
 }
-records_at_least() { [ "$(grep -c '^[0-9]' "$journal" 2>/dev/null || echo 0)" -ge "$1" ]; }
+records_at_least() { [ "$(lines_matching '^[0-9]' "$journal")" -ge "$1" ]; }
 rm -f "$journal"
 launched -n 17 --method backtrack -t 1 -q --checkpoint "$journal"
 within 60 records_at_least 2

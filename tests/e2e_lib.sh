@@ -95,6 +95,9 @@ json_count_shape() {
     -e 's/"(nodes|version)":"[^"]*"/"\1":"#"/g' "$out"
 }
 is_empty() { [ ! -s "$1" ]; }
+# lines_matching ERE FILE: how many lines of FILE match, 0 when none or
+# when there is no FILE yet (grep -c prints 0 and fails when none match).
+lines_matching() { grep -cE -e "$1" "$2" 2>/dev/null || [ -f "$2" ] || echo 0; }
 # within SECONDS COMMAND...: COMMAND succeeds before SECONDS have passed
 # (polled every NQ_E2E_POLL seconds, 0.1 unless set).  Waits are for
 # conditions; the bound only turns a hang into a failure.

@@ -222,13 +222,7 @@ stop_and_resume "3 ranks, --checkpoint, SIGTERM to rank 2 alone" 3 TERM "rank 2"
 verified_n=$(sized 17)
 rm -f "$journal"
 run_ranks 3 -n "$verified_n" --method backtrack --checkpoint "$journal" -t 1 -q
-# (grep -c prints 0 and fails when nothing matches, nothing without a
-# journal yet: both are 0.)
-checks_at_least() {
-  local checks
-  checks=$(grep -c '^check ' "$journal" 2>/dev/null || true)
-  [ "${checks:-0}" -ge "$1" ]
-}
+checks_at_least() { [ "$(lines_matching '^check ' "$journal")" -ge "$1" ]; }
 "${with_default_signals[@]}" "$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" -n "$verified_n" \
   --method backtrack --checkpoint "$journal" --verify 1 -t 1 -q >"$out" 2>"$err" &
 pid=$!
