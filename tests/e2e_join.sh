@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end: the join (--method join, auto's choice from n = 17) through
+# End-to-end: the join (--method join, auto's choice from n = 14) through
 # the same run engine as the backtracker: a 2-rank count of Q(18) killed
 # (SIGKILL to mpiexec and its ranks) twice, then rerun to the exact Q(18);
 # stopped by a signal (exit 3) and resumed; slices of Q(16) merged to the
@@ -14,12 +14,12 @@
 journal=$work/big.journal
 # Q(18) here; Q(17) under the sanitizers (e2e_lib.sh, sized).
 big=$(sized 18)
-records_at_least() { [ "$(grep -c '^[0-9]' "$journal" 2>/dev/null || echo 0)" -ge "$1" ]; }
+records_at_least() { [ "$(lines_matching '^[0-9]' "$journal")" -ge "$1" ]; }
 
 # ---- killed twice, then the exact count ---------------------------------------
 rm -f "$journal"
 for kill_number in 1 2; do
-  before=$(grep -c '^[0-9]' "$journal" 2>/dev/null || echo 0)
+  before=$(lines_matching '^[0-9]' "$journal")
   "$mpiexec" "$numproc_flag" 2 -q --oversubscribe "$binary" -n "$big" --method join -t 1 -q \
     --checkpoint "$journal" >"$out" 2>"$err" &
   pid=$!

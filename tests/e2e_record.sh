@@ -10,12 +10,15 @@
 . "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
 
 n=14
+# The backtracker's journals: auto takes the join at 14, whose record runs
+# e2e_join.sh tests; these keep the backtracker's frames and batches.
+bt=(--method backtrack)
 j() { echo "$work/slice$1.journal"; }
 
 # The three slices: their sums are Q(14), and none is Q(14) alone.
 total=0
 for i in 1 2 3; do
-  run_ranks 2 -n $n --slice $i/3 --checkpoint "$(j $i)" --verify 0.5 --format json -t 1 -q
+  run_ranks 2 -n $n --slice $i/3 --checkpoint "$(j $i)" --verify 0.5 --format json -t 1 -q "${bt[@]}"
   got=$(json_solutions)
   check "slice $i/3 runs" bash -c "[ $status -eq 0 ] && [ -n '$got' ]"
   check "slice $i/3 says it is a slice" grep -q "\"slice\":\"$i/3\"" "$out"
@@ -41,14 +44,14 @@ check "merge without slice 2: says why" grep -q "units are missing" "$err"
 # slice's end; a slice that ended first is resumed all the same.
 rm -f "$(j 2)"
 timeout "$limit" "$mpiexec" "$numproc_flag" 2 -q --oversubscribe "$binary" -n $n --slice 2/3 \
-  --checkpoint "$(j 2)" -t 1 -q >"$out" 2>"$err" &
+  --checkpoint "$(j 2)" -t 1 -q "${bt[@]}" >"$out" 2>"$err" &
 pid=$!
 journal_lines() { [ "$({ wc -l <"$(j 2)"; } 2>/dev/null || echo 0)" -ge 4 ] || ! kill -0 "$pid" 2>/dev/null; }
 within 60 journal_lines || true
 kill -KILL "$pid" 2>/dev/null
 pkill -KILL -f "nqueens-mpi -n $n --slice 2/3 --checkpoint $(j 2)" 2>/dev/null
 wait "$pid" 2>/dev/null
-run -n $n --slice 2/3 --checkpoint "$(j 2)" -t 1 -q
+run -n $n --slice 2/3 --checkpoint "$(j 2)" -t 1 -q "${bt[@]}"
 check "resumed slice: status 0" [ "$status" -eq 0 ]
 run --merge "$(j 1)" "$(j 2)" "$(j 3)"
 check "merge after the resume: Q($n)" grep -qx "Q($n) = ${known_all[$n]} solutions on the ${n}x$n board" "$out"
@@ -59,12 +62,12 @@ check "the program ignores NQ_TEST_WRONG_COUNT: verified, Q(12)" \
   bash -c "[ $status -eq 0 ] && grep -qx 'Q(12) = ${known_all[12]} solutions on the 12x12 board' '$out'"
 # A wrong rank (the test build's binary): verification fails the run, and
 # marks the journal.
-run_ranks_counting_wrong 2 1 -n $n --checkpoint "$work/wrong.journal" --verify 1 -t 1 -q
+run_ranks_counting_wrong 2 1 -n $n --checkpoint "$work/wrong.journal" --verify 1 -t 1 -q "${bt[@]}"
 check "wrong count: --verify fails the run" [ "$status" -eq 1 ]
 check "wrong count: --verify names the units" grep -q "solved again differed from the journal, the first units [0-9]*\.\.[0-9]*; the total is not trusted" "$err"
 check "wrong count: the journal marks it" grep -q '^check .* differ ' "$work/wrong.journal"
 check "wrong count: nothing on stdout" is_empty "$out"
-run -n $n --checkpoint "$work/wrong.journal" -q
+run -n $n --checkpoint "$work/wrong.journal" -q "${bt[@]}"
 check "wrong count: a rerun without --verify still refuses the total" \
   bash -c "[ $status -eq 1 ] && [ ! -s '$out' ] && grep -q 'the total is not trusted' '$err'"
 run --merge "$(j 1)" "$(j 2)" "$(j 3)" "$work/wrong.journal"
@@ -79,7 +82,7 @@ check "wrong count: --status in JSON counts the checks" \
 # batch is checked again, not counted again.
 last_check=$(grep -n '^check ' "$work/wrong.journal" | tail -n 1 | cut -d: -f1)
 head -n "$last_check" "$work/wrong.journal" | head -c -5 >"$work/torn.journal"
-run -n $n --checkpoint "$work/torn.journal" -q
+run -n $n --checkpoint "$work/torn.journal" -q "${bt[@]}"
 check "a torn check line: named, the batch to be checked again" \
   grep -q 'torn last check line at line [0-9]* ([0-9]* bytes) dropped: that batch is checked again by --verify' "$err"
 

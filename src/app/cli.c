@@ -584,7 +584,7 @@ void nq__cli_print_help(FILE *out) {
         "      --method M     counting and --estimate: backtrack (the work units above),\n"
         "                     join (top and bottom halves of the board joined column\n"
         "                     set by column set: Q(N) only, N <= 32, docs/research.md),\n"
-        "                     or auto (default): join for a count of N = 15 to 28,\n"
+        "                     or auto (default): join for a count of N = 14 to 28,\n"
         "                     where it measured faster, unless --unique, --walk or\n"
         "                     --gpu asks for the backtracker; both keep journals,\n"
         "                     slices and verification alike\n"

@@ -30,13 +30,12 @@ typedef enum nq__format { NQ_FORMAT_TEXT = 0, NQ_FORMAT_JSON } nq__format_t;
 typedef enum nq__method_choice { NQ_METHOD_AUTO = 0, NQ_METHOD_BACKTRACK, NQ_METHOD_JOIN } nq__method_choice_t;
 
 /* The boards on which the join counts faster than the backtracker's
- * fastest walk: side by side from n = 15 (docs/performance.md, "Where
- * auto switches") to 20 (docs/research.md, "Against the quadrant
- * counter", on a Zen 4), and by both methods' --estimate from n = 22 to
- * 28, where its memory stays within --memory; beyond 28 nothing was
- * measured.  It measured faster at 14 too, where the record tests'
- * journals are the backtracker's. */
-#define NQ_CLI_JOIN_FROM_N 15
+ * fastest walk: side by side from n = 14 (docs/performance.md, "Where
+ * auto switches"; at 13 and below the process's start is most of either
+ * run) to 20 (docs/research.md, "Against the quadrant counter", on a Zen
+ * 4), and by both methods' --estimate from n = 22 to 28, where its memory
+ * stays within --memory; beyond 28 nothing was measured. */
+#define NQ_CLI_JOIN_FROM_N 14
 /* --memory's least: less would not hold a bucket's quarters at n = 20. */
 #define NQ_CLI_LEAST_MEMORY ((size_t)1 << 20)
 /* and its most, 1 PiB: room enough, and far from wrapping any size. */
