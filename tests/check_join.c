@@ -506,23 +506,27 @@ START_TEST(test_join_refuses_bad_arguments) {
 }
 END_TEST
 
+/* With --ranks (check_join_3ranks), only the tests whose counts go through
+ * the run engine over the ranks: the others count inside one process, the
+ * same on each rank, and check_join runs them once. */
 static Suite *join_suite(int argc, char **argv) {
-  (void)argc, (void)argv;
   Suite *s = suite_create("join");
   TCase *tc = support_tcase("join");
   tcase_set_timeout(tc, 300);
-  tcase_add_loop_test(tc, test_join_bucket_matches_brute_force, 2, BRUTE_MAX_N + 1);
-  tcase_add_loop_test(tc, test_join_long_diagonal_rule_by_bucket, 8, 17);
+  suite_add_tcase(s, tc);
   tcase_add_loop_test(tc, test_join_count_known, 0, 16);
   tcase_add_test(tc, test_join_count_every_cut);
+  tcase_add_test(tc, test_join_stops_on_request);
+  tcase_add_test(tc, test_join_refuses_bad_arguments);
+  if (argc > 1 && strcmp(argv[1], "--ranks") == 0)
+    return s;
+  tcase_add_loop_test(tc, test_join_bucket_matches_brute_force, 2, BRUTE_MAX_N + 1);
+  tcase_add_loop_test(tc, test_join_long_diagonal_rule_by_bucket, 8, 17);
   tcase_add_test(tc, test_join_units_are_listed_in_order);
   tcase_add_test(tc, test_join_unit_is_abandoned_on_cancel);
   tcase_add_test(tc, test_join_sampled_sets_are_unbiased);
   tcase_add_test(tc, test_join_parts_keep_the_limit);
   tcase_add_test(tc, test_join_parts_keep_the_limit_at_every_repack_depth);
-  tcase_add_test(tc, test_join_stops_on_request);
-  tcase_add_test(tc, test_join_refuses_bad_arguments);
-  suite_add_tcase(s, tc);
   return s;
 }
 
