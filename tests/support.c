@@ -257,7 +257,7 @@ static void print_failures(int rank) {
  * every rank stops there together: each prints the failures it has, and
  * the process ends with a failure, the tests after it not run. */
 static void stop_after_a_failure(void) {
-  int size = 1, rank = 0;
+  int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   if (size == 1)
     return;
@@ -265,7 +265,7 @@ static void stop_after_a_failure(void) {
   MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (failed == 0)
     return;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const int rank = support_rank();
   print_failures(rank);
   if (rank == 0)
     printf("stopped at the first test after a failure on some rank: the tests after it did not "
