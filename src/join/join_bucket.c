@@ -451,11 +451,12 @@ static void count_completions(fused_rows_t *f) {
  * apart from one column to the next, on either diagonal, so a row's first
  * and a column's offset (in words) make them, worked out once a node.
  * Eight lanes each for the AVX-512 listing, the last three unused. */
+enum { LAYOUT_LANES = 8 };
 typedef struct completion_layout {
-  const uint64_t *ld_of_row[8], *rd_of_row[8];
-  uint64_t offset_of_column[8];
+  const uint64_t *ld_of_row[LAYOUT_LANES], *rd_of_row[LAYOUT_LANES];
+  uint64_t offset_of_column[LAYOUT_LANES];
 } completion_layout_t;
-_Static_assert(JOIN_COMPLETION_ROWS <= 8 && 2 * JOIN_COMPLETION_ROWS == NQ_BIT_COUNT_SETS,
+_Static_assert((int)JOIN_COMPLETION_ROWS <= (int)LAYOUT_LANES && 2 * JOIN_COMPLETION_ROWS == NQ_BIT_COUNT_SETS,
                "a completion's rows fit a register's lanes, its bitsets a list");
 
 /* Each fitting completion's ten bitsets as a list for nq__bit_count_clear:
@@ -531,11 +532,19 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
   if (c.fits == 0)
     return;
   rule_out_above(f);
-  completion_layout_t layout = {.offset_of_column = {0}};
+  /* Filled lane by lane, not by an initializer: the compiler clears a
+   * whole initialized struct with `rep stos`, whose start-up cost was a
+   * twentieth of the join's time at n = 18 (perf annotate,
+   * docs/performance.md). */
+  completion_layout_t layout;
   for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
     layout.ld_of_row[j] = nq__join_ruled_out_along_ld(scratch, f->table, first + j, 0);
     layout.rd_of_row[j] = nq__join_ruled_out_along_rd(scratch, f->table, first + j, 0);
     layout.offset_of_column[j] = (uint64_t)c.column[j] * f->table->stride;
+  }
+  for (int j = JOIN_COMPLETION_ROWS; j < LAYOUT_LANES; j++) {
+    layout.ld_of_row[j] = layout.rd_of_row[j] = NULL;
+    layout.offset_of_column[j] = 0;
   }
   list_sets(scratch, f->walk->scratch->completion_sets, c.fitting, c.fits, &layout);
   f->onces = counted_once(&c, f->table->once < f->table->tops);
