@@ -3,7 +3,9 @@
 # for each n, every command runs REPEAT times, the commands taking turns (each
 # round starts one further along, so none always runs first, on a cooler or a
 # warmer machine), and one row a command gives its median, fastest and slowest
-# wall time, its median peak memory and its median over the fastest median.
+# wall time, its median CPU time (user and system: core-seconds, where threads
+# share the work), its median peak memory and its median over the fastest
+# median.
 #
 #   scripts/versus.sh [-t THREADS] [--repeat K] [--methods LIST] [--timeout S]
 #                     [--other 'LABEL=COMMAND']... N...
@@ -98,16 +100,16 @@ label_of() {
   if [ "$1" -lt "$ours" ]; then echo "nqueens-mpi ${our_methods[$1]}"; else echo "${other_labels[$(($1 - ours))]}"; fi
 }
 
-# timed_run INDEX N: one run; its wall seconds in `seconds`, its peak
-# resident memory in MB in `peak_mb` (- where /usr/bin/time is missing),
-# its stdout in $scratch/out.
+# timed_run INDEX N: one run; its wall seconds in `seconds`, its CPU seconds
+# (user and system) in `cpu` and its peak resident memory in MB in `peak_mb`
+# (both - where /usr/bin/time is missing), its stdout in $scratch/out.
 timed_run() {
   local words=()
   command_words "$1" "$2"
   local start end rc=0
   start=$EPOCHREALTIME
   if [ -x /usr/bin/time ]; then
-    timeout "$limit" /usr/bin/time -f %M -o "$scratch/peak" "${words[@]}" >"$scratch/out" 2>"$scratch/err" || rc=$?
+    timeout "$limit" /usr/bin/time -f '%M %U %S' -o "$scratch/peak" "${words[@]}" >"$scratch/out" 2>"$scratch/err" || rc=$?
   else
     timeout "$limit" "${words[@]}" >"$scratch/out" 2>"$scratch/err" || rc=$?
     echo - >"$scratch/peak"
@@ -119,16 +121,19 @@ timed_run() {
     exit 1
   fi
   seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
-  peak_mb=$(awk '/^[0-9]+$/ { printf "%.0f", $1 / 1024; found = 1 } END { if (!found) print "-" }' "$scratch/peak")
+  peak_mb=$(awk 'NF == 3 && $1 ~ /^[0-9]+$/ { printf "%.0f", $1 / 1024; found = 1 }
+                 END { if (!found) print "-" }' "$scratch/peak")
+  cpu=$(awk 'NF == 3 && $1 ~ /^[0-9]+$/ { printf "%.3f", $2 + $3; found = 1 }
+             END { if (!found) print "-" }' "$scratch/peak")
 }
 
 commands=$((${#our_methods[@]} + ${#other_commands[@]}))
 echo "# versus.sh: $threads thread(s), median of $repeat, $(nproc) logical CPUs:" \
   "$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1)"
-printf '%3s %-28s %10s %10s %10s %8s %8s %s\n' n command median_s fastest_s slowest_s peak_MB x_best \
-  "same count"
+printf '%3s %-28s %10s %10s %10s %10s %8s %8s %s\n' n command median_s fastest_s slowest_s cpu_s \
+  peak_MB x_best "same count"
 for n in "${sizes[@]}"; do
-  declare -A times=() peaks=()
+  declare -A times=() peaks=() cpus=()
   count=""
   for ((round = 0; round < repeat; round++)); do
     for ((turn = 0; turn < commands; turn++)); do
@@ -136,6 +141,7 @@ for n in "${sizes[@]}"; do
       timed_run "$index" "$n"
       times[$index]+="$seconds "
       peaks[$index]+="$peak_mb "
+      cpus[$index]+="$cpu "
       if [ "$index" -lt "${#our_methods[@]}" ]; then
         ours=$(sed -n 's/.*"solutions":"\{0,1\}\([0-9]*\).*/\1/p' "$scratch/out")
         [ -n "$ours" ] || { echo "versus.sh: n = $n: no count from ${our_methods[$index]}" >&2; exit 1; }
@@ -157,6 +163,7 @@ for n in "${sizes[@]}"; do
   for ((index = 0; index < commands; index++)); do
     read -ra samples <<<"${times[$index]}"
     read -ra memory <<<"${peaks[$index]}"
+    read -ra cpu_samples <<<"${cpus[$index]}"
     same=ours
     if [ "$index" -ge "${#our_methods[@]}" ]; then
       same=no
@@ -164,10 +171,12 @@ for n in "${sizes[@]}"; do
     fi
     peak=-
     [ "${memory[0]}" = - ] || peak=$(median "${memory[@]}")
-    printf '%3s %-28s %10.3f %10.3f %10.3f %8s %8.2f %s\n' "$n" "$(label_of "$index")" \
-      "${medians[$index]}" "$(lowest "${samples[@]}")" "$(highest "${samples[@]}")" "$peak" \
+    cpu_median=-
+    [ "${cpu_samples[0]}" = - ] || cpu_median=$(printf '%.3f' "$(median "${cpu_samples[@]}")")
+    printf '%3s %-28s %10.3f %10.3f %10.3f %10s %8s %8.2f %s\n' "$n" "$(label_of "$index")" \
+      "${medians[$index]}" "$(lowest "${samples[@]}")" "$(highest "${samples[@]}")" "$cpu_median" "$peak" \
       "$(awk -v m="${medians[$index]}" -v b="$best" 'BEGIN { print (b > 0 ? m / b : 1) }')" "$same"
   done
   echo "# n = $n: Q = $count"
-  unset times peaks
+  unset times peaks cpus
 done
