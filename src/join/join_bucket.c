@@ -456,7 +456,8 @@ typedef struct completion_layout {
   const uint64_t *ld_of_row[LAYOUT_LANES], *rd_of_row[LAYOUT_LANES];
   uint64_t offset_of_column[LAYOUT_LANES];
 } completion_layout_t;
-_Static_assert((int)JOIN_COMPLETION_ROWS <= (int)LAYOUT_LANES && 2 * JOIN_COMPLETION_ROWS == NQ_BIT_COUNT_SETS,
+_Static_assert((int)JOIN_COMPLETION_ROWS <= (int)LAYOUT_LANES &&
+                   2 * JOIN_COMPLETION_ROWS == NQ_BIT_COUNT_SETS,
                "a completion's rows fit a register's lanes, its bitsets a list");
 
 /* Each fitting completion's ten bitsets as a list for nq__bit_count_clear:
@@ -533,9 +534,9 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
     return;
   rule_out_above(f);
   /* Filled lane by lane, not by an initializer: the compiler clears a
-   * whole initialized struct with `rep stos`, whose start-up cost was a
-   * twentieth of the join's time at n = 18 (perf annotate,
-   * docs/performance.md). */
+   * whole initialized struct with `rep stos`, whose start-up cost, paid at
+   * every node with a fitting completion, stood out in the join's profile
+   * (docs/performance.md). */
   completion_layout_t layout;
   for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
     layout.ld_of_row[j] = nq__join_ruled_out_along_ld(scratch, f->table, first + j, 0);
