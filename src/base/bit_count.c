@@ -42,9 +42,9 @@ uint64_t nq__bit_count_clear_twice_portable(const uint64_t *base, const nq_bit_s
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
-_Static_assert(NQ_BIT_COUNT_SETS == 10, "the AVX-512 count below ORs ten sets");
+_Static_assert(NQ_BIT_COUNT_SETS == 5, "the AVX-512 count below ORs five sets");
 
-/* Eight words: the eleven ORed three at a time (a ternary-logic
+/* Eight words: the six ORed three at a time (a ternary-logic
  * instruction each, the last one also taking the complement); `lanes`
  * says which of the eight are in range (the others are not read, and
  * their lanes are to be left out of any count). */
@@ -54,9 +54,8 @@ nor_in_eight(const uint64_t *base, const nq_bit_sets_t sets, size_t w, __mmask8 
 #define NQ_LOAD(p) _mm512_maskz_loadu_epi64(lanes, (p) + w)
   __m512i v = _mm512_ternarylogic_epi64(NQ_LOAD(base), NQ_LOAD(sets[0]), NQ_LOAD(sets[1]), OR3);
   v = _mm512_ternarylogic_epi64(v, NQ_LOAD(sets[2]), NQ_LOAD(sets[3]), OR3);
-  v = _mm512_ternarylogic_epi64(v, NQ_LOAD(sets[4]), NQ_LOAD(sets[5]), OR3);
-  v = _mm512_ternarylogic_epi64(v, NQ_LOAD(sets[6]), NQ_LOAD(sets[7]), OR3);
-  v = _mm512_ternarylogic_epi64(v, NQ_LOAD(sets[8]), NQ_LOAD(sets[9]), NOR3);
+  const __m512i last = NQ_LOAD(sets[4]);
+  v = _mm512_ternarylogic_epi64(v, last, last, NOR3);
 #undef NQ_LOAD
   return v;
 }

@@ -2,7 +2,7 @@
 #define NQ_SRC_BIT_COUNT_H
 
 /* What is left once bitsets are ORed together, counted: the join's last
- * rows (src/join/join_bucket.c) OR each completion's ten bitsets into the
+ * rows (src/join/join_bucket.c) OR each completion's five bitsets into the
  * words of the tops still fitting and count the tops that none of them
  * rules out, a large part of the join's time (docs/performance.md).
  * Those words are nearly all of a table's, so they are read in a run,
@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { NQ_BIT_COUNT_SETS = 10 };
+enum { NQ_BIT_COUNT_SETS = 5 };
 
-/* One list of the sets ORed: a completion's ten bitsets. */
+/* One list of the sets ORed: a completion's five bitsets, one a queen. */
 typedef const uint64_t *nq_bit_sets_t[NQ_BIT_COUNT_SETS];
 
 /* The sum, over the lists sets[0..lists-1] and the words w in from..to-1,

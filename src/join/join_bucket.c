@@ -71,9 +71,10 @@ void nq_join_scratch_destroy(nq_join_scratch_t *scratch) {
   free(scratch);
 }
 
-/* Room for the bitsets of `table`'s tops on an n-wide board. */
-static int reserve_bitsets(top_table_t *table, int n) {
-  size_t needed = (size_t)(4 * n) * nq__join_bitset_stride(words_for(table->tops));
+/* Room for the bitsets of `table`'s tops (join_walk.h). */
+static int reserve_bitsets(top_table_t *table, const nq_join_scratch_t *scratch) {
+  size_t needed = nq__join_bitsets_of_table(scratch->n, scratch->top_rows) *
+                  nq__join_bitset_stride(words_for(table->tops));
   if (needed <= table->attacking_capacity)
     return NQ_OK;
   free(table->attacking);
@@ -109,11 +110,42 @@ static int reserve_stacks(nq_join_scratch_t *scratch, size_t words, int depths) 
   return NQ_OK;
 }
 
+/* The rank of `column` among the bucket's bottom columns. */
+static int bottom_slot(const nq_join_scratch_t *scratch, int column) {
+  return bit_count(scratch->bottom_columns & (column_bit(column) - 1));
+}
+
+/* The completions' queen bitsets (join_walk.h) on the `columns` still free
+ * below: the others are never read.  Written only where the fused rows
+ * will read them, which one-word tables never reach. */
+static void combine_queen_bitsets(top_table_t *table, const nq_join_scratch_t *scratch,
+                                  uint64_t columns) {
+  const int n = scratch->n, top_rows = scratch->top_rows;
+  if (scratch->completions == NULL || table->words == 1)
+    return;
+  for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
+    const int rows_down = n - JOIN_COMPLETION_ROWS + j - top_rows;
+    for (uint64_t left = columns; left != 0; left = drop_lowest_bit(left)) {
+      const int column = bit_index(lowest_bit(left));
+      const size_t queen = queen_bitset_index(n, top_rows, j, bottom_slot(scratch, column));
+      uint64_t *both = table->attacking + queen * table->stride;
+      const uint64_t *ld =
+          table->attacking + ld_bitset_index(n, column - rows_down) * table->stride;
+      const uint64_t *rd =
+          table->attacking + rd_bitset_index(n, column + rows_down) * table->stride;
+      for (size_t w = 0; w < table->words; w++)
+        both[w] = ld[w] | rd[w];
+    }
+  }
+}
+
 /* Fills the table's bitsets from its masks, and `ruled_out` with none of
  * its tops ruled out, only the padding past the last, so padding never
  * counts as a fit.  The squares off row m (ld squares below 0, rd squares
- * from n on) have empty bitsets. */
-static void transpose(top_table_t *table, uint64_t *ruled_out, uint32_t *live_index, int n) {
+ * from n on) have empty bitsets; the queen bitsets are written for `columns`. */
+static void transpose(top_table_t *table, uint64_t *ruled_out, uint32_t *live_index,
+                      const nq_join_scratch_t *scratch, uint64_t columns) {
+  const int n = scratch->n;
   assert(table->tops > 0); /* else the on-board bitsets would stay unwritten */
   size_t words = table->words = words_for(table->tops);
   size_t stride = table->stride = nq__join_bitset_stride(words);
@@ -125,6 +157,7 @@ static void transpose(top_table_t *table, uint64_t *ruled_out, uint32_t *live_in
   memset(on_board_rd + (size_t)n * stride, 0, (size_t)n * stride * sizeof(uint64_t));
   nq__bit_transpose(on_board_ld, stride, table->ld, table->tops, n);
   nq__bit_transpose(on_board_rd, stride, table->rd, table->tops, n);
+  combine_queen_bitsets(table, scratch, columns);
   memset(ruled_out, 0, words * sizeof(uint64_t));
   for (size_t w = 0; w < words; w++)
     live_index[w] = (uint32_t)w;
@@ -133,17 +166,19 @@ static void transpose(top_table_t *table, uint64_t *ruled_out, uint32_t *live_in
 }
 
 /* The `survivors` tops of `from` left in its *live words, packed into
- * `into`; the live words then start afresh for `into`.  NQ_ENOMEM leaves
+ * `into` (its queen bitsets for the `columns` still free below); the live
+ * words then start afresh for `into`.  NQ_ENOMEM leaves
  * everything as it was: the walk goes on without the repack, slower, not
  * wrong.  (Ordering the packed tops by the next row's queens, so that each
  * queen's survivors share words, was measured and lost: docs/research.md.) */
 int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_out,
-                    uint32_t *live_index, size_t *live, uint64_t survivors, int n) {
+                    uint32_t *live_index, size_t *live, uint64_t survivors,
+                    const nq_join_scratch_t *scratch, uint64_t columns) {
   into->tops = 0;
   if (nq__join_reserve_masks(into, survivors) != NQ_OK)
     return NQ_ENOMEM;
   into->tops = survivors;
-  if (reserve_bitsets(into, n) != NQ_OK) {
+  if (reserve_bitsets(into, scratch) != NQ_OK) {
     into->tops = 0;
     return NQ_ENOMEM;
   }
@@ -157,7 +192,7 @@ int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_
       nq__bit_gather_pairs(into->ld, into->rd, from->ld, from->rd, live_index, ruled_out, *live);
   assert(kept == survivors);
   (void)kept;
-  transpose(into, ruled_out, live_index, n);
+  transpose(into, ruled_out, live_index, scratch, columns);
   *live = into->words;
   return NQ_OK;
 }
@@ -396,7 +431,7 @@ typedef struct fused_rows {
 
 /* The tops the queens down to the first fused row's rule out, once for
  * all its completions, by table word (the words no longer live are full):
- * a completion then ORs its own ten bitsets alone, over all the table's
+ * a completion then ORs its own five bitsets alone, over all the table's
  * words in a run, which are nearly all live this far down
  * (docs/performance.md), so no index is read. */
 static void rule_out_above(fused_rows_t *f) {
@@ -416,8 +451,8 @@ static void rule_out_above(fused_rows_t *f) {
   }
 }
 
-_Static_assert(2 * JOIN_COMPLETION_ROWS == NQ_BIT_COUNT_SETS,
-               "a completion's bitsets are what nq__bit_count_clear ORs");
+_Static_assert((int)JOIN_COMPLETION_ROWS == (int)NQ_BIT_COUNT_SETS,
+               "a completion's queen bitsets are what nq__bit_count_clear ORs");
 
 /* How many of the fitting completions, from the first, count once: a
  * group lists those on no long diagonal first (join_completions.c) and
@@ -447,28 +482,27 @@ static void count_completions(fused_rows_t *f) {
                                                         f->onces, f->table->once, words);
 }
 
-/* Where a fitting completion's ten bitsets lie: a queen's lie a stride
- * apart from one column to the next, on either diagonal, so a row's first
+/* Where a fitting completion's five bitsets lie: a row's queen bitsets
+ * lie a stride apart from one bottom column to the next, so a row's first
  * and a column's offset (in words) make them, worked out once a node.
  * Eight lanes each for the AVX-512 listing, the last three unused. */
 enum { LAYOUT_LANES = 8 };
 typedef struct completion_layout {
-  const uint64_t *ld_of_row[LAYOUT_LANES], *rd_of_row[LAYOUT_LANES];
+  const uint64_t *of_row[LAYOUT_LANES];
   uint64_t offset_of_column[LAYOUT_LANES];
 } completion_layout_t;
 _Static_assert((int)JOIN_COMPLETION_ROWS <= (int)LAYOUT_LANES &&
-                   2 * JOIN_COMPLETION_ROWS == NQ_BIT_COUNT_SETS,
+                   (int)JOIN_COMPLETION_ROWS == (int)NQ_BIT_COUNT_SETS,
                "a completion's rows fit a register's lanes, its bitsets a list");
 
-/* Each fitting completion's ten bitsets as a list for nq__bit_count_clear:
- * its queens' ld bitsets row by row, then their rd bitsets. */
+/* Each fitting completion's five bitsets as a list for nq__bit_count_clear,
+ * its queens' row by row. */
 static void list_sets_portable(nq_bit_sets_t *listed, const join_completion_t *fits, size_t count,
                                const completion_layout_t *l) {
   for (size_t k = 0; k < count; k++)
     for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
       const uint64_t offset = l->offset_of_column[nq__join_completion_column_index(fits[k], j)];
-      listed[k][j] = l->ld_of_row[j] + offset;
-      listed[k][JOIN_COMPLETION_ROWS + j] = l->rd_of_row[j] + offset;
+      listed[k][j] = l->of_row[j] + offset;
     }
 }
 
@@ -478,8 +512,8 @@ static void list_sets_portable(nq_bit_sets_t *listed, const join_completion_t *f
 /* A completion's five rows at once, a lane each: the row's five cells
  * shifted down, its one queen's column the count of the cells below it
  * (a popcount), that column's offset picked by a permute and added to the
- * row's first bitsets; two stores, where the scalar loop takes a count of
- * trailing zeros and two additions a row (docs/performance.md has what
+ * row's first bitset; one store, where the scalar loop takes a count of
+ * trailing zeros and an addition a row (docs/performance.md has what
  * that cost). */
 __attribute__((target("avx512f,avx512vpopcntdq"))) static void
 list_sets_avx512(nq_bit_sets_t *listed, const join_completion_t *fits, size_t count,
@@ -488,17 +522,14 @@ list_sets_avx512(nq_bit_sets_t *listed, const join_completion_t *fits, size_t co
   const __m512i shifts = _mm512_setr_epi64(0, 5, 10, 15, 20, 0, 0, 0);
   const __m512i row_cells = _mm512_set1_epi64((1 << JOIN_COMPLETION_ROWS) - 1);
   const __m512i offsets = _mm512_slli_epi64(_mm512_loadu_si512(l->offset_of_column), 3);
-  const __m512i ld_rows = _mm512_loadu_si512((const void *)l->ld_of_row);
-  const __m512i rd_rows = _mm512_loadu_si512((const void *)l->rd_of_row);
+  const __m512i of_rows = _mm512_loadu_si512((const void *)l->of_row);
   const __mmask8 rows = (1u << JOIN_COMPLETION_ROWS) - 1;
   for (size_t k = 0; k < count; k++) {
     const __m512i queen =
         _mm512_and_si512(_mm512_srlv_epi64(_mm512_set1_epi64(fits[k]), shifts), row_cells);
     const __m512i column = _mm512_popcnt_epi64(_mm512_sub_epi64(queen, _mm512_set1_epi64(1)));
     const __m512i bytes = _mm512_permutexvar_epi64(column, offsets);
-    _mm512_mask_storeu_epi64((void *)&listed[k][0], rows, _mm512_add_epi64(ld_rows, bytes));
-    _mm512_mask_storeu_epi64((void *)&listed[k][JOIN_COMPLETION_ROWS], rows,
-                             _mm512_add_epi64(rd_rows, bytes));
+    _mm512_mask_storeu_epi64((void *)&listed[k][0], rows, _mm512_add_epi64(of_rows, bytes));
   }
 }
 
@@ -526,7 +557,6 @@ static void list_sets(const nq_join_scratch_t *scratch, nq_bit_sets_t *listed,
  * point and branch at each. */
 static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, uint64_t rd) {
   const nq_join_scratch_t *scratch = f->walk->scratch;
-  const int first = scratch->n - JOIN_COMPLETION_ROWS;
   completions_fitting_t c;
   select_completions(&c, scratch, allowed, ld, rd);
   f->nodes += c.tried;
@@ -539,12 +569,12 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
    * (docs/performance.md). */
   completion_layout_t layout;
   for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
-    layout.ld_of_row[j] = nq__join_ruled_out_along_ld(scratch, f->table, first + j, 0);
-    layout.rd_of_row[j] = nq__join_ruled_out_along_rd(scratch, f->table, first + j, 0);
-    layout.offset_of_column[j] = (uint64_t)c.column[j] * f->table->stride;
+    layout.of_row[j] = f->table->attacking +
+                       queen_bitset_index(scratch->n, scratch->top_rows, j, 0) * f->table->stride;
+    layout.offset_of_column[j] = (uint64_t)bottom_slot(scratch, c.column[j]) * f->table->stride;
   }
   for (int j = JOIN_COMPLETION_ROWS; j < LAYOUT_LANES; j++) {
-    layout.ld_of_row[j] = layout.rd_of_row[j] = NULL;
+    layout.of_row[j] = NULL;
     layout.offset_of_column[j] = 0;
   }
   list_sets(scratch, f->walk->scratch->completion_sets, c.fitting, c.fits, &layout);
@@ -651,8 +681,8 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
       nq__join_walk_rest_in_one_word(walk, table, row + 1, below, below_ld, below_rd, next[0]);
     } else {
       if (nq__join_repack_pays(repack_density, left, next_live) &&
-          nq__join_repack(&scratch->tables[depth], table, next, next_index, &next_live, left, n) ==
-              NQ_OK) {
+          nq__join_repack(&scratch->tables[depth], table, next, next_index, &next_live, left,
+                          scratch, below) == NQ_OK) {
         next_table = &scratch->tables[depth];
         repacks++;
       }
@@ -689,6 +719,7 @@ int nq__join_open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n,
                          int long_diagonals) {
   scratch->n = n;
   scratch->top_rows = top_rows;
+  scratch->bottom_columns = board_columns(n) & ~top_columns;
   scratch->long_diagonals = long_diagonals && nq__join_long_diagonal_rule_fits(n, top_rows);
   scratch->cancel_depth = cancel_depths(scratch);
   scratch->abandoned = 0;
@@ -746,7 +777,7 @@ int nq__join_next_part(bottom_walk_t *walk) {
   if (rc == NQ_OK && scratch->long_diagonals)
     order_by_long_diagonals(part, scratch->n, scratch->top_rows);
   if (rc == NQ_OK)
-    rc = reserve_bitsets(part, scratch->n);
+    rc = reserve_bitsets(part, scratch);
   if (rc == NQ_OK)
     rc = reserve_stacks(scratch, words_for(part->tops), scratch->n - scratch->top_rows + 1);
   if (rc != NQ_OK || part->tops == 0)
@@ -755,7 +786,7 @@ int nq__join_next_part(bottom_walk_t *walk) {
   walk->stats.tops += part->tops;
   if (part->tops > walk->stats.max_tops)
     walk->stats.max_tops = part->tops;
-  transpose(part, scratch->ruled_out[0], scratch->live_index[0], scratch->n);
+  transpose(part, scratch->ruled_out[0], scratch->live_index[0], scratch, scratch->bottom_columns);
   return NQ_OK;
 }
 

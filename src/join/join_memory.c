@@ -9,12 +9,14 @@
 static size_t words_of(size_t tops) { return (tops + 63) / 64; }
 
 /* A table of `tops` tops: the two masks a top, in arrays that grow by
- * doubling from 1024 (grow.h), and the 4n bitsets over its words, each
+ * doubling from 1024 (grow.h), and its bitsets over its words (4n and
+ * the completions' queen bitsets, join_walk.h), each
  * padded to the stride that keeps its blocks on whole lines, the whole
  * rounded up to a line (join_walk.h). */
-static size_t table_bytes(int n, size_t tops) {
+static size_t table_bytes(int n, int top_rows, size_t tops) {
   size_t room = tops < 1024 ? 1024 : 2 * tops;
-  size_t bitsets = (size_t)(4 * n) * nq__join_bitset_stride(words_of(tops)) * sizeof(uint64_t);
+  size_t bitsets = nq__join_bitsets_of_table(n, top_rows) * nq__join_bitset_stride(words_of(tops)) *
+                   sizeof(uint64_t);
   return room * 2 * sizeof(uint32_t) + (bitsets + 63) / 64 * 64;
 }
 
@@ -23,11 +25,11 @@ static size_t table_bytes(int n, size_t tops) {
  * density of the live words, so at most 64 / that density a word; and the
  * live words' values and indexes at every depth of the walk. */
 size_t nq__join_part_bytes(int n, int top_rows, size_t tops) {
-  size_t bytes = table_bytes(n, tops);
+  size_t bytes = table_bytes(n, top_rows, tops);
   for (int row = top_rows; row < n; row++) {
     const uint64_t density = nq__join_repack_density(n, row);
     if (density != 0)
-      bytes += table_bytes(n, words_of(tops) * (size_t)(64 / density));
+      bytes += table_bytes(n, top_rows, words_of(tops) * (size_t)(64 / density));
   }
   bytes += (size_t)(n - top_rows + 1) * words_of(tops) * (sizeof(uint64_t) + sizeof(uint32_t));
   return bytes;

@@ -83,8 +83,8 @@ static int step_down(descent_t *d, nq__join_sample_t *walked, nq_join_scratch_t 
   const top_table_t *table = at->table;
   if (left > 0 && table->words > 1 &&
       nq__join_repack_pays(nq__join_repack_density(n, at->row), left, next_live) &&
-      nq__join_repack(&scratch->tables[depth], table, next, next_index, &next_live, left, n) ==
-          NQ_OK)
+      nq__join_repack(&scratch->tables[depth], table, next, next_index, &next_live, left, scratch,
+                      below) == NQ_OK)
     table = &scratch->tables[depth];
   double seconds = nq__thread_seconds() - started;
   d->seconds += d->weight * seconds;

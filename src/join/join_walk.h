@@ -52,7 +52,8 @@ typedef struct top_table {
   uint64_t *attacking; /* 4n bitsets of `words` words, `stride` apart: ld
                           square p (-n < p < n) at n + p, rd square p
                           (0 <= p < 2n) at 2n + p; those off row m stay
-                          empty, so a queen needs no test */
+                          empty, so a queen needs no test; then the
+                          completions' queen bitsets (queen_bitset_index) */
 } top_table_t;
 
 /* Words from one bitset to the next for a table of `words`: a power of
@@ -70,6 +71,16 @@ static inline size_t nq__join_bitset_stride(size_t words) {
 static inline size_t ld_bitset_index(int n, int square) { return (size_t)(n + square); }
 static inline size_t rd_bitset_index(int n, int square) {
   return (size_t)(2 * n + square);
+}
+/* After the 4n, one bitset a queen of the fused rows' completions: for
+ * row j of the last JOIN_COMPLETION_ROWS and the bottom's column of rank
+ * `slot` (the bucket's bottom columns in order), its ld and rd bitsets
+ * ORed, so that a completion ORs five bitsets, not ten. */
+static inline size_t queen_bitset_index(int n, int top_rows, int j, int slot) {
+  return (size_t)(4 * n + j * (n - top_rows) + slot);
+}
+static inline size_t nq__join_bitsets_of_table(int n, int top_rows) {
+  return queen_bitset_index(n, top_rows, JOIN_COMPLETION_ROWS, 0);
 }
 
 /* The bottom walk counts its last JOIN_FUSED_ROWS rows in one pass over
@@ -93,6 +104,7 @@ struct nq_join_scratch {
   size_t stack_words;
   int stack_depths;
   int n, top_rows;
+  uint64_t bottom_columns; /* the bucket's */
   /* The long-diagonal rule holds for the bucket in hand (join_bucket.c): the
    * bottom walk then closes the other long diagonal under a queen on one. */
   int long_diagonals;
@@ -238,9 +250,11 @@ size_t nq__join_narrow(uint32_t *next_index, uint64_t *next, const uint32_t *ind
                        const uint64_t *by_rd, uint64_t *left);
 
 /* The `survivors` tops of `from` left in its *live words, packed into
- * `into`; NQ_ENOMEM leaves everything as it was. */
+ * `into`, its queen bitsets written for the `columns` still free below;
+ * NQ_ENOMEM leaves everything as it was. */
 int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_out,
-                    uint32_t *live_index, size_t *live, uint64_t survivors, int n);
+                    uint32_t *live_index, size_t *live, uint64_t survivors,
+                    const nq_join_scratch_t *scratch, uint64_t columns);
 
 /* Below `row`, with the tops of the one-word `table` outside ruled_out. */
 void nq__join_walk_rest_in_one_word(bottom_walk_t *walk, const top_table_t *table, int row,
