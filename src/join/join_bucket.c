@@ -24,6 +24,11 @@
 #include "join_walk.h"
 #include "nqueens/error.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define JOIN_X86_SIMD 1
+#include <immintrin.h>
+#endif
+
 /* The bottom walk asks the cancel hook (nq__join_cancel_asked, once in a
  * while) as it enters a node of its first rows: a stop then waits for no
  * more than a small subtree, and the hook costs nothing measurable
@@ -429,6 +434,38 @@ typedef struct fused_rows {
   uint64_t nodes, combined;
 } fused_rows_t;
 
+/* to = a | b | c over `words` words.  With AVX-512, eight words a store,
+ * as the count then loads them: the compiler's loop for this build's
+ * baseline stored 16 bytes at a time, and a 64-byte load of words still
+ * in flight in several stores waits for them to land (docs/performance.md). */
+#ifdef JOIN_X86_SIMD
+__attribute__((target("avx512f"))) static void or_in_run_avx512(uint64_t *to, const uint64_t *a,
+                                                                const uint64_t *b,
+                                                                const uint64_t *c, size_t words) {
+  for (size_t w = 0; w < words; w += 8) {
+    const __mmask8 lanes = words - w >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (words - w)) - 1);
+    const __m512i v = _mm512_ternarylogic_epi64(_mm512_maskz_loadu_epi64(lanes, a + w),
+                                                _mm512_maskz_loadu_epi64(lanes, b + w),
+                                                _mm512_maskz_loadu_epi64(lanes, c + w), 0xfe);
+    _mm512_mask_storeu_epi64(to + w, lanes, v);
+  }
+}
+#endif
+
+static void or_in_run(const nq_join_scratch_t *scratch, uint64_t *to, const uint64_t *a,
+                      const uint64_t *b, const uint64_t *c, size_t words) {
+#ifdef JOIN_X86_SIMD
+  if (!scratch->quarters.portable_pairing && __builtin_cpu_supports("avx512f")) {
+    or_in_run_avx512(to, a, b, c, words);
+    return;
+  }
+#else
+  (void)scratch;
+#endif
+  for (size_t w = 0; w < words; w++)
+    to[w] = a[w] | b[w] | c[w];
+}
+
 /* The tops the queens down to the first fused row's rule out, once for
  * all its completions, by table word (the words no longer live are full):
  * a completion then ORs its own five bitsets alone, over all the table's
@@ -438,10 +475,9 @@ static void rule_out_above(fused_rows_t *f) {
   const size_t words = f->table->words;
   if (f->live == words) {
     /* Every word live: the index is 0, 1, ... (the live words keep the
-     * table's order), so the words are read in a run, a loop the compiler
-     * vectorizes, with no index loaded and no store scattered. */
-    for (size_t w = 0; w < words; w++)
-      f->above[w] = f->ruled_out[w] | f->first_ld[w] | f->first_rd[w];
+     * table's order), so the words are read in a run, with no index loaded
+     * and no store scattered. */
+    or_in_run(f->walk->scratch, f->above, f->ruled_out, f->first_ld, f->first_rd, words);
     return;
   }
   memset(f->above, 0xff, words * sizeof *f->above);
@@ -482,48 +518,63 @@ static void count_completions(fused_rows_t *f) {
                                                         f->onces, f->table->once, words);
 }
 
-/* Where a fitting completion's five bitsets lie: a row's queen bitsets
- * lie a stride apart from one bottom column to the next, so a row's first
- * and a column's offset (in words) make them, worked out once a node.
- * Eight lanes each for the AVX-512 listing, the last three unused. */
-enum { LAYOUT_LANES = 8 };
+/* Where a fitting completion's five bitsets lie: row j's queen bitsets
+ * start row_step words after row j - 1's and lie a stride apart from one
+ * bottom column to the next, so a row's first and a column's offset make
+ * them.  Plain values, from which the AVX-512 listing builds its lanes in
+ * registers: its lanes stored one at a time and loaded back as a vector,
+ * the load waited for the stores to land (docs/performance.md). */
 typedef struct completion_layout {
-  const uint64_t *of_row[LAYOUT_LANES];
-  uint64_t offset_of_column[LAYOUT_LANES];
+  const uint64_t *first; /* row 0's queen bitset of the first bottom column */
+  size_t row_step, stride;
+  const int *column; /* the group's JOIN_COMPLETION_ROWS columns */
+  uint64_t bottom_columns;
 } completion_layout_t;
-_Static_assert((int)JOIN_COMPLETION_ROWS <= (int)LAYOUT_LANES &&
-                   (int)JOIN_COMPLETION_ROWS == (int)NQ_BIT_COUNT_SETS,
-               "a completion's rows fit a register's lanes, its bitsets a list");
+_Static_assert((int)JOIN_COMPLETION_ROWS == (int)NQ_BIT_COUNT_SETS,
+               "a completion's rows are what nq__bit_count_clear lists");
 
 /* Each fitting completion's five bitsets as a list for nq__bit_count_clear,
  * its queens' row by row. */
 static void list_sets_portable(nq_bit_sets_t *listed, const join_completion_t *fits, size_t count,
                                const completion_layout_t *l) {
+  size_t offset_of_column[JOIN_COMPLETION_ROWS];
+  for (int i = 0; i < JOIN_COMPLETION_ROWS; i++)
+    offset_of_column[i] =
+        (size_t)bit_count(l->bottom_columns & (column_bit(l->column[i]) - 1)) * l->stride;
   for (size_t k = 0; k < count; k++)
-    for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
-      const uint64_t offset = l->offset_of_column[nq__join_completion_column_index(fits[k], j)];
-      listed[k][j] = l->of_row[j] + offset;
-    }
+    for (int j = 0; j < JOIN_COMPLETION_ROWS; j++)
+      listed[k][j] = l->first + (size_t)j * l->row_step +
+                     offset_of_column[nq__join_completion_column_index(fits[k], j)];
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
+#ifdef JOIN_X86_SIMD
 
 /* A completion's five rows at once, a lane each: the row's five cells
  * shifted down, its one queen's column the count of the cells below it
  * (a popcount), that column's offset picked by a permute and added to the
  * row's first bitset; one store, where the scalar loop takes a count of
  * trailing zeros and an addition a row (docs/performance.md has what
- * that cost). */
-__attribute__((target("avx512f,avx512vpopcntdq"))) static void
+ * that cost).  The rows' firsts and the columns' offsets (in bytes), a
+ * lane each, are worked out in registers. */
+__attribute__((target("avx512f,avx512dq,avx512vpopcntdq"))) static void
 list_sets_avx512(nq_bit_sets_t *listed, const join_completion_t *fits, size_t count,
                  const completion_layout_t *l) {
   _Static_assert(JOIN_COMPLETION_ROWS == 5, "the shifts below are for five rows of five cells");
   const __m512i shifts = _mm512_setr_epi64(0, 5, 10, 15, 20, 0, 0, 0);
   const __m512i row_cells = _mm512_set1_epi64((1 << JOIN_COMPLETION_ROWS) - 1);
-  const __m512i offsets = _mm512_slli_epi64(_mm512_loadu_si512(l->offset_of_column), 3);
-  const __m512i of_rows = _mm512_loadu_si512((const void *)l->of_row);
   const __mmask8 rows = (1u << JOIN_COMPLETION_ROWS) - 1;
+  const __m512i one = _mm512_set1_epi64(1);
+  const __m512i group_column = _mm512_cvtepi32_epi64(
+      _mm512_castsi512_si256(_mm512_maskz_loadu_epi32((__mmask16)rows, l->column)));
+  const __m512i slot = _mm512_popcnt_epi64(
+      _mm512_and_si512(_mm512_sub_epi64(_mm512_sllv_epi64(one, group_column), one),
+                       _mm512_set1_epi64((long long)l->bottom_columns)));
+  const long long word = (long long)sizeof(uint64_t);
+  const __m512i offsets = _mm512_mullo_epi64(slot, _mm512_set1_epi64((long long)l->stride * word));
+  const __m512i of_rows =
+      _mm512_add_epi64(_mm512_set1_epi64((long long)(uintptr_t)l->first),
+                       _mm512_mullo_epi64(_mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7),
+                                          _mm512_set1_epi64((long long)l->row_step * word)));
   for (size_t k = 0; k < count; k++) {
     const __m512i queen =
         _mm512_and_si512(_mm512_srlv_epi64(_mm512_set1_epi64(fits[k]), shifts), row_cells);
@@ -536,7 +587,7 @@ list_sets_avx512(nq_bit_sets_t *listed, const join_completion_t *fits, size_t co
 static void list_sets(const nq_join_scratch_t *scratch, nq_bit_sets_t *listed,
                       const join_completion_t *fits, size_t count, const completion_layout_t *l) {
   if (!scratch->quarters.portable_pairing && __builtin_cpu_supports("avx512f") &&
-      __builtin_cpu_supports("avx512vpopcntdq"))
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vpopcntdq"))
     list_sets_avx512(listed, fits, count, l);
   else
     list_sets_portable(listed, fits, count, l);
@@ -563,20 +614,14 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
   if (c.fits == 0)
     return;
   rule_out_above(f);
-  /* Filled lane by lane, not by an initializer: the compiler clears a
-   * whole initialized struct with `rep stos`, whose start-up cost, paid at
-   * every node with a fitting completion, stood out in the join's profile
-   * (docs/performance.md). */
-  completion_layout_t layout;
-  for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
-    layout.of_row[j] = f->table->attacking +
-                       queen_bitset_index(scratch->n, scratch->top_rows, j, 0) * f->table->stride;
-    layout.offset_of_column[j] = (uint64_t)bottom_slot(scratch, c.column[j]) * f->table->stride;
-  }
-  for (int j = JOIN_COMPLETION_ROWS; j < LAYOUT_LANES; j++) {
-    layout.of_row[j] = NULL;
-    layout.offset_of_column[j] = 0;
-  }
+  const size_t stride = f->table->stride;
+  const completion_layout_t layout = {
+      .first =
+          f->table->attacking + queen_bitset_index(scratch->n, scratch->top_rows, 0, 0) * stride,
+      .row_step = (size_t)(scratch->n - scratch->top_rows) * stride,
+      .stride = stride,
+      .column = c.column,
+      .bottom_columns = scratch->bottom_columns};
   list_sets(scratch, f->walk->scratch->completion_sets, c.fitting, c.fits, &layout);
   f->onces = counted_once(&c, f->table->once < f->table->tops);
   f->twices = c.fits - f->onces;
