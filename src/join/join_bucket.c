@@ -443,7 +443,8 @@ __attribute__((target("avx512f"))) static void or_in_run_avx512(uint64_t *to, co
                                                                 const uint64_t *b,
                                                                 const uint64_t *c, size_t words) {
   for (size_t w = 0; w < words; w += 8) {
-    const __mmask8 lanes = words - w >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (words - w)) - 1);
+    const size_t left = words - w;
+    const __mmask8 lanes = (__mmask8)(left >= 8 ? 0xffu : (1u << left) - 1u);
     const __m512i v = _mm512_ternarylogic_epi64(_mm512_maskz_loadu_epi64(lanes, a + w),
                                                 _mm512_maskz_loadu_epi64(lanes, b + w),
                                                 _mm512_maskz_loadu_epi64(lanes, c + w), 0xfe);
