@@ -550,6 +550,11 @@ int nq__cli_parse(nq__cli_t *cli, char message[static NQ__MESSAGE_SIZE], int arg
   return check_combination(&p);
 }
 
+/* A macro's value as a string literal, so that the help states auto's
+ * range from the numbers the choice uses. */
+#define NQ_CLI_TEXT_OF(x) #x
+#define NQ_CLI_TEXT(x) NQ_CLI_TEXT_OF(x)
+
 void nq__cli_print_help(FILE *out) {
   fputs("Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
         "                        [--walk auto|scalar|avx512] [--gpu] [--progress SECS] [-q]\n"
@@ -584,7 +589,8 @@ void nq__cli_print_help(FILE *out) {
         "      --method M     counting and --estimate: backtrack (the work units above),\n"
         "                     join (top and bottom halves of the board joined column\n"
         "                     set by column set: Q(N) only, N <= 32, docs/research.md),\n"
-        "                     or auto (default): join for a count of N = 14 to 28,\n"
+        "                     or auto (default): join for a count of N = "
+        NQ_CLI_TEXT(NQ_CLI_JOIN_FROM_N) " to " NQ_CLI_TEXT(NQ_CLI_JOIN_TO_N) ",\n"
         "                     where it measured faster, unless --unique, --walk or\n"
         "                     --gpu asks for the backtracker; both keep journals,\n"
         "                     slices and verification alike\n"

@@ -34,13 +34,14 @@ typedef enum nq__method_choice { NQ_METHOD_AUTO = 0, NQ_METHOD_BACKTRACK, NQ_MET
  * auto switches"; at 13 and below the process's start is most of either
  * run) to 20 (docs/research.md, "Against the quadrant counter", on a Zen
  * 4), and by both methods' --estimate from n = 22 to 28, where its memory
- * stays within --memory; beyond 28 nothing was measured. */
+ * stays within --memory; beyond 28 nothing was measured.  Plain numbers:
+ * --help states them (nq__cli_print_help). */
 #define NQ_CLI_JOIN_FROM_N 14
+#define NQ_CLI_JOIN_TO_N 28
 /* --memory's least: less would not hold a bucket's quarters at n = 20. */
 #define NQ_CLI_LEAST_MEMORY ((size_t)1 << 20)
 /* and its most, 1 PiB: room enough, and far from wrapping any size. */
 #define NQ_CLI_MOST_MEMORY ((size_t)1 << 50)
-#define NQ_CLI_JOIN_TO_N 28
 
 typedef struct nq__cli {
   int n;
