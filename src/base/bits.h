@@ -37,6 +37,12 @@ static inline uint64_t column_bit(int col) {
   return (uint64_t)1 << col;
 }
 
+/* How many of `set`'s columns lie below column `col`: its rank in `set`
+ * when `set` holds it. */
+static inline int column_rank(uint64_t set, int col) {
+  return bit_count(set & (column_bit(col) - 1));
+}
+
 /* All n columns of an n-wide board; n = 64 fills the word. */
 static inline uint64_t board_columns(int n) {
   assert(n >= 0 && n <= 64);

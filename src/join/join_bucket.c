@@ -115,11 +115,6 @@ static int reserve_stacks(nq_join_scratch_t *scratch, size_t words, int depths) 
   return NQ_OK;
 }
 
-/* The rank of `column` among the bucket's bottom columns. */
-static int bottom_slot(const nq_join_scratch_t *scratch, int column) {
-  return bit_count(scratch->bottom_columns & (column_bit(column) - 1));
-}
-
 /* The completions' queen bitsets (join_walk.h) on the `columns` still free
  * below: the others are never read.  Written only where the fused rows
  * will read them, which one-word tables never reach. */
@@ -128,12 +123,12 @@ static void combine_queen_bitsets(top_table_t *table, const nq_join_scratch_t *s
   const int n = scratch->n, top_rows = scratch->top_rows;
   if (scratch->completions == NULL || table->words == 1)
     return;
-  for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
-    const int rows_down = n - JOIN_COMPLETION_ROWS + j - top_rows;
-    for (uint64_t left = columns; left != 0; left = drop_lowest_bit(left)) {
-      const int column = bit_index(lowest_bit(left));
-      const size_t queen = queen_bitset_index(n, top_rows, j, bottom_slot(scratch, column));
-      uint64_t *both = table->attacking + queen * table->stride;
+  for (uint64_t left = columns; left != 0; left = drop_lowest_bit(left)) {
+    const int column = bit_index(lowest_bit(left));
+    const int slot = column_rank(scratch->bottom_columns, column);
+    for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
+      const int rows_down = n - JOIN_COMPLETION_ROWS + j - top_rows;
+      uint64_t *both = table->attacking + queen_bitset_index(n, top_rows, j, slot) * table->stride;
       const uint64_t *ld =
           table->attacking + ld_bitset_index(n, column - rows_down) * table->stride;
       const uint64_t *rd =
@@ -540,8 +535,7 @@ static void list_sets_portable(nq_bit_sets_t *listed, const join_completion_t *f
                                const completion_layout_t *l) {
   size_t offset_of_column[JOIN_COMPLETION_ROWS];
   for (int i = 0; i < JOIN_COMPLETION_ROWS; i++)
-    offset_of_column[i] =
-        (size_t)bit_count(l->bottom_columns & (column_bit(l->column[i]) - 1)) * l->stride;
+    offset_of_column[i] = (size_t)column_rank(l->bottom_columns, l->column[i]) * l->stride;
   for (size_t k = 0; k < count; k++)
     for (int j = 0; j < JOIN_COMPLETION_ROWS; j++)
       listed[k][j] = l->first + (size_t)j * l->row_step +

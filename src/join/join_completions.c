@@ -27,11 +27,6 @@ typedef struct listing {
   uint32_t cells;   /* the path's, as a placement's */
 } listing_t;
 
-/* Where column c stands among the group's (the columns below it). */
-static int column_index(const listing_t *l, int column) {
-  return bit_count(l->columns & (column_bit(column) - 1));
-}
-
 /* Every placement of rows row..n-1 on `free_columns`, one queen a row,
  * none attacking another, appended in the order found. */
 static int search(listing_t *l, int row, uint64_t free_columns, uint64_t ld, uint64_t rd) {
@@ -50,7 +45,7 @@ static int search(listing_t *l, int row, uint64_t free_columns, uint64_t ld, uin
   for (uint64_t squares = free_columns & ~attacked; squares != 0;
        squares = drop_lowest_bit(squares)) {
     int column = bit_index(lowest_bit(squares));
-    const uint32_t cell = 1u << (JOIN_COMPLETION_ROWS * (row - first) + column_index(l, column));
+    const uint32_t cell = 1u << (JOIN_COMPLETION_ROWS * (row - first) + column_rank(l->columns, column));
     l->cells |= cell;
     int rc = search(l, row + 1, free_columns & ~column_bit(column),
                     ld | column_bit(column - row + n), rd | column_bit(column + row));
