@@ -115,6 +115,39 @@ static int reserve_stacks(nq_join_scratch_t *scratch, size_t words, int depths) 
   return NQ_OK;
 }
 
+/* to = a | b | c over `words` words.  With AVX-512, eight words a store,
+ * as the count then loads them: the compiler's loop for this build's
+ * baseline stored 16 bytes at a time, and a 64-byte load of words still
+ * in flight in several stores waits for them to land (docs/performance.md). */
+#ifdef JOIN_X86_SIMD
+__attribute__((target("avx512f"))) static void or_in_run_avx512(uint64_t *to, const uint64_t *a,
+                                                                const uint64_t *b,
+                                                                const uint64_t *c, size_t words) {
+  for (size_t w = 0; w < words; w += 8) {
+    const size_t left = words - w;
+    const __mmask8 lanes = (__mmask8)(left >= 8 ? 0xffu : (1u << left) - 1u);
+    const __m512i v = _mm512_ternarylogic_epi64(_mm512_maskz_loadu_epi64(lanes, a + w),
+                                                _mm512_maskz_loadu_epi64(lanes, b + w),
+                                                _mm512_maskz_loadu_epi64(lanes, c + w), 0xfe);
+    _mm512_mask_storeu_epi64(to + w, lanes, v);
+  }
+}
+#endif
+
+static void or_in_run(const nq_join_scratch_t *scratch, uint64_t *to, const uint64_t *a,
+                      const uint64_t *b, const uint64_t *c, size_t words) {
+#ifdef JOIN_X86_SIMD
+  if (!scratch->quarters.portable_pairing && __builtin_cpu_supports("avx512f")) {
+    or_in_run_avx512(to, a, b, c, words);
+    return;
+  }
+#else
+  (void)scratch;
+#endif
+  for (size_t w = 0; w < words; w++)
+    to[w] = a[w] | b[w] | c[w];
+}
+
 /* The completions' queen bitsets (join_walk.h) on the `columns` still free
  * below: the others are never read.  Written only where the fused rows
  * will read them, which one-word tables never reach. */
@@ -133,8 +166,10 @@ static void combine_queen_bitsets(top_table_t *table, const nq_join_scratch_t *s
           table->attacking + ld_bitset_index(n, column - rows_down) * table->stride;
       const uint64_t *rd =
           table->attacking + rd_bitset_index(n, column + rows_down) * table->stride;
-      for (size_t w = 0; w < table->words; w++)
-        both[w] = ld[w] | rd[w];
+      /* (rd twice: a second helper for two sources would save one load
+       * from L1.  The plain loop was scalar and read table->words back
+       * after every store, 7% of a Q(22) set's time: docs/performance.md.) */
+      or_in_run(scratch, both, ld, rd, rd, table->words);
     }
   }
 }
@@ -183,11 +218,11 @@ int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_
     return NQ_ENOMEM;
   }
   /* The gather keeps the tops' order, so those counted once stay first. */
-  into->once = survivors;
+  size_t once = survivors;
   if (from->once < from->tops)
     for (size_t k = 0; k < *live; k++)
-      into->once -=
-          (uint64_t)bit_count(~ruled_out[k] & nq__join_twice_in_word(from, live_index[k]));
+      once -= (uint64_t)bit_count(~ruled_out[k] & nq__join_twice_in_word(from, live_index[k]));
+  into->once = once;
   size_t kept =
       nq__bit_gather_pairs(into->ld, into->rd, from->ld, from->rd, live_index, ruled_out, *live);
   assert(kept == survivors);
@@ -428,39 +463,6 @@ typedef struct fused_rows {
   size_t onces, twices;
   uint64_t nodes, combined;
 } fused_rows_t;
-
-/* to = a | b | c over `words` words.  With AVX-512, eight words a store,
- * as the count then loads them: the compiler's loop for this build's
- * baseline stored 16 bytes at a time, and a 64-byte load of words still
- * in flight in several stores waits for them to land (docs/performance.md). */
-#ifdef JOIN_X86_SIMD
-__attribute__((target("avx512f"))) static void or_in_run_avx512(uint64_t *to, const uint64_t *a,
-                                                                const uint64_t *b,
-                                                                const uint64_t *c, size_t words) {
-  for (size_t w = 0; w < words; w += 8) {
-    const size_t left = words - w;
-    const __mmask8 lanes = (__mmask8)(left >= 8 ? 0xffu : (1u << left) - 1u);
-    const __m512i v = _mm512_ternarylogic_epi64(_mm512_maskz_loadu_epi64(lanes, a + w),
-                                                _mm512_maskz_loadu_epi64(lanes, b + w),
-                                                _mm512_maskz_loadu_epi64(lanes, c + w), 0xfe);
-    _mm512_mask_storeu_epi64(to + w, lanes, v);
-  }
-}
-#endif
-
-static void or_in_run(const nq_join_scratch_t *scratch, uint64_t *to, const uint64_t *a,
-                      const uint64_t *b, const uint64_t *c, size_t words) {
-#ifdef JOIN_X86_SIMD
-  if (!scratch->quarters.portable_pairing && __builtin_cpu_supports("avx512f")) {
-    or_in_run_avx512(to, a, b, c, words);
-    return;
-  }
-#else
-  (void)scratch;
-#endif
-  for (size_t w = 0; w < words; w++)
-    to[w] = a[w] | b[w] | c[w];
-}
 
 /* The tops the queens down to the first fused row's rule out, once for
  * all its completions, by table word (the words no longer live are full):
