@@ -77,7 +77,7 @@ static int step_down(descent_t *d, nq__join_sample_t *walked, nq_join_scratch_t 
   uint64_t *next = scratch->ruled_out[depth], left = 0;
   uint32_t *next_index = scratch->live_index[depth];
   size_t next_live =
-      nq__join_narrow(next_index, next, at->index, at->ruled_out, at->live,
+      nq__join_narrow(scratch, next_index, next, at->index, at->ruled_out, at->live,
                       nq__join_ruled_out_along_ld(scratch, at->table, at->row, column),
                       nq__join_ruled_out_along_rd(scratch, at->table, at->row, column), &left);
   const top_table_t *table = at->table;

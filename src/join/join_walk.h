@@ -23,6 +23,10 @@
  * docs/research.md and docs/performance.md). */
 enum { JOIN_REPACK_DENSITY = 4, JOIN_REPACK_DENSITY_ABOVE = 2, JOIN_REPACK_ROWS = 6 };
 
+/* A narrowing of words all live keeps them all, full ones too, unless
+ * more than 1 / JOIN_FULL_WORDS_KEPT of them are full (join_bucket.c). */
+enum { JOIN_FULL_WORDS_KEPT = 8 };
+
 /* The density below which the survivors a queen on `row` leaves are
  * repacked (the rule above), 0 where they never are: the walk asks once a
  * row, the memory bound once a depth. */
@@ -243,11 +247,12 @@ int nq__join_open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n,
 int nq__join_next_part(bottom_walk_t *walk);
 
 /* The live words once a queen's two bitsets (by_ld, by_rd) join them;
- * words left full drop out.  Returns how many stay, the tops left in
- * *left. */
-size_t nq__join_narrow(uint32_t *next_index, uint64_t *next, const uint32_t *index,
-                       const uint64_t *ruled_out, size_t live, const uint64_t *by_ld,
-                       const uint64_t *by_rd, uint64_t *left);
+ * words left full drop out, except where every word of the table was
+ * live and few became full (JOIN_FULL_WORDS_KEPT): all then stay.
+ * Returns how many stay, the tops left in *left. */
+size_t nq__join_narrow(const nq_join_scratch_t *scratch, uint32_t *next_index, uint64_t *next,
+                       const uint32_t *index, const uint64_t *ruled_out, size_t live,
+                       const uint64_t *by_ld, const uint64_t *by_rd, uint64_t *left);
 
 /* The `survivors` tops of `from` left in its *live words, packed into
  * `into`, its queen bitsets written for the `columns` still free below;
