@@ -115,10 +115,6 @@ static int reserve_stacks(nq_join_scratch_t *scratch, size_t words, int depths) 
   return NQ_OK;
 }
 
-/* to = a | b | c over `words` words.  With AVX-512, eight words a store,
- * as the count then loads them: the compiler's loop for this build's
- * baseline stored 16 bytes at a time, and a 64-byte load of words still
- * in flight in several stores waits for them to land (docs/performance.md). */
 #ifdef JOIN_X86_SIMD
 /* The lanes of a block of eight words with `left` words to go. */
 static inline __mmask8 lanes_left(size_t left) {
@@ -133,6 +129,10 @@ or_of_three(__mmask8 lanes, const uint64_t *a, const uint64_t *b, const uint64_t
                                    _mm512_maskz_loadu_epi64(lanes, c), 0xfe);
 }
 
+/* to = a | b | c over `words` words.  With AVX-512, eight words a store,
+ * as the count then loads them: the compiler's loop for this build's
+ * baseline stored 16 bytes at a time, and a 64-byte load of words still
+ * in flight in several stores waits for them to land (docs/performance.md). */
 __attribute__((target("avx512f"))) static void or_in_run_avx512(uint64_t *to, const uint64_t *a,
                                                                 const uint64_t *b,
                                                                 const uint64_t *c, size_t words) {
@@ -183,6 +183,12 @@ static void combine_queen_bitsets(top_table_t *table, const nq_join_scratch_t *s
   }
 }
 
+/* The live words' index of a table whose words are all live: 0, 1, ... */
+static void index_in_run(uint32_t *live_index, size_t words) {
+  for (size_t w = 0; w < words; w++)
+    live_index[w] = (uint32_t)w;
+}
+
 /* Fills the table's bitsets from its masks, and `ruled_out` with none of
  * its tops ruled out, only the padding past the last, so padding never
  * counts as a fit.  The squares off row m (ld squares below 0, rd squares
@@ -203,8 +209,7 @@ static void transpose(top_table_t *table, uint64_t *ruled_out, uint32_t *live_in
   nq__bit_transpose(on_board_rd, stride, table->rd, table->tops, n);
   combine_queen_bitsets(table, scratch, columns);
   memset(ruled_out, 0, words * sizeof(uint64_t));
-  for (size_t w = 0; w < words; w++)
-    live_index[w] = (uint32_t)w;
+  index_in_run(live_index, words);
   if (table->tops % 64 != 0)
     ruled_out[words - 1] = ~board_columns((int)(table->tops % 64));
 }
@@ -392,14 +397,12 @@ void nq__join_walk_rest_in_one_word(bottom_walk_t *walk, const top_table_t *tabl
 }
 
 #ifdef JOIN_X86_SIMD
-/* The live words of a table all live (index 0, 1, ...) once a queen's
- * two bitsets join them, eight words a step, every word kept: returns
- * how many of them are full, the tops left in *left.  (ORing first with
- * or_in_run_avx512 and counting in a second pass took 1.5% to 2.5% more
- * time from n = 18 to 22: docs/performance.md.) */
+/* narrow_in_run's words eight a step.  (ORing first with or_in_run_avx512
+ * and counting in a second pass took 1.5% to 2.5% more time from n = 18
+ * to 22: docs/performance.md.) */
 __attribute__((target("avx512f,avx512vpopcntdq"))) static size_t
-narrow_in_run_avx512(uint32_t *next_index, uint64_t *next, const uint64_t *ruled_out, size_t live,
-                     const uint64_t *by_ld, const uint64_t *by_rd, uint64_t *left) {
+narrow_in_run_avx512(uint64_t *next, const uint64_t *ruled_out, size_t live, const uint64_t *by_ld,
+                     const uint64_t *by_rd, uint64_t *left) {
   const __m512i full = _mm512_set1_epi64(-1);
   __m512i fitting = _mm512_setzero_si512();
   size_t full_words = 0;
@@ -411,16 +414,34 @@ narrow_in_run_avx512(uint32_t *next_index, uint64_t *next, const uint64_t *ruled
         _mm512_add_epi64(fitting, _mm512_maskz_popcnt_epi64(lanes, _mm512_andnot_si512(v, full)));
     full_words += (size_t)__builtin_popcount(_mm512_mask_cmpeq_epi64_mask(lanes, v, full));
   }
-  const __m512i step = _mm512_set1_epi32(16);
-  __m512i at = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-  for (size_t w = 0; w < live; w += 16, at = _mm512_add_epi32(at, step)) {
-    const __mmask16 lanes = (__mmask16)(live - w >= 16 ? 0xffffu : (1u << (live - w)) - 1u);
-    _mm512_mask_storeu_epi32(next_index + w, lanes, at);
-  }
   *left = (uint64_t)_mm512_reduce_add_epi64(fitting);
   return full_words;
 }
 #endif
+
+/* The words of a table all live (index 0, 1, ...) once a queen's two
+ * bitsets join them, read in a run and every one kept: returns how many
+ * are full, the tops left in *left. */
+static size_t narrow_in_run(const nq_join_scratch_t *scratch, uint32_t *next_index, uint64_t *next,
+                            const uint64_t *ruled_out, size_t live, const uint64_t *by_ld,
+                            const uint64_t *by_rd, uint64_t *left) {
+  index_in_run(next_index, live);
+#ifdef JOIN_X86_SIMD
+  if (!scratch->quarters.portable_pairing && __builtin_cpu_supports("avx512vpopcntdq"))
+    return narrow_in_run_avx512(next, ruled_out, live, by_ld, by_rd, left);
+#else
+  (void)scratch;
+#endif
+  size_t full_words = 0;
+  uint64_t fitting = 0;
+  for (size_t w = 0; w < live; w++) {
+    next[w] = ruled_out[w] | by_ld[w] | by_rd[w];
+    full_words += next[w] == ~(uint64_t)0;
+    fitting += (uint64_t)bit_count(~next[w]);
+  }
+  *left = fitting;
+  return full_words;
+}
 
 /* The live words once a queen's two bitsets join them; words left full
  * (no top fits) drop out.  Returns how many stay, and the tops left in
@@ -431,17 +452,12 @@ narrow_in_run_avx512(uint32_t *next_index, uint64_t *next, const uint64_t *ruled
 size_t nq__join_narrow(const nq_join_scratch_t *scratch, uint32_t *next_index, uint64_t *next,
                        const uint32_t *index, const uint64_t *ruled_out, size_t live,
                        const uint64_t *by_ld, const uint64_t *by_rd, uint64_t *left) {
-#ifdef JOIN_X86_SIMD
-  if (live > 0 && index[live - 1] == live - 1 && !scratch->quarters.portable_pairing &&
-      __builtin_cpu_supports("avx512vpopcntdq")) {
+  if (live > 0 && index[live - 1] == live - 1) {
     const size_t full_words =
-        narrow_in_run_avx512(next_index, next, ruled_out, live, by_ld, by_rd, left);
+        narrow_in_run(scratch, next_index, next, ruled_out, live, by_ld, by_rd, left);
     if (full_words * JOIN_FULL_WORDS_KEPT <= live)
       return live;
   }
-#else
-  (void)scratch;
-#endif
   size_t next_live = 0;
   uint64_t fitting = 0;
   for (size_t k = 0; k < live; k++) {

@@ -35,9 +35,9 @@ int nq__join_long_diagonal_rule_fits(int n, int top_rows);
  * reach every split on small boards this way. */
 void nq__join_limit_quarter_groups(nq_join_scratch_t *scratch, uint32_t groups);
 
-/* The quarters paired, and the fused rows' completions listed, without
- * AVX-512 from now on (1), or with it where the CPU has it (0, the
- * default): the tests hold both to the counts. */
+/* The quarters paired, the live words narrowed and the fused rows'
+ * completions listed without AVX-512 from now on (1), or with it where
+ * the CPU has it (0, the default): the tests hold both to the counts. */
 void nq__join_portable_pairing(nq_join_scratch_t *scratch, int portable);
 
 /* The lower quarters kept in wide words from now on (1), or narrowed to
