@@ -158,10 +158,11 @@ static int bench_one(int n, int top_rows, int threads, size_t memory, const char
   else
     gmp_printf("n=%d Q=%Zd %s threads=%d seconds=%.3f buckets=%" PRIu64 " tops=%" PRIu64
                " max_tops=%" PRIu64 " top_nodes=%" PRIu64 " bottom_nodes=%" PRIu64 " words=%" PRIu64
-               " pruned=%" PRIu64 " repacks=%" PRIu64 " parts=%" PRIu64 "\n",
+               " fused_nodes=%" PRIu64 " completions=%" PRIu64 " pruned=%" PRIu64
+               " repacks=%" PRIu64 " parts=%" PRIu64 "\n",
                n, solutions, wrong ? "WRONG" : "ok", threads, seconds, stats.buckets, stats.tops,
-               stats.max_tops, stats.top_nodes, stats.bottom_nodes, stats.words, stats.pruned,
-               stats.repacks, stats.parts);
+               stats.max_tops, stats.top_nodes, stats.bottom_nodes, stats.words, stats.fused_nodes,
+               stats.completions, stats.pruned, stats.repacks, stats.parts);
   fflush(stdout);
   nq_count_result_clear(&result);
   mpz_clear(solutions);

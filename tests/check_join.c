@@ -441,6 +441,11 @@ START_TEST(test_join_parts_keep_the_limit) {
   ck_assert_uint_eq(count_within(&most_held, &stats, n, limit, 1, NULL), known_all_large[n]);
   ck_assert_uint_gt(stats.parts, stats.buckets);
   ck_assert_msg(most_held <= limit, "held %zu bytes, limit %zu", most_held, limit);
+  /* The last rows come from the list at n = 16 (eight bottom rows), and
+   * each such node counts its tried completions among the bottom's. */
+  ck_assert_uint_gt(stats.fused_nodes, 0);
+  ck_assert_uint_gt(stats.completions, stats.fused_nodes);
+  ck_assert_uint_lt(stats.completions, stats.bottom_nodes);
 }
 END_TEST
 

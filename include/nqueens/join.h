@@ -33,6 +33,8 @@ typedef struct nq_join_stats {
   uint64_t top_nodes;    /* queens placed enumerating them */
   uint64_t bottom_nodes; /* queens placed by the bottom searches */
   uint64_t words;        /* 64-bit words combined (ORed or counted) */
+  uint64_t fused_nodes;  /* bottom nodes whose last rows came from the completions' list */
+  uint64_t completions;  /* completions of those rows that fit (a count over the words each) */
   uint64_t pruned;       /* bottom subtrees cut because no top fit any more */
   uint64_t repacks;      /* survivors moved to a table of their own */
   uint64_t max_tops;     /* the most top halves walked at once (a part's) */

@@ -322,7 +322,7 @@ typedef struct one_word_walk {
   uint64_t twice; /* the tops counted twice under a bottom on a long diagonal */
   int top_rows, last_row;
   int completion_row; /* the first of the rows taken from the list; past the board: none */
-  uint64_t nodes;
+  uint64_t nodes, fused_nodes, completions;
 } one_word_walk_t;
 
 /* The last JOIN_COMPLETION_ROWS rows on the columns `allowed`, from the
@@ -334,6 +334,8 @@ static uint64_t complete_one_word(one_word_walk_t *walk, uint64_t allowed, uint6
   completions_fitting_t c;
   select_completions(&c, walk->scratch, allowed, ld, rd);
   walk->nodes += c.tried;
+  walk->fused_nodes++;
+  walk->completions += c.fits;
   const int first_distance = walk->completion_row - walk->top_rows;
   uint64_t solutions = 0;
   for (size_t k = 0; k < c.fits; k++) {
@@ -394,6 +396,8 @@ void nq__join_walk_rest_in_one_word(bottom_walk_t *walk, const top_table_t *tabl
   walk->solutions += walk_one_word(&one, row, allowed, ld, rd, ~ruled_out);
   walk->stats.bottom_nodes += one.nodes;
   walk->stats.words += one.nodes;
+  walk->stats.fused_nodes += one.fused_nodes;
+  walk->stats.completions += one.completions;
 }
 
 #ifdef JOIN_X86_SIMD
@@ -678,6 +682,8 @@ static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, u
   completions_fitting_t c;
   select_completions(&c, scratch, allowed, ld, rd);
   f->nodes += c.tried;
+  f->walk->stats.fused_nodes++;
+  f->walk->stats.completions += c.fits;
   if (c.fits == 0)
     return;
   rule_out_above(f);
@@ -817,6 +823,8 @@ static void add_stats(nq_join_stats_t *into, const nq_join_stats_t *from) {
   into->top_nodes += from->top_nodes;
   into->bottom_nodes += from->bottom_nodes;
   into->words += from->words;
+  into->fused_nodes += from->fused_nodes;
+  into->completions += from->completions;
   into->pruned += from->pruned;
   into->repacks += from->repacks;
   into->parts += from->parts;
