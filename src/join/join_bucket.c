@@ -280,7 +280,8 @@ static uint32_t cells_attacked(const int column[JOIN_COMPLETION_ROWS], uint64_t 
 /* The completions of the last JOIN_COMPLETION_ROWS rows on the columns
  * `allowed` (as many) that no queen above attacks (ld and rd attacking
  * the first of those rows), selected from board n's list without a branch
- * (with AVX-512, 16 at a time: a test and a compress). */
+ * (with AVX-512, 16 at a time: a test and a compress); the node and its
+ * fitting completions are counted in *stats, for every caller alike. */
 typedef struct completions_fitting {
   int column[JOIN_COMPLETION_ROWS]; /* the group's columns, left to right */
   join_completion_t fitting[JOIN_MOST_COMPLETIONS];
@@ -289,8 +290,9 @@ typedef struct completions_fitting {
   int above_on_diagonal; /* the queens above hold a long diagonal */
 } completions_fitting_t;
 
-static void select_completions(completions_fitting_t *out, const nq_join_scratch_t *scratch,
-                               uint64_t allowed, uint64_t ld, uint64_t rd) {
+static void select_completions(completions_fitting_t *out, nq_join_stats_t *stats,
+                               const nq_join_scratch_t *scratch, uint64_t allowed, uint64_t ld,
+                               uint64_t rd) {
   const join_completions_t *c = scratch->completions;
   const uint32_t g = nq__join_completion_group(c, allowed);
   for (int i = 0; i < JOIN_COMPLETION_ROWS; i++, allowed = drop_lowest_bit(allowed))
@@ -305,6 +307,8 @@ static void select_completions(completions_fitting_t *out, const nq_join_scratch
       nq__bit_select_disjoint(out->fitting, c->placements + c->start[g], out->tried, attacked);
   out->above_on_diagonal =
       (int)nq__join_on_long_diagonal(scratch->n, scratch->n - JOIN_COMPLETION_ROWS, 0, ld, rd);
+  stats->fused_nodes++;
+  stats->completions += out->fits;
 }
 
 /* Whether a fitting completion's solutions hold a long diagonal. */
@@ -318,11 +322,12 @@ static int completion_on_long_diagonal(const completions_fitting_t *f, join_comp
  * node is the backtracker's plus two loads and an AND. */
 typedef struct one_word_walk {
   const nq_join_scratch_t *scratch;
+  nq_join_stats_t *stats; /* the fused rows' counters go straight there */
   const uint64_t *ld_word, *rd_word;
   uint64_t twice; /* the tops counted twice under a bottom on a long diagonal */
   int top_rows, last_row;
   int completion_row; /* the first of the rows taken from the list; past the board: none */
-  uint64_t nodes, fused_nodes, completions;
+  uint64_t nodes;
 } one_word_walk_t;
 
 /* The last JOIN_COMPLETION_ROWS rows on the columns `allowed`, from the
@@ -332,10 +337,8 @@ typedef struct one_word_walk {
 static uint64_t complete_one_word(one_word_walk_t *walk, uint64_t allowed, uint64_t ld, uint64_t rd,
                                   uint64_t alive) {
   completions_fitting_t c;
-  select_completions(&c, walk->scratch, allowed, ld, rd);
+  select_completions(&c, walk->stats, walk->scratch, allowed, ld, rd);
   walk->nodes += c.tried;
-  walk->fused_nodes++;
-  walk->completions += c.fits;
   const int first_distance = walk->completion_row - walk->top_rows;
   uint64_t solutions = 0;
   for (size_t k = 0; k < c.fits; k++) {
@@ -386,6 +389,7 @@ void nq__join_walk_rest_in_one_word(bottom_walk_t *walk, const top_table_t *tabl
                                     uint64_t ruled_out) {
   const int n = walk->scratch->n;
   one_word_walk_t one = {.scratch = walk->scratch,
+                         .stats = &walk->stats,
                          .ld_word = table->attacking + ld_bitset_index(n, 0),
                          .rd_word = table->attacking + rd_bitset_index(n, 0),
                          .twice = nq__join_twice_in_word(table, 0),
@@ -396,8 +400,6 @@ void nq__join_walk_rest_in_one_word(bottom_walk_t *walk, const top_table_t *tabl
   walk->solutions += walk_one_word(&one, row, allowed, ld, rd, ~ruled_out);
   walk->stats.bottom_nodes += one.nodes;
   walk->stats.words += one.nodes;
-  walk->stats.fused_nodes += one.fused_nodes;
-  walk->stats.completions += one.completions;
 }
 
 #ifdef JOIN_X86_SIMD
@@ -447,6 +449,19 @@ static size_t narrow_in_run(const nq_join_scratch_t *scratch, uint32_t *next_ind
   return full_words;
 }
 
+/* The words narrow_in_run left, less the full ones, moved to the front
+ * with their indexes: as nq__join_narrow's general pass would leave them,
+ * without ORing them again. */
+static size_t drop_full_words(uint32_t *next_index, uint64_t *next, size_t live) {
+  size_t kept = 0;
+  for (size_t w = 0; w < live; w++) {
+    next_index[kept] = (uint32_t)w;
+    next[kept] = next[w];
+    kept += next[w] != ~(uint64_t)0;
+  }
+  return kept;
+}
+
 /* The live words once a queen's two bitsets join them; words left full
  * (no top fits) drop out.  Returns how many stay, and the tops left in
  * *left.  Where every word of the table is live (the index 0, 1, ...,
@@ -459,8 +474,8 @@ size_t nq__join_narrow(const nq_join_scratch_t *scratch, uint32_t *next_index, u
   if (live > 0 && index[live - 1] == live - 1) {
     const size_t full_words =
         narrow_in_run(scratch, next_index, next, ruled_out, live, by_ld, by_rd, left);
-    if (full_words * JOIN_FULL_WORDS_KEPT <= live)
-      return live;
+    return full_words * JOIN_FULL_WORDS_KEPT <= live ? live
+                                                     : drop_full_words(next_index, next, live);
   }
   size_t next_live = 0;
   uint64_t fitting = 0;
@@ -680,10 +695,8 @@ static void list_sets(const nq_join_scratch_t *scratch, nq_bit_sets_t *listed,
 static void complete_from_list(fused_rows_t *f, uint64_t allowed, uint64_t ld, uint64_t rd) {
   const nq_join_scratch_t *scratch = f->walk->scratch;
   completions_fitting_t c;
-  select_completions(&c, scratch, allowed, ld, rd);
+  select_completions(&c, &f->walk->stats, scratch, allowed, ld, rd);
   f->nodes += c.tried;
-  f->walk->stats.fused_nodes++;
-  f->walk->stats.completions += c.fits;
   if (c.fits == 0)
     return;
   rule_out_above(f);
