@@ -426,12 +426,11 @@ narrow_in_run_avx512(uint64_t *next, const uint64_t *ruled_out, size_t live, con
 #endif
 
 /* The words of a table all live (index 0, 1, ...) once a queen's two
- * bitsets join them, read in a run and every one kept: returns how many
- * are full, the tops left in *left. */
-static size_t narrow_in_run(const nq_join_scratch_t *scratch, uint32_t *next_index, uint64_t *next,
+ * bitsets join them, read in a run and every one written: returns how
+ * many are full, the tops left in *left.  The caller writes their index. */
+static size_t narrow_in_run(const nq_join_scratch_t *scratch, uint64_t *next,
                             const uint64_t *ruled_out, size_t live, const uint64_t *by_ld,
                             const uint64_t *by_rd, uint64_t *left) {
-  index_in_run(next_index, live);
 #ifdef JOIN_X86_SIMD
   if (!scratch->quarters.portable_pairing && __builtin_cpu_supports("avx512vpopcntdq"))
     return narrow_in_run_avx512(next, ruled_out, live, by_ld, by_rd, left);
@@ -472,10 +471,11 @@ size_t nq__join_narrow(const nq_join_scratch_t *scratch, uint32_t *next_index, u
                        const uint32_t *index, const uint64_t *ruled_out, size_t live,
                        const uint64_t *by_ld, const uint64_t *by_rd, uint64_t *left) {
   if (live > 0 && index[live - 1] == live - 1) {
-    const size_t full_words =
-        narrow_in_run(scratch, next_index, next, ruled_out, live, by_ld, by_rd, left);
-    return full_words * JOIN_FULL_WORDS_KEPT <= live ? live
-                                                     : drop_full_words(next_index, next, live);
+    const size_t full_words = narrow_in_run(scratch, next, ruled_out, live, by_ld, by_rd, left);
+    if (full_words * JOIN_FULL_WORDS_KEPT > live)
+      return drop_full_words(next_index, next, live);
+    index_in_run(next_index, live);
+    return live;
   }
   size_t next_live = 0;
   uint64_t fitting = 0;
