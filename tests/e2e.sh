@@ -260,11 +260,10 @@ done
 # why.  Every parse error reaches that end the same way (the ranks' one
 # agreement on what they parsed), so a few of its kinds stand for the rest;
 # a --memory below the join's needs is refused later, after the parse, on a
-# path of its own in a count and in an estimate.  (All the lines above at 3
-# ranks took half a minute of the suite and tested that agreement 55 times.)
-# When one rank exits while another is still in its exit, mpiexec kills that
-# one and waits odls_base_sigkill_timeout (1 s) for it, about half the time:
-# time spent waiting on Open MPI, not on nqueens-mpi.
+# path of its own in a count and in an estimate.  When one rank exits while
+# another is still in its exit, mpiexec kills that one and waits
+# odls_base_sigkill_timeout (1 s) for it, about half the time: waiting on
+# Open MPI, not on nqueens-mpi, so that timeout is 0 here.
 bad_lines_3_ranks=(
   "-n abc"
   "-n"
