@@ -463,10 +463,10 @@ static size_t drop_full_words(uint32_t *next_index, uint64_t *next, size_t live)
 
 /* The live words once a queen's two bitsets join them; words left full
  * (no top fits) drop out.  Returns how many stay, and the tops left in
- * *left.  Where every word of the table is live (the index 0, 1, ...,
- * 94% of the calls for 90% of the words at n = 22) and few become full,
- * all are kept: a full word counts nothing wherever it is read, and the
- * next depth's words stay in a run, read with no index (docs/performance.md). */
+ * *left.  Where every word of the table is live (the index 0, 1, ...:
+ * most calls on large boards, docs/algorithm.md) and few become full, all
+ * are kept: a full word counts nothing wherever it is read, and the next
+ * depth's words stay in a run, read with no index (docs/performance.md). */
 size_t nq__join_narrow(const nq_join_scratch_t *scratch, uint32_t *next_index, uint64_t *next,
                        const uint32_t *index, const uint64_t *ruled_out, size_t live,
                        const uint64_t *by_ld, const uint64_t *by_rd, uint64_t *left) {
