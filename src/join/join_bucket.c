@@ -811,7 +811,7 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
     } else if (table->words == 1) {
       nq__join_walk_rest_in_one_word(walk, table, row + 1, below, below_ld, below_rd, next[0]);
     } else {
-      if (nq__join_repack_pays(repack_density, left, next_live) &&
+      if (nq__join_repack_pays(repack_density, left, next_live, scratch->tables[0].words) &&
           nq__join_repack(&scratch->tables[depth], table, next, next_index, &next_live, left,
                           scratch, below) == NQ_OK) {
         next_table = &scratch->tables[depth];

@@ -21,9 +21,11 @@ static size_t table_bytes(int n, int top_rows, size_t tops) {
 }
 
 /* A part of `tops` tops at its worst: its table; at each depth where the
- * walk repacks (join_walk.h), survivors filling less than 1 / the row's
- * density of the live words, so at most 64 / that density a word; and the
- * live words' values and indexes at every depth of the walk. */
+ * walk repacks (join_walk.h), a table of at most 1 / the row's density of
+ * the part's room (at the last such row the survivors fill less than that
+ * share of the live words, which the part's words bound; above it the rule
+ * itself caps them); and the live words' values and indexes at every depth
+ * of the walk. */
 size_t nq__join_part_bytes(int n, int top_rows, size_t tops) {
   size_t bytes = table_bytes(n, top_rows, tops);
   for (int row = top_rows; row < n; row++) {

@@ -15,21 +15,23 @@
 #include "nqueens/join.h"
 
 /* Survivors move to a table of their own only where at least
- * JOIN_REPACK_ROWS rows lie below the child, and when they fill less than
- * 1 / JOIN_REPACK_DENSITY of their live words at the last row that may
- * repack, less than 1 / JOIN_REPACK_DENSITY_ABOVE above it: a repack costs
- * a pass over every survivor's masks, repaid only by a large subtree, and
- * a subtree grows several times a row up (the tuning runs are in
- * docs/research.md and docs/performance.md). */
+ * JOIN_REPACK_ROWS rows lie below the child.  At the last row that may
+ * repack, only when they fill less than 1 / JOIN_REPACK_DENSITY of their
+ * live words: a repack costs a pass over every survivor's masks, repaid
+ * only by a large subtree.  Above it, where a subtree is several times
+ * larger a row up, whenever any top was ruled out, within 1 /
+ * JOIN_REPACK_DENSITY_ABOVE of the part's room, the most such a table may
+ * hold by the memory bound (join_memory.c); the tuning runs are in
+ * docs/research.md and docs/performance.md. */
 enum { JOIN_REPACK_DENSITY = 4, JOIN_REPACK_DENSITY_ABOVE = 2, JOIN_REPACK_ROWS = 6 };
 
 /* A narrowing of words all live keeps them all, full ones too, unless
  * more than 1 / JOIN_FULL_WORDS_KEPT of them are full (join_bucket.c). */
 enum { JOIN_FULL_WORDS_KEPT = 8 };
 
-/* The density below which the survivors a queen on `row` leaves are
- * repacked (the rule above), 0 where they never are: the walk asks once a
- * row, the memory bound once a depth. */
+/* The share of the part's room (1 / the value) that a table repacked for a
+ * queen on `row` may hold, 0 where survivors are never repacked: the walk
+ * asks once a row, the memory bound once a depth. */
 static inline uint64_t nq__join_repack_density(int n, int row) {
   const int rows_below_child = n - 2 - row;
   if (rows_below_child < JOIN_REPACK_ROWS)
@@ -37,10 +39,16 @@ static inline uint64_t nq__join_repack_density(int n, int row) {
   return rows_below_child == JOIN_REPACK_ROWS ? JOIN_REPACK_DENSITY : JOIN_REPACK_DENSITY_ABOVE;
 }
 
-/* Whether `left` tops in `live` words are sparse enough to repack at
- * `density` (nq__join_repack_density; 0: never). */
-static inline int nq__join_repack_pays(uint64_t density, uint64_t left, size_t live) {
-  return density != 0 && left * density < (uint64_t)live * 64;
+/* Whether `left` tops in `live` words are worth a table of their own under
+ * the rule above, at `density` (nq__join_repack_density; 0: never) in a
+ * part of `part_words`. */
+static inline int nq__join_repack_pays(uint64_t density, uint64_t left, size_t live,
+                                       size_t part_words) {
+  if (density == 0)
+    return 0;
+  if (density == JOIN_REPACK_DENSITY)
+    return left * density < (uint64_t)live * 64;
+  return left < (uint64_t)live * 64 && left * density <= (uint64_t)part_words * 64;
 }
 
 /* A set of top halves, as masks on row m and transposed: bit t of the
