@@ -172,9 +172,9 @@ static void combine_queen_bitsets(top_table_t *table, const nq_join_scratch_t *s
       const int rows_down = n - JOIN_COMPLETION_ROWS + j - top_rows;
       uint64_t *both = table->attacking + queen_bitset_index(n, top_rows, j, slot) * table->stride;
       const uint64_t *ld =
-          table->attacking + ld_bitset_index(n, column - rows_down) * table->stride;
+          table->attacking + ld_bitset_index(n, top_rows, column - rows_down) * table->stride;
       const uint64_t *rd =
-          table->attacking + rd_bitset_index(n, column + rows_down) * table->stride;
+          table->attacking + rd_bitset_index(n, top_rows, column + rows_down) * table->stride;
       /* (rd twice: a second helper for two sources would save one load
        * from L1.  The plain loop was scalar and read table->words back
        * after every store, 7% of a Q(22) set's time: docs/performance.md.) */
@@ -195,16 +195,16 @@ static void index_in_run(uint32_t *live_index, size_t words) {
  * from n on) have empty bitsets; the queen bitsets are written for `columns`. */
 static void transpose(top_table_t *table, uint64_t *ruled_out, uint32_t *live_index,
                       const nq_join_scratch_t *scratch, uint64_t columns) {
-  const int n = scratch->n;
+  const int n = scratch->n, m = scratch->top_rows, reach = nq__join_bitset_reach(n, m);
   assert(table->tops > 0); /* else the on-board bitsets would stay unwritten */
   size_t words = table->words = words_for(table->tops);
   size_t stride = table->stride = nq__join_bitset_stride(words);
-  uint64_t *on_board_ld = table->attacking + ld_bitset_index(n, 0) * stride;
-  uint64_t *on_board_rd = table->attacking + rd_bitset_index(n, 0) * stride;
+  uint64_t *on_board_ld = table->attacking + ld_bitset_index(n, m, 0) * stride;
+  uint64_t *on_board_rd = table->attacking + rd_bitset_index(n, m, 0) * stride;
   /* The squares off row m: empty.  The words between a bitset's last and
    * the next one's first are never read (every pass stops at `words`). */
-  memset(table->attacking, 0, (size_t)n * stride * sizeof(uint64_t));
-  memset(on_board_rd + (size_t)n * stride, 0, (size_t)n * stride * sizeof(uint64_t));
+  memset(table->attacking, 0, (size_t)reach * stride * sizeof(uint64_t));
+  memset(on_board_rd + (size_t)n * stride, 0, (size_t)reach * stride * sizeof(uint64_t));
   nq__bit_transpose(on_board_ld, stride, table->ld, table->tops, n);
   nq__bit_transpose(on_board_rd, stride, table->rd, table->tops, n);
   combine_queen_bitsets(table, scratch, columns);
@@ -390,8 +390,8 @@ void nq__join_walk_rest_in_one_word(bottom_walk_t *walk, const top_table_t *tabl
   const int n = walk->scratch->n;
   one_word_walk_t one = {.scratch = walk->scratch,
                          .stats = &walk->stats,
-                         .ld_word = table->attacking + ld_bitset_index(n, 0),
-                         .rd_word = table->attacking + rd_bitset_index(n, 0),
+                         .ld_word = table->attacking + ld_bitset_index(n, walk->scratch->top_rows, 0),
+                         .rd_word = table->attacking + rd_bitset_index(n, walk->scratch->top_rows, 0),
                          .twice = nq__join_twice_in_word(table, 0),
                          .top_rows = walk->scratch->top_rows,
                          .last_row = n - 1,

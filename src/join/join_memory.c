@@ -9,7 +9,7 @@
 static size_t words_of(size_t tops) { return (tops + 63) / 64; }
 
 /* A table of `tops` tops: the two masks a top, in arrays that grow by
- * doubling from 1024 (grow.h), and its bitsets over its words (4n and
+ * doubling from 1024 (grow.h), and its bitsets over its words (the diagonals' and
  * the completions' queen bitsets, join_walk.h), each
  * padded to the stride that keeps its blocks on whole lines, the whole
  * rounded up to a line (join_walk.h). */

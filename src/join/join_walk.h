@@ -61,11 +61,12 @@ typedef struct top_table {
   size_t once; /* tops [0, once) count once; those after, on one long diagonal,
                   twice under a bottom on the other (the long-diagonal rule) */
   size_t capacity, attacking_capacity; /* allocated: tops, and words of attacking */
-  uint64_t *attacking; /* 4n bitsets of `words` words, `stride` apart: ld
-                          square p (-n < p < n) at n + p, rd square p
-                          (0 <= p < 2n) at 2n + p; those off row m stay
-                          empty, so a queen needs no test; then the
-                          completions' queen bitsets (queen_bitset_index) */
+  uint64_t *attacking; /* bitsets of `words` words, `stride` apart: ld
+                          square p of row m and rd square p, on the row and
+                          as far off it as a bottom queen's diagonals reach
+                          (nq__join_bitset_reach), those off it empty, so a
+                          queen needs no test; then the completions' queen
+                          bitsets (queen_bitset_index) */
 } top_table_t;
 
 /* Words from one bitset to the next for a table of `words`: a power of
@@ -80,16 +81,33 @@ static inline size_t nq__join_bitset_stride(size_t words) {
   return (words + 7) & ~(size_t)7;
 }
 
-static inline size_t ld_bitset_index(int n, int square) { return (size_t)(n + square); }
-static inline size_t rd_bitset_index(int n, int square) {
-  return (size_t)(2 * n + square);
+/* How far off row m (top_rows) a bottom queen's diagonals cross it: a
+ * queen r - m rows below square c crosses ld square c - (r - m) and rd
+ * square c + (r - m), so at most n - 1 - m squares past either end.
+ * Empty bitsets up to there and no further: each is memory a part's tops
+ * lack and a clearing at every repack. */
+static inline int nq__join_bitset_reach(int n, int top_rows) { return n - 1 - top_rows; }
+
+/* ld squares -reach .. n - 1 from 0, then rd squares 0 .. n - 1 + reach. */
+static inline size_t ld_bitset_index(int n, int top_rows, int square) {
+  return (size_t)(nq__join_bitset_reach(n, top_rows) + square);
 }
-/* After the 4n, one bitset a queen of the fused rows' completions: for
- * row j of the last JOIN_COMPLETION_ROWS and the bottom's column of rank
- * `slot` (the bucket's bottom columns in order), its ld and rd bitsets
- * ORed, so that a completion ORs five bitsets, not ten. */
+static inline size_t rd_bitset_index(int n, int top_rows, int square) {
+  return (size_t)(nq__join_bitset_reach(n, top_rows) + n + square);
+}
+/* Where the ld and rd bitsets end: the squares off the row are those
+ * from ld_bitset_index(n, top_rows, -reach) and from rd_bitset_index(n,
+ * top_rows, n) to here. */
+static inline size_t diagonal_bitsets(int n, int top_rows) {
+  return (size_t)(2 * n + 2 * nq__join_bitset_reach(n, top_rows));
+}
+/* After the diagonals', one bitset a queen of the fused rows'
+ * completions: for row j of the last JOIN_COMPLETION_ROWS and the
+ * bottom's column of rank `slot` (the bucket's bottom columns in order),
+ * its ld and rd bitsets ORed, so that a completion ORs five bitsets, not
+ * ten. */
 static inline size_t queen_bitset_index(int n, int top_rows, int j, int slot) {
-  return (size_t)(4 * n + j * (n - top_rows) + slot);
+  return diagonal_bitsets(n, top_rows) + (size_t)(j * (n - top_rows) + slot);
 }
 static inline size_t nq__join_bitsets_of_table(int n, int top_rows) {
   return queen_bitset_index(n, top_rows, JOIN_COMPLETION_ROWS, 0);
@@ -153,13 +171,13 @@ typedef struct bottom_walk {
 static inline const uint64_t *nq__join_ruled_out_along_ld(
     const nq_join_scratch_t *scratch, const top_table_t *table, int row, int column) {
   int square = column - (row - scratch->top_rows);
-  return table->attacking + ld_bitset_index(scratch->n, square) * table->stride;
+  return table->attacking + ld_bitset_index(scratch->n, scratch->top_rows, square) * table->stride;
 }
 
 static inline const uint64_t *nq__join_ruled_out_along_rd(
     const nq_join_scratch_t *scratch, const top_table_t *table, int row, int column) {
   int square = column + (row - scratch->top_rows);
-  return table->attacking + rd_bitset_index(scratch->n, square) * table->stride;
+  return table->attacking + rd_bitset_index(scratch->n, scratch->top_rows, square) * table->stride;
 }
 
 /* The diagonals of the row below a bottom queen at `row`.  Under the
