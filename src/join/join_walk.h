@@ -24,6 +24,8 @@
  * hold by the memory bound (join_memory.c); the tuning runs are in
  * docs/research.md and docs/performance.md. */
 enum { JOIN_REPACK_DENSITY = 4, JOIN_REPACK_DENSITY_ABOVE = 2, JOIN_REPACK_ROWS = 6 };
+_Static_assert(JOIN_REPACK_DENSITY != JOIN_REPACK_DENSITY_ABOVE,
+               "nq__join_repack_pays tells the last row that repacks by its density");
 
 /* A narrowing of words all live keeps them all, full ones too, unless
  * more than 1 / JOIN_FULL_WORDS_KEPT of them are full (join_bucket.c). */
