@@ -387,13 +387,13 @@ static uint64_t walk_one_word(one_word_walk_t *walk, int row, uint64_t allowed, 
 void nq__join_walk_rest_in_one_word(bottom_walk_t *walk, const top_table_t *table, int row,
                                     uint64_t allowed, uint64_t ld, uint64_t rd,
                                     uint64_t ruled_out) {
-  const int n = walk->scratch->n;
+  const int n = walk->scratch->n, m = walk->scratch->top_rows;
   one_word_walk_t one = {.scratch = walk->scratch,
                          .stats = &walk->stats,
-                         .ld_word = table->attacking + ld_bitset_index(n, walk->scratch->top_rows, 0),
-                         .rd_word = table->attacking + rd_bitset_index(n, walk->scratch->top_rows, 0),
+                         .ld_word = table->attacking + ld_bitset_index(n, m, 0),
+                         .rd_word = table->attacking + rd_bitset_index(n, m, 0),
                          .twice = nq__join_twice_in_word(table, 0),
-                         .top_rows = walk->scratch->top_rows,
+                         .top_rows = m,
                          .last_row = n - 1,
                          .completion_row =
                              walk->scratch->completions != NULL ? n - JOIN_COMPLETION_ROWS : n};
@@ -757,7 +757,7 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
                           const uint64_t *ruled_out, size_t live) {
   nq_join_scratch_t *scratch = walk->scratch;
   const int depth = row - scratch->top_rows + 1, n = scratch->n;
-  const uint64_t repack_density = nq__join_repack_density(n, row);
+  const repack_rule_t repack_rule = nq__join_repack_rule(n, row);
   uint64_t *next = scratch->ruled_out[depth];
   uint32_t *next_index = scratch->live_index[depth];
   uint64_t nodes = 0, combined = 0, pruned = 0, repacks = 0;
@@ -811,7 +811,7 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
     } else if (table->words == 1) {
       nq__join_walk_rest_in_one_word(walk, table, row + 1, below, below_ld, below_rd, next[0]);
     } else {
-      if (nq__join_repack_pays(repack_density, left, next_live, scratch->tables[0].words) &&
+      if (nq__join_repack_pays(repack_rule, left, next_live, scratch->tables[0].words) &&
           nq__join_repack(&scratch->tables[depth], table, next, next_index, &next_live, left,
                           scratch, below) == NQ_OK) {
         next_table = &scratch->tables[depth];

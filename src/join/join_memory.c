@@ -21,17 +21,15 @@ static size_t table_bytes(int n, int top_rows, size_t tops) {
 }
 
 /* A part of `tops` tops at its worst: its table; at each depth where the
- * walk repacks (join_walk.h), a table of at most 1 / the row's density of
- * the part's room (at the last such row the survivors fill less than that
- * share of the live words, which the part's words bound; above it the rule
- * itself caps them); and the live words' values and indexes at every depth
- * of the walk. */
+ * walk repacks, a table of at most the rule's share of the part's room
+ * (join_walk.h); and the live words' values and indexes at every depth of
+ * the walk. */
 size_t nq__join_part_bytes(int n, int top_rows, size_t tops) {
   size_t bytes = table_bytes(n, top_rows, tops);
   for (int row = top_rows; row < n; row++) {
-    const uint64_t density = nq__join_repack_density(n, row);
-    if (density != 0)
-      bytes += table_bytes(n, top_rows, words_of(tops) * (size_t)(64 / density));
+    const repack_rule_t rule = nq__join_repack_rule(n, row);
+    if (rule.share != 0)
+      bytes += table_bytes(n, top_rows, words_of(tops) * (size_t)(64 / rule.share));
   }
   bytes += (size_t)(n - top_rows + 1) * words_of(tops) * (sizeof(uint64_t) + sizeof(uint32_t));
   return bytes;

@@ -82,7 +82,7 @@ static int step_down(descent_t *d, nq__join_sample_t *walked, nq_join_scratch_t 
                       nq__join_ruled_out_along_rd(scratch, at->table, at->row, column), &left);
   const top_table_t *table = at->table;
   if (left > 0 && table->words > 1 &&
-      nq__join_repack_pays(nq__join_repack_density(n, at->row), left, next_live,
+      nq__join_repack_pays(nq__join_repack_rule(n, at->row), left, next_live,
                            scratch->tables[0].words) &&
       nq__join_repack(&scratch->tables[depth], table, next, next_index, &next_live, left, scratch,
                       below) == NQ_OK)

@@ -15,42 +15,48 @@
 #include "nqueens/join.h"
 
 /* Survivors move to a table of their own only where at least
- * JOIN_REPACK_ROWS rows lie below the child.  At the last row that may
- * repack, only when they fill less than 1 / JOIN_REPACK_DENSITY of their
- * live words: a repack costs a pass over every survivor's masks, repaid
- * only by a large subtree.  Above it, where a subtree is several times
- * larger a row up, whenever any top was ruled out, within 1 /
- * JOIN_REPACK_DENSITY_ABOVE of the part's room, the most such a table may
- * hold by the memory bound (join_memory.c); the tuning runs are in
- * docs/research.md and docs/performance.md. */
-enum { JOIN_REPACK_DENSITY = 4, JOIN_REPACK_DENSITY_ABOVE = 2, JOIN_REPACK_ROWS = 6 };
-_Static_assert(JOIN_REPACK_DENSITY != JOIN_REPACK_DENSITY_ABOVE,
-               "nq__join_repack_pays tells the last row that repacks by its density");
+ * JOIN_REPACK_ROWS rows lie below the child: a repack costs a pass over
+ * every survivor's masks, repaid only by a large subtree.  At the last row
+ * that may repack, when they fill less than 1 / JOIN_REPACK_SPARSE of their
+ * live words; above it, where a subtree is several times larger a row up,
+ * whenever any top was ruled out.  A repacked table holds at most 1 /
+ * JOIN_REPACK_SHARE (at the last row) or 1 / JOIN_REPACK_SHARE_ABOVE of
+ * the part's room, what the memory bound reckons (join_memory.c); the
+ * tuning runs are in docs/research.md and docs/performance.md. */
+enum {
+  JOIN_REPACK_ROWS = 6,
+  JOIN_REPACK_SPARSE = 4,
+  JOIN_REPACK_SHARE = 4,
+  JOIN_REPACK_SHARE_ABOVE = 2
+};
+
+/* The rule for a queen on one row: repack survivors that fill less than 1 /
+ * sparse of their live words and are at most 1 / share of the part's
+ * room; share 0 where they never are.  The walk asks once a row, the
+ * memory bound once a depth. */
+typedef struct repack_rule {
+  uint64_t sparse, share;
+} repack_rule_t;
 
 /* A narrowing of words all live keeps them all, full ones too, unless
  * more than 1 / JOIN_FULL_WORDS_KEPT of them are full (join_bucket.c). */
 enum { JOIN_FULL_WORDS_KEPT = 8 };
 
-/* The share of the part's room (1 / the value) that a table repacked for a
- * queen on `row` may hold, 0 where survivors are never repacked: the walk
- * asks once a row, the memory bound once a depth. */
-static inline uint64_t nq__join_repack_density(int n, int row) {
+static inline repack_rule_t nq__join_repack_rule(int n, int row) {
   const int rows_below_child = n - 2 - row;
   if (rows_below_child < JOIN_REPACK_ROWS)
-    return 0;
-  return rows_below_child == JOIN_REPACK_ROWS ? JOIN_REPACK_DENSITY : JOIN_REPACK_DENSITY_ABOVE;
+    return (repack_rule_t){.sparse = 0, .share = 0};
+  if (rows_below_child == JOIN_REPACK_ROWS)
+    return (repack_rule_t){.sparse = JOIN_REPACK_SPARSE, .share = JOIN_REPACK_SHARE};
+  return (repack_rule_t){.sparse = 1, .share = JOIN_REPACK_SHARE_ABOVE};
 }
 
-/* Whether `left` tops in `live` words are worth a table of their own under
- * the rule above, at `density` (nq__join_repack_density; 0: never) in a
- * part of `part_words`. */
-static inline int nq__join_repack_pays(uint64_t density, uint64_t left, size_t live,
+/* Whether `left` tops in `live` words, in a part of `part_words`, move to a
+ * table of their own under `rule`. */
+static inline int nq__join_repack_pays(repack_rule_t rule, uint64_t left, size_t live,
                                        size_t part_words) {
-  if (density == 0)
-    return 0;
-  if (density == JOIN_REPACK_DENSITY)
-    return left * density < (uint64_t)live * 64;
-  return left < (uint64_t)live * 64 && left * density <= (uint64_t)part_words * 64;
+  return rule.share != 0 && left * rule.sparse < (uint64_t)live * 64 &&
+         left * rule.share <= (uint64_t)part_words * 64;
 }
 
 /* A set of top halves, as masks on row m and transposed: bit t of the
@@ -97,9 +103,7 @@ static inline size_t ld_bitset_index(int n, int top_rows, int square) {
 static inline size_t rd_bitset_index(int n, int top_rows, int square) {
   return (size_t)(nq__join_bitset_reach(n, top_rows) + n + square);
 }
-/* Where the ld and rd bitsets end: the squares off the row are those
- * from ld_bitset_index(n, top_rows, -reach) and from rd_bitset_index(n,
- * top_rows, n) to here. */
+/* How many ld and rd bitsets a table has, on the row and off it. */
 static inline size_t diagonal_bitsets(int n, int top_rows) {
   return (size_t)(2 * n + 2 * nq__join_bitset_reach(n, top_rows));
 }
