@@ -757,7 +757,6 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
                           const uint64_t *ruled_out, size_t live) {
   nq_join_scratch_t *scratch = walk->scratch;
   const int depth = row - scratch->top_rows + 1, n = scratch->n;
-  const repack_rule_t repack_rule = nq__join_repack_rule(n, row);
   uint64_t *next = scratch->ruled_out[depth];
   uint32_t *next_index = scratch->live_index[depth];
   uint64_t nodes = 0, combined = 0, pruned = 0, repacks = 0;
@@ -805,18 +804,14 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
     size_t next_live =
         nq__join_narrow(scratch, next_index, next, index, ruled_out, live, by_ld, by_rd, &left);
     combined += live;
-    const top_table_t *next_table = table;
     if (left == 0) {
       pruned++;
     } else if (table->words == 1) {
       nq__join_walk_rest_in_one_word(walk, table, row + 1, below, below_ld, below_rd, next[0]);
     } else {
-      if (nq__join_repack_pays(repack_rule, left, next_live, scratch->tables[0].words) &&
-          nq__join_repack(&scratch->tables[depth], table, next, next_index, &next_live, left,
-                          scratch, below) == NQ_OK) {
-        next_table = &scratch->tables[depth];
-        repacks++;
-      }
+      const top_table_t *next_table =
+          nq__join_repacked(scratch, row, table, next, next_index, &next_live, left, below);
+      repacks += next_table != table;
       nq__join_walk_bottom(walk, row + 1, below, below_ld, below_rd, next_table, next_index, next,
                            next_live);
       if (asks && scratch->abandoned)

@@ -9,10 +9,10 @@
 static size_t words_of(size_t tops) { return (tops + 63) / 64; }
 
 /* A table of `tops` tops: the two masks a top, in arrays that grow by
- * doubling from 1024 (grow.h), and its bitsets over its words (the diagonals' and
- * the completions' queen bitsets, join_walk.h), each
- * padded to the stride that keeps its blocks on whole lines, the whole
- * rounded up to a line (join_walk.h). */
+ * doubling from 1024 (grow.h), and its bitsets over its words (the
+ * diagonals' and the completions' queen bitsets, join_walk.h), each padded
+ * to the stride that keeps its blocks on whole lines, the whole rounded up
+ * to a line (join_walk.h). */
 static size_t table_bytes(int n, int top_rows, size_t tops) {
   size_t room = tops < 1024 ? 1024 : 2 * tops;
   size_t bitsets = nq__join_bitsets_of_table(n, top_rows) * nq__join_bitset_stride(words_of(tops)) *

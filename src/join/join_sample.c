@@ -56,7 +56,7 @@ static void finish_exactly(descent_t *d, nq__join_sample_t *walked, nq_join_scra
  * a one-word table walked to the bottom at once. */
 static int step_down(descent_t *d, nq__join_sample_t *walked, nq_join_scratch_t *scratch,
                      const uint8_t *first_row_weight, descent_node_t *at, uint64_t *random_state) {
-  const int n = scratch->n, depth = at->row - scratch->top_rows + 1;
+  const int depth = at->row - scratch->top_rows + 1;
   const uint64_t squares = at->allowed & at->enterable & ~at->ld & ~at->rd;
   const int branching = bit_count(squares);
   if (branching == 0)
@@ -80,13 +80,10 @@ static int step_down(descent_t *d, nq__join_sample_t *walked, nq_join_scratch_t 
       nq__join_narrow(scratch, next_index, next, at->index, at->ruled_out, at->live,
                       nq__join_ruled_out_along_ld(scratch, at->table, at->row, column),
                       nq__join_ruled_out_along_rd(scratch, at->table, at->row, column), &left);
-  const top_table_t *table = at->table;
-  if (left > 0 && table->words > 1 &&
-      nq__join_repack_pays(nq__join_repack_rule(n, at->row), left, next_live,
-                           scratch->tables[0].words) &&
-      nq__join_repack(&scratch->tables[depth], table, next, next_index, &next_live, left, scratch,
-                      below) == NQ_OK)
-    table = &scratch->tables[depth];
+  const top_table_t *table =
+      left > 0 && at->table->words > 1
+          ? nq__join_repacked(scratch, at->row, at->table, next, next_index, &next_live, left, below)
+          : at->table;
   double seconds = nq__thread_seconds() - started;
   d->seconds += d->weight * seconds;
   walked->seconds += seconds;

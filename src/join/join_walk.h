@@ -12,6 +12,7 @@
 #include "bits.h"
 #include "join_completions.h"
 #include "join_tops.h"
+#include "nqueens/error.h"
 #include "nqueens/join.h"
 
 /* Survivors move to a table of their own only where at least
@@ -32,8 +33,8 @@ enum {
 
 /* The rule for a queen on one row: repack survivors that fill less than 1 /
  * sparse of their live words and are at most 1 / share of the part's
- * room; share 0 where they never are.  The walk asks once a row, the
- * memory bound once a depth. */
+ * room; share 0 where they never are.  The walk asks where it may repack
+ * (nq__join_repacked), the memory bound once a depth. */
 typedef struct repack_rule {
   uint64_t sparse, share;
 } repack_rule_t;
@@ -292,6 +293,26 @@ size_t nq__join_narrow(const nq_join_scratch_t *scratch, uint32_t *next_index, u
 int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_out,
                     uint32_t *live_index, size_t *live, uint64_t survivors,
                     const nq_join_scratch_t *scratch, uint64_t columns);
+
+/* The table to go on with below a queen on `row` that left `survivors`
+ * tops of `from` in its *live words: where the repack rule says a repack
+ * pays, the table of the child's depth, the survivors packed into it
+ * (nq__join_repack); else, or where memory for it runs short (slower, not
+ * wrong), `from`.  The walk and the estimate's descents both decide here,
+ * so a descent follows the walk's path. */
+static inline const top_table_t *nq__join_repacked(nq_join_scratch_t *scratch, int row,
+                                                   const top_table_t *from, uint64_t *ruled_out,
+                                                   uint32_t *live_index, size_t *live,
+                                                   uint64_t survivors, uint64_t columns) {
+  top_table_t *into = &scratch->tables[row - scratch->top_rows + 1];
+  if (!nq__join_repack_pays(nq__join_repack_rule(scratch->n, row), survivors, *live,
+                            scratch->tables[0].words))
+    return from;
+  return nq__join_repack(into, from, ruled_out, live_index, live, survivors, scratch, columns) ==
+                 NQ_OK
+             ? into
+             : from;
+}
 
 /* Below `row`, with the tops of the one-word `table` outside ruled_out. */
 void nq__join_walk_rest_in_one_word(bottom_walk_t *walk, const top_table_t *table, int row,
