@@ -1,16 +1,18 @@
-/* The bit transpose (src/base/bit_transpose.h, private) against the definition,
- * bit by bit: every width, counts around the blocks of 16 and the words
- * of 64, and no word written outside the bitsets' own; the dispatching
- * transpose (AVX-512 where the CPU has it: on a CPU without, both runs
- * check the portable one) and the portable one; the same for the repack's
- * gather and the completions' selection. */
+/* The bit transpose (src/base/bit_transpose.h, private) against the
+ * definition, bit by bit: every width, counts around the blocks of 16, the
+ * words of 64 and the lines of 512 (whole lines, and lines and a tail of
+ * words), and no word written outside the bitsets' own; the dispatching
+ * transpose (AVX-512 where the CPU has it, by lines where it also has GFNI
+ * and VBMI: on a CPU without, both runs check the portable one) and the
+ * portable one; the same for the repack's gather and the completions'
+ * selection. */
 #include <check.h>
 #include <stdlib.h>
 
 #include "bit_transpose.h"
 #include "support.h"
 
-enum { MAX_COUNT = 200, SPARE_WORDS = 2 };
+enum { MAX_COUNT = 1700, SPARE_WORDS = 2 };
 static const uint64_t UNTOUCHED = 0x5a5a5a5a5a5a5a5au;
 
 /* A fixed stream of masks: varied, the same on every run. */
@@ -61,7 +63,8 @@ static void check_one(transpose_fn transpose, int width, size_t count, uint64_t 
 }
 
 START_TEST(test_transpose_matches_the_definition) {
-  static const size_t counts[] = {0, 1, 2, 15, 16, 17, 31, 48, 63, 64, 65, 127, 128, 129, MAX_COUNT};
+  static const size_t counts[] = {0,   1,   2,   15,  16,  17,   31,   48,   63,       64,
+                                  65,  127, 128, 129, 511, 512,  513,  575,  1024 + 65, MAX_COUNT};
   uint64_t state = 12345;
   for (int width = 1; width <= NQ_BIT_TRANSPOSE_MAX_WIDTH; width++)
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)

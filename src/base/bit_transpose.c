@@ -7,7 +7,9 @@
  * CPU has AVX-512, a word of 64 masks is four registers, regrouped the
  * same way into four registers of 64 bytes, and each bitset's word is one
  * byte test against the bit (the transpose and the repack around it were
- * a third of the join's time at n = 22: docs/performance.md). */
+ * a third of the join's time at n = 22: docs/performance.md); where it
+ * also has GFNI and VBMI, 512 masks at a time, each bitset's eight words
+ * written as one line (transpose_lines_avx512). */
 
 #include "bit_transpose.h"
 
@@ -195,13 +197,15 @@ __attribute__((target("avx512f,avx512bw"))) static inline void byte_planes(__m51
   planes[3] = _mm512_shuffle_i64x2(high01, high23, _MM_SHUFFLE(3, 1, 3, 1));
 }
 
-/* Bit p of masks 64w .. 64w + 63 as one word: one byte test of the plane
- * that holds it, where four 16-lane dword tests had to be moved out of
- * their mask registers, shifted and ORed together. */
+/* Bit p of masks 64w .. 64w + 63 as one word, for the words from
+ * `first` on: one byte test of the plane that holds it, where four
+ * 16-lane dword tests had to be moved out of their mask registers,
+ * shifted and ORed together. */
 __attribute__((target("avx512f,avx512bw"))) static void
-transpose_avx512(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count, int width) {
+transpose_words_avx512(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
+                       int width, size_t first) {
   const size_t words = (count + WORD_BITS - 1) / WORD_BITS;
-  for (size_t w = 0; w < words; w++) {
+  for (size_t w = first; w < words; w++) {
     const uint32_t *block = masks + w * WORD_BITS;
     uint32_t padded[WORD_BITS];
     if (count - w * WORD_BITS < WORD_BITS) {
@@ -220,6 +224,119 @@ transpose_avx512(uint64_t *rows, size_t stride, const uint32_t *masks, size_t co
             (uint64_t)_mm512_test_epi8_mask(plane, _mm512_set1_epi8((char)(1 << bit)));
     }
   }
+}
+
+/* Eight words of 64 masks a line: byte j of masks 64b .. 64b + 63 gathered
+ * from the four registers that hold them, each group of eight bytes in
+ * reverse, so that one affine instruction (gf2p8affineqb, its matrix the
+ * group and its input a single bit a byte) turns each 8 x 8 block of bits
+ * on its side; a byte permute makes qword k the word of bit 8j + k of the
+ * block's 64 masks, and an 8 x 8 transpose of qwords over the line's eight
+ * blocks makes register k the line of bitset 8j + k: one 64-byte store,
+ * where the byte tests store a word at a time into as many lines as the
+ * masks have bits (docs/performance.md). */
+enum { LINE_WORDS = 8, LINE_MASKS = LINE_WORDS * WORD_BITS };
+
+/* Byte j of the 64 masks of a block, byte r of each group of eight at
+ * 7 - r: lane 8g + 7 - r takes byte 4(8g + r) + j of the block's 256,
+ * from its first 128 bytes for the low half of the lanes and its last 128
+ * for the high half (a two-register permute reads its index modulo 128). */
+#define NQ_GROUP(g, j)                                                                             \
+  (4 * (8 * (g) + 7) + (j)) % 128, (4 * (8 * (g) + 6) + (j)) % 128,                                \
+      (4 * (8 * (g) + 5) + (j)) % 128, (4 * (8 * (g) + 4) + (j)) % 128,                            \
+      (4 * (8 * (g) + 3) + (j)) % 128, (4 * (8 * (g) + 2) + (j)) % 128,                            \
+      (4 * (8 * (g) + 1) + (j)) % 128, (4 * (8 * (g)) + (j)) % 128
+#define NQ_PLANE(j)                                                                                \
+  {NQ_GROUP(0, j), NQ_GROUP(1, j), NQ_GROUP(2, j), NQ_GROUP(3, j),                                 \
+   NQ_GROUP(4, j), NQ_GROUP(5, j), NQ_GROUP(6, j), NQ_GROUP(7, j)}
+static const uint8_t plane_index[4][64] __attribute__((aligned(64))) = {NQ_PLANE(0), NQ_PLANE(1),
+                                                                       NQ_PLANE(2), NQ_PLANE(3)};
+#undef NQ_PLANE
+#undef NQ_GROUP
+
+/* Byte k of qword g to byte g of qword k: lane 8k + g takes byte 8g + k. */
+#define NQ_COLUMN(k) k, 8 + k, 16 + k, 24 + k, 32 + k, 40 + k, 48 + k, 56 + k
+static const uint8_t column_index[64] __attribute__((aligned(64))) = {
+    NQ_COLUMN(0), NQ_COLUMN(1), NQ_COLUMN(2), NQ_COLUMN(3),
+    NQ_COLUMN(4), NQ_COLUMN(5), NQ_COLUMN(6), NQ_COLUMN(7)};
+#undef NQ_COLUMN
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) static inline __m512i
+plane_reversed(const uint32_t *block, const __m512i index) {
+  const __m512i low =
+      _mm512_permutex2var_epi8(_mm512_loadu_si512(block), index, _mm512_loadu_si512(block + 16));
+  const __m512i high = _mm512_permutex2var_epi8(_mm512_loadu_si512(block + 32), index,
+                                                _mm512_loadu_si512(block + 48));
+  return _mm512_mask_blend_epi8((__mmask64)0xffffffff00000000ull, low, high);
+}
+
+/* One butterfly of the 8 x 8 transpose of qwords: x and y, registers d
+ * apart, trade the qwords whose index has bit d set in x's and clear in
+ * y's. */
+__attribute__((target("avx512f"))) static inline void trade(__m512i *x, __m512i *y, __m512i keep,
+                                                           __m512i swap) {
+  const __m512i a = *x, b = *y;
+  *x = _mm512_permutex2var_epi64(a, keep, b);
+  *y = _mm512_permutex2var_epi64(a, swap, b);
+}
+
+/* Registers r[b] (qword k: word k of block b) become r[k] (qword b). */
+__attribute__((target("avx512f"))) static inline void transpose_qwords(__m512i r[8]) {
+  const __m512i keep1 = _mm512_setr_epi64(0, 8, 2, 10, 4, 12, 6, 14);
+  const __m512i swap1 = _mm512_setr_epi64(1, 9, 3, 11, 5, 13, 7, 15);
+  const __m512i keep2 = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
+  const __m512i swap2 = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
+  const __m512i keep4 = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11);
+  const __m512i swap4 = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
+  trade(&r[0], &r[1], keep1, swap1);
+  trade(&r[2], &r[3], keep1, swap1);
+  trade(&r[4], &r[5], keep1, swap1);
+  trade(&r[6], &r[7], keep1, swap1);
+  trade(&r[0], &r[2], keep2, swap2);
+  trade(&r[1], &r[3], keep2, swap2);
+  trade(&r[4], &r[6], keep2, swap2);
+  trade(&r[5], &r[7], keep2, swap2);
+  trade(&r[0], &r[4], keep4, swap4);
+  trade(&r[1], &r[5], keep4, swap4);
+  trade(&r[2], &r[6], keep4, swap4);
+  trade(&r[3], &r[7], keep4, swap4);
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static size_t
+transpose_lines_avx512(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
+                       int width) {
+  const size_t lines = count / LINE_MASKS;
+  if (lines == 0)
+    return 0;
+  /* Input of the affine: byte k of each qword the bit k alone. */
+  const __m512i single_bits = _mm512_set1_epi64((long long)0x8040201008040201ull);
+  const __m512i columns = _mm512_load_si512(column_index);
+  for (size_t line = 0; line < lines; line++)
+    for (int j = 0; 8 * j < width; j++) {
+      const __m512i gather = _mm512_load_si512(plane_index[j]);
+      __m512i r[8];
+      for (int b = 0; b < 8; b++) {
+        const uint32_t *block = masks + line * LINE_MASKS + (size_t)b * WORD_BITS;
+        const __m512i turned =
+            _mm512_gf2p8affine_epi64_epi8(single_bits, plane_reversed(block, gather), 0);
+        r[b] = _mm512_permutexvar_epi8(columns, turned);
+      }
+      transpose_qwords(r);
+      const int bits = width - 8 * j < 8 ? width - 8 * j : 8;
+      for (int k = 0; k < bits; k++)
+        _mm512_storeu_si512(rows + (size_t)(8 * j + k) * stride + line * LINE_WORDS, r[k]);
+    }
+  return lines * LINE_WORDS;
+}
+
+static int has_lines(void) {
+  return __builtin_cpu_supports("avx512vbmi") && __builtin_cpu_supports("gfni");
+}
+
+__attribute__((target("avx512f,avx512bw"))) static void
+transpose_avx512(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count, int width) {
+  const size_t first = has_lines() ? transpose_lines_avx512(rows, stride, masks, count, width) : 0;
+  transpose_words_avx512(rows, stride, masks, count, width, first);
 }
 
 /* BW for the transpose's byte tests: every AVX-512 CPU but the Xeon Phi has it. */
