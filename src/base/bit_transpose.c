@@ -270,36 +270,28 @@ plane_reversed(const uint32_t *block, const __m512i index) {
   return _mm512_mask_blend_epi8((__mmask64)0xffffffff00000000ull, low, high);
 }
 
-/* One butterfly of the 8 x 8 transpose of qwords: x and y, registers d
- * apart, trade the qwords whose index has bit d set in x's and clear in
- * y's. */
-__attribute__((target("avx512f"))) static inline void trade(__m512i *x, __m512i *y, __m512i keep,
-                                                           __m512i swap) {
-  const __m512i a = *x, b = *y;
-  *x = _mm512_permutex2var_epi64(a, keep, b);
-  *y = _mm512_permutex2var_epi64(a, swap, b);
-}
+/* Registers r[b] (qword k: word k of block b) become r[k] (qword b): three
+ * rounds of butterflies, registers d = 1, 2, 4 apart.  Qword k of the
+ * pair's first (keep) is its own where bit d of k is clear, else the
+ * second's k - d; of the second (swap), the first's k + d where clear, else
+ * its own (8 + k: the second register's, in a two-register permute). */
+static const long long keep_index[3][8] __attribute__((aligned(64))) = {
+    {0, 8, 2, 10, 4, 12, 6, 14}, {0, 1, 8, 9, 4, 5, 12, 13}, {0, 1, 2, 3, 8, 9, 10, 11}};
+static const long long swap_index[3][8] __attribute__((aligned(64))) = {
+    {1, 9, 3, 11, 5, 13, 7, 15}, {2, 3, 10, 11, 6, 7, 14, 15}, {4, 5, 6, 7, 12, 13, 14, 15}};
 
-/* Registers r[b] (qword k: word k of block b) become r[k] (qword b). */
 __attribute__((target("avx512f"))) static inline void transpose_qwords(__m512i r[8]) {
-  const __m512i keep1 = _mm512_setr_epi64(0, 8, 2, 10, 4, 12, 6, 14);
-  const __m512i swap1 = _mm512_setr_epi64(1, 9, 3, 11, 5, 13, 7, 15);
-  const __m512i keep2 = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
-  const __m512i swap2 = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
-  const __m512i keep4 = _mm512_setr_epi64(0, 1, 2, 3, 8, 9, 10, 11);
-  const __m512i swap4 = _mm512_setr_epi64(4, 5, 6, 7, 12, 13, 14, 15);
-  trade(&r[0], &r[1], keep1, swap1);
-  trade(&r[2], &r[3], keep1, swap1);
-  trade(&r[4], &r[5], keep1, swap1);
-  trade(&r[6], &r[7], keep1, swap1);
-  trade(&r[0], &r[2], keep2, swap2);
-  trade(&r[1], &r[3], keep2, swap2);
-  trade(&r[4], &r[6], keep2, swap2);
-  trade(&r[5], &r[7], keep2, swap2);
-  trade(&r[0], &r[4], keep4, swap4);
-  trade(&r[1], &r[5], keep4, swap4);
-  trade(&r[2], &r[6], keep4, swap4);
-  trade(&r[3], &r[7], keep4, swap4);
+  for (int round = 0; round < 3; round++) {
+    const int d = 1 << round;
+    const __m512i keep = _mm512_load_si512(keep_index[round]);
+    const __m512i swap = _mm512_load_si512(swap_index[round]);
+    for (int b = 0; b < 8; b++)
+      if ((b & d) == 0) {
+        const __m512i x = r[b], y = r[b | d];
+        r[b] = _mm512_permutex2var_epi64(x, keep, y);
+        r[b | d] = _mm512_permutex2var_epi64(x, swap, y);
+      }
+  }
 }
 
 __attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) static size_t
