@@ -140,7 +140,9 @@ size_t nq__bit_select_disjoint(uint32_t *into, const uint32_t *from, size_t coun
 }
 
 /* Each quarter of a word: the kept lanes loaded (the others are not
- * read), compressed to the front and stored as many as they are. */
+ * read), compressed to the front and stored as a whole register, the
+ * lanes past the kept ones overwritten by the next quarter's or left in
+ * the slack (bit_transpose.h). */
 __attribute__((target("avx512f"))) static size_t
 gather_pairs_avx512(uint32_t *into_a, uint32_t *into_b, const uint32_t *a, const uint32_t *b,
                     const uint32_t *word_index, const uint64_t *ruled_out, size_t words) {
@@ -151,13 +153,10 @@ gather_pairs_avx512(uint32_t *into_a, uint32_t *into_b, const uint32_t *a, const
     for (int quarter = 0; quarter < 4 && (keep >> (16 * quarter)) != 0; quarter++) {
       const __mmask16 lanes = (__mmask16)(keep >> (16 * quarter));
       const size_t at = first + (size_t)(16 * quarter);
-      const __mmask16 front = (__mmask16)((1u << __builtin_popcount(lanes)) - 1);
-      _mm512_mask_storeu_epi32(
-          into_a + kept, front,
-          _mm512_maskz_compress_epi32(lanes, _mm512_maskz_loadu_epi32(lanes, a + at)));
-      _mm512_mask_storeu_epi32(
-          into_b + kept, front,
-          _mm512_maskz_compress_epi32(lanes, _mm512_maskz_loadu_epi32(lanes, b + at)));
+      _mm512_storeu_si512(into_a + kept, _mm512_maskz_compress_epi32(
+                                             lanes, _mm512_maskz_loadu_epi32(lanes, a + at)));
+      _mm512_storeu_si512(into_b + kept, _mm512_maskz_compress_epi32(
+                                             lanes, _mm512_maskz_loadu_epi32(lanes, b + at)));
       kept += (size_t)__builtin_popcount(lanes);
     }
   }

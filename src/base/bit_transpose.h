@@ -9,6 +9,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The gather's vector path stores what it keeps as whole registers of 16
+ * 32-bit values, not a masked store of the kept lanes alone (slower on a
+ * Zen 4: docs/performance.md), so its output has room for
+ * NQ_BIT_STORE_SLACK values past the last kept, left unspecified. */
+enum { NQ_BIT_STORE_SLACK = 16 };
+
 enum { NQ_BIT_TRANSPOSE_MAX_WIDTH = 32 };
 
 /* Bit t of bitset p (rows[p * stride], words of 64 masks) becomes bit p of
@@ -30,7 +36,10 @@ int nq__bit_transpose_has_avx512(void);
 /* The other way round, the join's repack: the pairs (a[t], b[t]) whose bit
  * is clear in their word, for t = 64 * word_index[k] + bit and k < words,
  * appended in that order to into_a and into_b; returns how many.  Reads
- * only the pairs it keeps; with AVX-512, 16 at a time compressed. */
+ * only the pairs it keeps; with AVX-512, 16 at a time compressed and
+ * stored as a whole register, so into_a and into_b must have room for
+ * NQ_BIT_STORE_SLACK pairs past the last kept, whose values it leaves
+ * unspecified. */
 size_t nq__bit_gather_pairs(uint32_t *into_a, uint32_t *into_b, const uint32_t *a,
                             const uint32_t *b, const uint32_t *word_index,
                             const uint64_t *ruled_out, size_t words);

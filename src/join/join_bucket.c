@@ -224,7 +224,7 @@ int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_
                     uint32_t *live_index, size_t *live, uint64_t survivors,
                     const nq_join_scratch_t *scratch, uint64_t columns) {
   into->tops = 0;
-  if (nq__join_reserve_masks(into, survivors) != NQ_OK)
+  if (nq__join_reserve_masks(into, survivors + NQ_BIT_STORE_SLACK) != NQ_OK)
     return NQ_ENOMEM;
   into->tops = survivors;
   if (reserve_bitsets(into, scratch) != NQ_OK) {

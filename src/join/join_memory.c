@@ -4,17 +4,20 @@
  * thread's memory follows the limit, not the largest bucket (which grows
  * about fivefold every two rows: 1 GB a thread at n = 27, 6 GB at 28). */
 
+#include "bit_transpose.h"
 #include "join_walk.h"
 
 static size_t words_of(size_t tops) { return (tops + 63) / 64; }
 
 /* A table of `tops` tops: the two masks a top, in arrays that grow by
- * doubling from 1024 (grow.h), and its bitsets over its words (the
- * diagonals' and the completions' queen bitsets, join_walk.h), each padded
- * to the stride that keeps its blocks on whole lines, the whole rounded up
- * to a line (join_walk.h). */
+ * doubling from 1024 (grow.h) with the gather's slack past the last
+ * (bit_transpose.h), and its bitsets over its words (the diagonals' and
+ * the completions' queen bitsets, join_walk.h), each padded to the stride
+ * that keeps its blocks on whole lines, the whole rounded up to a line
+ * (join_walk.h). */
 static size_t table_bytes(int n, int top_rows, size_t tops) {
-  size_t room = tops < 1024 ? 1024 : 2 * tops;
+  const size_t masks = tops + NQ_BIT_STORE_SLACK;
+  size_t room = masks < 1024 ? 1024 : 2 * masks;
   size_t bitsets = nq__join_bitsets_of_table(n, top_rows) * nq__join_bitset_stride(words_of(tops)) *
                    sizeof(uint64_t);
   return room * 2 * sizeof(uint32_t) + (bitsets + 63) / 64 * 64;
