@@ -220,10 +220,11 @@ static void transpose(top_table_t *table, uint64_t *ruled_out, uint32_t *live_in
  * everything as it was: the walk goes on without the repack, slower, not
  * wrong.  (Ordering the packed tops by the next row's queens, so that each
  * queen's survivors share words, was measured and lost: docs/research.md.) */
-int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_out,
-                    uint32_t *live_index, size_t *live, uint64_t survivors,
-                    const nq_join_scratch_t *scratch, uint64_t columns) {
+static int repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_out,
+                  uint32_t *live_index, size_t *live, uint64_t survivors,
+                  const nq_join_scratch_t *scratch, uint64_t columns) {
   into->tops = 0;
+  /* The gather stores whole registers (NQ_BIT_STORE_SLACK). */
   if (nq__join_reserve_masks(into, survivors + NQ_BIT_STORE_SLACK) != NQ_OK)
     return NQ_ENOMEM;
   into->tops = survivors;
@@ -244,6 +245,28 @@ int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_
   transpose(into, ruled_out, live_index, scratch, columns);
   *live = into->words;
   return NQ_OK;
+}
+
+/* nq__join_repacked (join_walk.h), inlined into the walk below, where it
+ * is asked at every node that narrows: the decision is a few compares and
+ * the call around them measurable at Q(18). */
+static inline const top_table_t *repacked(nq_join_scratch_t *scratch, int row,
+                                          const top_table_t *from, uint64_t *ruled_out,
+                                          uint32_t *live_index, size_t *live, uint64_t survivors,
+                                          uint64_t columns) {
+  if (!nq__join_repack_pays(nq__join_repack_rule(scratch->n, row), survivors, *live,
+                            scratch->tables[0].words))
+    return from;
+  top_table_t *into = &scratch->tables[row - scratch->top_rows + 1];
+  return repack(into, from, ruled_out, live_index, live, survivors, scratch, columns) == NQ_OK
+             ? into
+             : from;
+}
+
+const top_table_t *nq__join_repacked(nq_join_scratch_t *scratch, int row, const top_table_t *from,
+                                     uint64_t *ruled_out, uint32_t *live_index, size_t *live,
+                                     uint64_t survivors, uint64_t columns) {
+  return repacked(scratch, row, from, ruled_out, live_index, live, survivors, columns);
 }
 
 /* A column's cells in a group's square from the five rows that attack
@@ -810,7 +833,7 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
       nq__join_walk_rest_in_one_word(walk, table, row + 1, below, below_ld, below_rd, next[0]);
     } else {
       const top_table_t *next_table =
-          nq__join_repacked(scratch, row, table, next, next_index, &next_live, left, below);
+          repacked(scratch, row, table, next, next_index, &next_live, left, below);
       repacks += next_table != table;
       nq__join_walk_bottom(walk, row + 1, below, below_ld, below_rd, next_table, next_index, next,
                            next_live);

@@ -12,7 +12,6 @@
 #include "bits.h"
 #include "join_completions.h"
 #include "join_tops.h"
-#include "nqueens/error.h"
 #include "nqueens/join.h"
 
 /* Survivors move to a table of their own only where at least
@@ -287,32 +286,16 @@ size_t nq__join_narrow(const nq_join_scratch_t *scratch, uint32_t *next_index, u
                        const uint32_t *index, const uint64_t *ruled_out, size_t live,
                        const uint64_t *by_ld, const uint64_t *by_rd, uint64_t *left);
 
-/* The `survivors` tops of `from` left in its *live words, packed into
- * `into`, its queen bitsets written for the `columns` still free below;
- * NQ_ENOMEM leaves everything as it was. */
-int nq__join_repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_out,
-                    uint32_t *live_index, size_t *live, uint64_t survivors,
-                    const nq_join_scratch_t *scratch, uint64_t columns);
-
 /* The table to go on with below a queen on `row` that left `survivors`
  * tops of `from` in its *live words: where the repack rule says a repack
- * pays, the table of the child's depth, the survivors packed into it
- * (nq__join_repack); else, or where memory for it runs short (slower, not
- * wrong), `from`.  The walk and the estimate's descents both decide here,
- * so a descent follows the walk's path. */
-static inline const top_table_t *nq__join_repacked(nq_join_scratch_t *scratch, int row,
-                                                   const top_table_t *from, uint64_t *ruled_out,
-                                                   uint32_t *live_index, size_t *live,
-                                                   uint64_t survivors, uint64_t columns) {
-  top_table_t *into = &scratch->tables[row - scratch->top_rows + 1];
-  if (!nq__join_repack_pays(nq__join_repack_rule(scratch->n, row), survivors, *live,
-                            scratch->tables[0].words))
-    return from;
-  return nq__join_repack(into, from, ruled_out, live_index, live, survivors, scratch, columns) ==
-                 NQ_OK
-             ? into
-             : from;
-}
+ * pays, the table of the child's depth, the survivors packed into it and
+ * its queen bitsets written for the `columns` still free below; else, or
+ * where memory for it runs short (slower, not wrong), `from`.  The walk
+ * and the estimate's descents both decide here, so a descent follows the
+ * walk's path. */
+const top_table_t *nq__join_repacked(nq_join_scratch_t *scratch, int row, const top_table_t *from,
+                                     uint64_t *ruled_out, uint32_t *live_index, size_t *live,
+                                     uint64_t survivors, uint64_t columns);
 
 /* Below `row`, with the tops of the one-word `table` outside ruled_out. */
 void nq__join_walk_rest_in_one_word(bottom_walk_t *walk, const top_table_t *table, int row,
