@@ -52,6 +52,23 @@ static int by_decreasing_time(const void *a, const void *b) {
   return (x < y) - (x > y);
 }
 
+/* The tops the repacks copied, in all and by the row of the queen they
+ * followed ("repacked=TOTAL rows=ROW:TOPS,..."); one thread only, as the
+ * engine's count keeps no join counters. */
+static void print_repacked(const nq_join_stats_t *stats) {
+  uint64_t total = 0;
+  for (int row = 0; row < NQ_JOIN_MAX_N; row++)
+    total += stats->repacked[row];
+  printf(" repacked=%" PRIu64 " rows=", total);
+  const char *separator = "";
+  for (int row = 0; row < NQ_JOIN_MAX_N; row++)
+    if (stats->repacked[row] != 0) {
+      printf("%s%d:%" PRIu64, separator, row, stats->repacked[row]);
+      separator = ",";
+    }
+  printf("\n");
+}
+
 static void print_quarters(const char *order, const timed_set_t *times, size_t count) {
   double quarters[4] = {0, 0, 0, 0};
   for (size_t i = 0; i < count; i++)
@@ -159,10 +176,14 @@ static int bench_one(int n, int top_rows, int threads, size_t memory, const char
     gmp_printf("n=%d Q=%Zd %s threads=%d seconds=%.3f buckets=%" PRIu64 " tops=%" PRIu64
                " max_tops=%" PRIu64 " top_nodes=%" PRIu64 " bottom_nodes=%" PRIu64 " words=%" PRIu64
                " fused_nodes=%" PRIu64 " completions=%" PRIu64 " pruned=%" PRIu64
-               " repacks=%" PRIu64 " parts=%" PRIu64 "\n",
+               " repacks=%" PRIu64 " parts=%" PRIu64,
                n, solutions, wrong ? "WRONG" : "ok", threads, seconds, stats.buckets, stats.tops,
                stats.max_tops, stats.top_nodes, stats.bottom_nodes, stats.words, stats.fused_nodes,
                stats.completions, stats.pruned, stats.repacks, stats.parts);
+  if (code == NQ_OK && threads <= 1)
+    print_repacked(&stats);
+  else if (code == NQ_OK)
+    printf("\n");
   fflush(stdout);
   nq_count_result_clear(&result);
   mpz_clear(solutions);

@@ -463,6 +463,18 @@ START_TEST(test_join_parts_keep_the_limit_at_every_repack_depth) {
   count_within(&most_held, &stats, 17, limit, 29, whole);
   ck_assert_uint_gt(stats.parts, stats.buckets);
   ck_assert_uint_gt(stats.repacks, 0);
+  /* Repacked tops at both depths the rule allows (rows 8 and 9, the
+   * child six rows or more above the end), none below them, and at least
+   * one a repack. */
+  uint64_t repacked = 0;
+  for (int row = 0; row < NQ_JOIN_MAX_N; row++) {
+    if (row == 8 || row == 9)
+      ck_assert_uint_gt(stats.repacked[row], 0);
+    else
+      ck_assert_uint_eq(stats.repacked[row], 0);
+    repacked += stats.repacked[row];
+  }
+  ck_assert_uint_ge(repacked, stats.repacks);
   ck_assert_msg(most_held <= limit, "held %zu bytes, limit %zu", most_held, limit);
   nq_join_scratch_destroy(whole);
 }

@@ -37,6 +37,10 @@ typedef struct nq_join_stats {
   uint64_t completions;  /* completions of those rows that fit (a count over the words each) */
   uint64_t pruned;       /* bottom subtrees cut because no top fit any more */
   uint64_t repacks;      /* survivors moved to a table of their own */
+  /* The tops those repacks copied (gathered and transposed again), by the
+   * row of the queen whose narrowing they followed: what grows fastest
+   * with n (docs/performance.md). */
+  uint64_t repacked[NQ_JOIN_MAX_N];
   uint64_t max_tops;     /* the most top halves walked at once (a part's) */
   uint64_t parts;        /* tables of top halves walked: a bucket's tops
                             are cut into parts of at most a scratch's limit */

@@ -782,7 +782,7 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
   const int depth = row - scratch->top_rows + 1, n = scratch->n;
   uint64_t *next = scratch->ruled_out[depth];
   uint32_t *next_index = scratch->live_index[depth];
-  uint64_t nodes = 0, combined = 0, pruned = 0, repacks = 0;
+  uint64_t nodes = 0, combined = 0, pruned = 0, repacks = 0, repacked_tops = 0;
   const int asks = depth <= scratch->cancel_depth;
   if (asks && nq__join_cancel_asked(scratch))
     return;
@@ -834,7 +834,10 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
     } else {
       const top_table_t *next_table =
           repacked(scratch, row, table, next, next_index, &next_live, left, below);
-      repacks += next_table != table;
+      if (next_table != table) {
+        repacks++;
+        repacked_tops += next_table->tops;
+      }
       nq__join_walk_bottom(walk, row + 1, below, below_ld, below_rd, next_table, next_index, next,
                            next_live);
       if (asks && scratch->abandoned)
@@ -846,6 +849,7 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
   walk->stats.words += combined;
   walk->stats.pruned += pruned;
   walk->stats.repacks += repacks;
+  walk->stats.repacked[row] += repacked_tops;
 }
 
 static void add_stats(nq_join_stats_t *into, const nq_join_stats_t *from) {
@@ -858,6 +862,8 @@ static void add_stats(nq_join_stats_t *into, const nq_join_stats_t *from) {
   into->completions += from->completions;
   into->pruned += from->pruned;
   into->repacks += from->repacks;
+  for (int row = 0; row < NQ_JOIN_MAX_N; row++)
+    into->repacked[row] += from->repacked[row];
   into->parts += from->parts;
   if (from->max_tops > into->max_tops)
     into->max_tops = from->max_tops;
