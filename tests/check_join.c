@@ -42,7 +42,7 @@ static uint64_t *brute_bucket_counts(int n, int top_rows) {
  * quarter's pairs) to a few words; the quarters paired without AVX-512
  * (on a CPU without it, both pairings are the portable one); and the
  * quarters searched for each bucket instead of read from the process's
- * tables; and the lower quarters in wide words, as on boards past 21. */
+ * tables; and the lower quarters in wide words, as on boards past 22. */
 typedef struct bucket_shape {
   uint32_t group_limit;
   size_t memory_limit;
@@ -231,6 +231,51 @@ START_TEST(test_join_count_every_cut) {
   for (int n = 11; n <= 12; n++)
     for (int top_rows = 1; top_rows < n; top_rows++)
       assert_join_total(n, top_rows, 2);
+}
+END_TEST
+
+/* A column set of `size` of the n columns, drawn by `state` (an LCG),
+ * the last column always in it. */
+static uint64_t drawn_set(uint64_t *state, int n, int size) {
+  uint64_t set = (uint64_t)1 << (n - 1);
+  while (__builtin_popcountll(set) < size) {
+    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+    set |= (uint64_t)1 << ((*state >> 33) % (uint64_t)n);
+  }
+  return set;
+}
+
+/* The lower quarters' words narrowed to 32 bits where n + m <= 33
+ * (join_quarter_tables.h): at n + m = 33, the largest that fits, where an
+ * upper quarter's ld bit past 31 is dropped (a queen on row 0 in the last
+ * column), and at 34, where a lower quarter's rd takes bit 32 (its last
+ * row's queen in the last column) and the words must stay wide, the
+ * default pairing counts each drawn set as the wide one does. */
+START_TEST(test_join_narrow_words_at_their_bound) {
+  static const struct {
+    int n, top_rows, sets;
+  } cuts[] = {{22, 11, 12}, {21, 13, 3}};
+  nq_join_scratch_t *scratch = NULL;
+  ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
+  for (size_t k = 0; k < sizeof cuts / sizeof *cuts; k++) {
+    uint64_t state = 2026, total = 0;
+    for (int i = 0; i < cuts[k].sets; i++) {
+      const uint64_t set = drawn_set(&state, cuts[k].n, cuts[k].top_rows);
+      uint64_t narrow = 0, wide = 0;
+      nq__join_wide_pairing(scratch, 0);
+      ck_assert_int_eq(nq_join_bucket(&narrow, NULL, scratch, cuts[k].n, cuts[k].top_rows, set),
+                       NQ_OK);
+      nq__join_wide_pairing(scratch, 1);
+      ck_assert_int_eq(nq_join_bucket(&wide, NULL, scratch, cuts[k].n, cuts[k].top_rows, set),
+                       NQ_OK);
+      ck_assert_msg(narrow == wide, "n=%d top_rows=%d set %#llx: %llu narrow, %llu wide",
+                    cuts[k].n, cuts[k].top_rows, (unsigned long long)set,
+                    (unsigned long long)narrow, (unsigned long long)wide);
+      total += wide;
+    }
+    ck_assert_uint_gt(total, 0);
+  }
+  nq_join_scratch_destroy(scratch);
 }
 END_TEST
 
@@ -544,6 +589,7 @@ static Suite *join_suite(int argc, char **argv) {
   tcase_add_test(tc, test_join_sampled_sets_are_unbiased);
   tcase_add_test(tc, test_join_parts_keep_the_limit);
   tcase_add_test(tc, test_join_parts_keep_the_limit_at_every_repack_depth);
+  tcase_add_test(tc, test_join_narrow_words_at_their_bound);
   return s;
 }
 

@@ -22,11 +22,15 @@ enum { JOIN_SHARED_QUARTER_ROWS = 5 };
 #define JOIN_SHARED_QUARTER_BYTES ((size_t)16 << 20)
 
 /* A lower quarter's words narrowed to 32 bits, where they fit: ld shifted
- * right by n - m (no queen of rows below m holds an ld diagonal below
- * n - m + 1, and none above 2n - 1), rd as it is (below n + m - 1), so
- * n + m <= 32.  The pairing then tries sixteen an instruction, not eight
- * (docs/performance.md). */
-static inline int nq__join_narrow_fits(int n, int top_rows) { return n + top_rows <= 32; }
+ * right by n - m (no queen of rows a..m-1 holds an ld diagonal below
+ * n - m + 1, nor above 2n - 1 - a, so shifted they lie in 1 .. n + m - 1 - a),
+ * rd as it is (0 .. n + m - 2), so n + m - 1 <= 32 bits.  The upper
+ * quarter's ld, shifted alike, can reach n + m - 1: that bit, past 31 where
+ * n + m = 33, is dropped, and nothing is lost, as it lies past every lower
+ * quarter's ld and off the board (the top's masks keep squares below n).
+ * The pairing then tries sixteen an instruction, not eight
+ * (docs/performance.md): to n = 22 at the default cut. */
+static inline int nq__join_narrow_fits(int n, int top_rows) { return n + top_rows <= 33; }
 
 /* Rows first_row .. first_row + rows - 1 of an n-wide board: the
  * placements on the column set of rank g (among the rows-subsets of the
