@@ -42,7 +42,7 @@ static uint64_t *brute_bucket_counts(int n, int top_rows) {
  * quarter's pairs) to a few words; the quarters paired without AVX-512
  * (on a CPU without it, both pairings are the portable one); and the
  * quarters searched for each bucket instead of read from the process's
- * tables; and the lower quarters in wide words, as on boards past 22. */
+ * tables; and the lower quarters in wide words, as on boards past 26. */
 typedef struct bucket_shape {
   uint32_t group_limit;
   size_t memory_limit;
@@ -245,20 +245,25 @@ static uint64_t drawn_set(uint64_t *state, int n, int size) {
   return set;
 }
 
-/* The lower quarters' words narrowed to 32 bits where n + m <= 33
- * (join_quarter_tables.h): at n + m = 33, the largest that fits, where an
- * upper quarter's ld bit past 31 is dropped (a queen on row 0 in the last
- * column), and at 34, where a lower quarter's rd takes bit 32 (its last
- * row's queen in the last column) and the words must stay wide, the
- * default pairing counts each drawn set as the wide one does. */
+/* The lower quarters' words narrowed to 32 bits where n + m - a <= 33
+ * (join_quarter_tables.h, a the upper quarter's rows): at n + m - a = 33,
+ * the largest that fits, where a lower quarter's ld takes bit 31 (its
+ * first row's queen in the last column) and its rd, shifted, too (its
+ * last row's), and at 34, where those take bit 32 and the words must
+ * stay wide, the default pairing counts each drawn set as the wide one
+ * does; and at n = 22's default cut, narrowed since it fits.  A quarter
+ * of one row (a group limit of m) makes the board small enough to be
+ * quick. */
 START_TEST(test_join_narrow_words_at_their_bound) {
   static const struct {
     int n, top_rows, sets;
-  } cuts[] = {{22, 11, 12}, {21, 13, 3}};
+    uint32_t group_limit;
+  } cuts[] = {{22, 12, 3, 12}, {22, 13, 1, 13}, {22, 11, 8, 0}};
   nq_join_scratch_t *scratch = NULL;
   ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
   for (size_t k = 0; k < sizeof cuts / sizeof *cuts; k++) {
     uint64_t state = 2026, total = 0;
+    nq__join_limit_quarter_groups(scratch, cuts[k].group_limit);
     for (int i = 0; i < cuts[k].sets; i++) {
       const uint64_t set = drawn_set(&state, cuts[k].n, cuts[k].top_rows);
       uint64_t narrow = 0, wide = 0;
@@ -275,6 +280,8 @@ START_TEST(test_join_narrow_words_at_their_bound) {
     }
     ck_assert_uint_gt(total, 0);
   }
+  nq__join_limit_quarter_groups(scratch, 0);
+  nq__join_wide_pairing(scratch, 0);
   nq_join_scratch_destroy(scratch);
 }
 END_TEST

@@ -75,9 +75,8 @@ static void free_table(join_quarter_table_t *table) {
 
 /* A lower quarter's words narrowed (join_quarter_tables.h), in place of the wide
  * ones; NQ_ENOMEM leaves the wide ones. */
-static int narrow(join_quarter_table_t *t) {
+static int narrow(join_quarter_table_t *t, join_narrowing_t narrowing) {
   const size_t count = t->count ? t->count : 1;
-  const int shift = t->n - (t->first_row + t->rows);
   t->ld32 = malloc(count * sizeof *t->ld32);
   t->rd32 = malloc(count * sizeof *t->rd32);
   if (t->ld32 == NULL || t->rd32 == NULL) {
@@ -87,8 +86,8 @@ static int narrow(join_quarter_table_t *t) {
     return NQ_ENOMEM;
   }
   for (size_t i = 0; i < t->count; i++) {
-    t->ld32[i] = (uint32_t)(t->ld[i] >> shift);
-    t->rd32[i] = (uint32_t)t->rd[i];
+    t->ld32[i] = (uint32_t)(t->ld[i] >> narrowing.ld_shift);
+    t->rd32[i] = (uint32_t)(t->rd[i] >> narrowing.rd_shift);
   }
   free(t->ld);
   free(t->rd);
@@ -119,7 +118,9 @@ static join_quarter_table_t *build(int n, int first_row, int rows) {
   }
   t->start[t->groups] = (uint32_t)t->count;
   const size_t index_bytes = sizeof *t + ((size_t)t->groups + 1) * sizeof *t->start;
-  if (first_row > 0 && nq__join_narrow_fits(n, first_row + rows) && narrow(t) == NQ_OK) {
+  join_narrowing_t narrowing;
+  if (nq__join_narrow_fits(&narrowing, n, first_row + rows, first_row) &&
+      narrow(t, narrowing) == NQ_OK) {
     t->bytes = index_bytes + 2 * (t->count ? t->count : 1) * sizeof(uint32_t);
     return t;
   }

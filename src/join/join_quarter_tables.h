@@ -21,16 +21,26 @@
 enum { JOIN_SHARED_QUARTER_ROWS = 5 };
 #define JOIN_SHARED_QUARTER_BYTES ((size_t)16 << 20)
 
-/* A lower quarter's words narrowed to 32 bits, where they fit: ld shifted
- * right by n - m (no queen of rows a..m-1 holds an ld diagonal below
- * n - m + 1, nor above 2n - 1 - a, so shifted they lie in 1 .. n + m - 1 - a),
- * rd as it is (0 .. n + m - 2), so n + m - 1 <= 32 bits.  The upper
- * quarter's ld, shifted alike, can reach n + m - 1: that bit, past 31 where
- * n + m = 33, is dropped, and nothing is lost, as it lies past every lower
- * quarter's ld and off the board (the top's masks keep squares below n).
- * The pairing then tries sixteen an instruction, not eight
- * (docs/performance.md): to n = 22 at the default cut. */
-static inline int nq__join_narrow_fits(int n, int top_rows) { return n + top_rows <= 33; }
+/* A lower quarter's words narrowed to 32 bits, where they fit: a queen of
+ * rows a..m-1 holds ld diagonals n - m + 1 .. 2n - 1 - a and rd diagonals
+ * a .. n + m - 2, so ld shifted right by n - m + 1 and rd by a lie in
+ * 0 .. n + m - a - 2, and fit where n + m - a <= 33.  An upper quarter's
+ * words are shifted alike: the ld bits it loses past 31 lie past every
+ * lower quarter's and off the board, the rd ones below a before every
+ * lower quarter's and off it too (the top's masks keep squares 0 .. n - 1
+ * of row m).  The pairing then tries sixteen an instruction, not eight
+ * (docs/performance.md): to n = 26 at the default cut. */
+typedef struct join_narrowing {
+  int ld_shift, rd_shift;
+} join_narrowing_t;
+
+/* Whether a lower quarter of rows lower_first_row .. top_rows - 1 fits,
+ * and the shifts in *narrowing where it does. */
+static inline int nq__join_narrow_fits(join_narrowing_t *narrowing, int n, int top_rows,
+                                       int lower_first_row) {
+  *narrowing = (join_narrowing_t){.ld_shift = n - top_rows + 1, .rd_shift = lower_first_row};
+  return lower_first_row > 0 && n + top_rows - lower_first_row <= 33;
+}
 
 /* Rows first_row .. first_row + rows - 1 of an n-wide board: the
  * placements on the column set of rank g (among the rows-subsets of the
@@ -38,7 +48,7 @@ static inline int nq__join_narrow_fits(int n, int top_rows) { return n + top_row
  * join_quarter_t's words (ld diagonal c - r + n, rd c + r); or, for a
  * lower quarter (first_row > 0) whose words fit 32 bits narrowed
  * (nq__join_narrow_fits: the cut m = first_row + rows), ld32/rd32 in
- * their place, ld shifted right by n - m, ld and rd NULL. */
+ * their place, shifted as it says, ld and rd NULL. */
 typedef struct join_quarter_table {
   int n, first_row, rows;
   uint32_t groups;

@@ -110,10 +110,11 @@ static int reserve_grouped(join_quarter_list_t *list, int narrowed) {
 }
 
 /* The list's placements ordered by group (a counting sort), with each
- * group's start; their ld words shifted right by `narrow_shift` into 32
- * bits where that is not negative (join_quarter_tables.h), else kept wide. */
-static int group_quarters(join_quarter_list_t *list, uint32_t groups, int narrow_shift) {
-  if (reserve_grouped(list, narrow_shift >= 0) != NQ_OK ||
+ * group's start; their words narrowed into 32 bits by `narrowing` where
+ * it is given (join_quarter_tables.h), else kept wide. */
+static int group_quarters(join_quarter_list_t *list, uint32_t groups,
+                          const join_narrowing_t *narrowing) {
+  if (reserve_grouped(list, narrowing != NULL) != NQ_OK ||
       nq__grow((void **)&list->start, &list->start_capacity, (size_t)groups + 1,
                sizeof *list->start) != NQ_OK)
     return NQ_ENOMEM;
@@ -127,9 +128,9 @@ static int group_quarters(join_quarter_list_t *list, uint32_t groups, int narrow
    * one pass back restores them. */
   for (size_t i = 0; i < list->count; i++) {
     const uint32_t at = list->start[list->listed[i].group]++;
-    if (narrow_shift >= 0) {
-      list->narrow_ld[at] = (uint32_t)(list->listed[i].ld >> narrow_shift);
-      list->narrow_rd[at] = (uint32_t)list->listed[i].rd;
+    if (narrowing != NULL) {
+      list->narrow_ld[at] = (uint32_t)(list->listed[i].ld >> narrowing->ld_shift);
+      list->narrow_rd[at] = (uint32_t)(list->listed[i].rd >> narrowing->rd_shift);
     } else {
       list->grouped_ld[at] = list->listed[i].ld;
       list->grouped_rd[at] = list->listed[i].rd;
@@ -202,23 +203,23 @@ static int ranges_of_search(join_quarter_list_t *list, uint32_t groups, int narr
 }
 
 /* The quarter's placements, from the process's table where one is kept
- * in the words asked for (narrowed by `narrow_shift`, or wide where that
- * is negative), else searched. */
+ * in the words asked for (narrowed by `narrowing`, or wide where it is
+ * NULL), else searched. */
 static int list_quarter(quarter_search_t *s, join_quarter_list_t *list, int first_row, int end_row,
                         int is_upper, int upper_size, uint32_t groups, int shared,
-                        int narrow_shift) {
+                        const join_narrowing_t *narrowing) {
   s->list = list;
   s->end_row = end_row;
   s->is_upper = is_upper;
   const join_quarter_table_t *table =
       shared ? nq__join_quarter_table(s->n, first_row, end_row - first_row) : NULL;
-  if (table != NULL && (table->ld32 != NULL) == (narrow_shift >= 0))
+  if (table != NULL && (table->ld32 != NULL) == (narrowing != NULL))
     return find_in_table(s, list, table, upper_size, groups);
   list->count = 0;
   int rc = search_quarter(s, first_row, 0, 0, 0, 0);
   if (rc == NQ_OK)
-    rc = group_quarters(list, groups, narrow_shift);
-  return rc == NQ_OK ? ranges_of_search(list, groups, narrow_shift >= 0) : rc;
+    rc = group_quarters(list, groups, narrowing);
+  return rc == NQ_OK ? ranges_of_search(list, groups, narrowing != NULL) : rc;
 }
 
 /* One upper quarter against a group's lower ones: its diagonals, where
@@ -249,20 +250,22 @@ static size_t pair_portable(uint32_t *into_ld, uint32_t *into_rd, const pairing_
   return end;
 }
 
-/* One upper quarter against narrowed lower ones (join_quarter_tables.h): its words
- * narrowed alike (its ld diagonals lie above n - m too), the top's ld mask
- * then from bit 0 and its rd mask from bit m, as in pairing_t. */
+/* One upper quarter against narrowed lower ones (join_quarter_tables.h):
+ * its words narrowed alike, the top's ld mask then from bit 0 once moved
+ * up by ld_up (the narrowing's ld shift past pairing_t's), and its rd mask
+ * from bit rd_shift. */
 typedef struct narrow_pairing {
   uint32_t ld, rd, board;
-  int rd_shift;
+  int ld_up, rd_shift;
   uint32_t on_main, on_anti;
 } narrow_pairing_t;
 
-static narrow_pairing_t narrowed(const pairing_t *p) {
-  return (narrow_pairing_t){.ld = (uint32_t)(p->ld >> p->ld_shift),
-                            .rd = (uint32_t)p->rd,
+static narrow_pairing_t narrowed(const pairing_t *p, join_narrowing_t narrowing) {
+  return (narrow_pairing_t){.ld = (uint32_t)(p->ld >> narrowing.ld_shift),
+                            .rd = (uint32_t)(p->rd >> narrowing.rd_shift),
                             .board = (uint32_t)p->board,
-                            .rd_shift = p->rd_shift,
+                            .ld_up = narrowing.ld_shift - p->ld_shift,
+                            .rd_shift = p->rd_shift - narrowing.rd_shift,
                             .on_main = (uint32_t)p->on_main,
                             .on_anti = (uint32_t)p->on_anti};
 }
@@ -272,7 +275,7 @@ static size_t pair_narrow_portable(uint32_t *into_ld, uint32_t *into_rd, const n
   size_t end = 0;
   for (size_t l = 0; l < count; l++) {
     const uint32_t meet = (p->ld & ld[l]) | (p->rd & rd[l]);
-    const uint32_t top_ld = (p->ld | ld[l]) & p->board;
+    const uint32_t top_ld = ((p->ld | ld[l]) << p->ld_up) & p->board;
     const uint32_t top_rd = (p->rd | rd[l]) >> p->rd_shift;
     into_ld[end] = top_ld;
     into_rd[end] = top_rd;
@@ -292,7 +295,7 @@ pair_narrow_avx512(uint32_t *into_ld, uint32_t *into_rd, const narrow_pairing_t 
   const __m512i upper_ld = _mm512_set1_epi32((int)p->ld);
   const __m512i upper_rd = _mm512_set1_epi32((int)p->rd);
   const __m512i board = _mm512_set1_epi32((int)p->board);
-  const __m128i rd_shift = _mm_cvtsi32_si128(p->rd_shift);
+  const __m128i ld_up = _mm_cvtsi32_si128(p->ld_up), rd_shift = _mm_cvtsi32_si128(p->rd_shift);
   const __m512i on_main = _mm512_set1_epi32((int)p->on_main);
   const __m512i on_anti = _mm512_set1_epi32((int)p->on_anti);
   size_t end = 0;
@@ -300,7 +303,8 @@ pair_narrow_avx512(uint32_t *into_ld, uint32_t *into_rd, const narrow_pairing_t 
     const __mmask16 present = (__mmask16)(count - l >= 16 ? 0xffffu : (1u << (count - l)) - 1);
     const __m512i lower_ld = _mm512_maskz_loadu_epi32(present, ld + l);
     const __m512i lower_rd = _mm512_maskz_loadu_epi32(present, rd + l);
-    const __m512i top_ld = _mm512_and_si512(_mm512_or_si512(upper_ld, lower_ld), board);
+    const __m512i top_ld =
+        _mm512_and_si512(_mm512_sll_epi32(_mm512_or_si512(upper_ld, lower_ld), ld_up), board);
     const __m512i top_rd = _mm512_srl_epi32(_mm512_or_si512(upper_rd, lower_rd), rd_shift);
     const __mmask16 fits = _mm512_mask_testn_epi32_mask(present, upper_ld, lower_ld) &
                            _mm512_testn_epi32_mask(upper_rd, lower_rd) &
@@ -387,7 +391,7 @@ static int pair_upper(top_table_t *tops, const join_quarters_t *q, uint32_t g, u
                        .on_anti = rule & nq__join_anti_diagonal_square(n, m)};
   uint32_t *into_ld = tops->ld + tops->tops, *into_rd = tops->rd + tops->tops;
   if (q->lower.ld32 != NULL) {
-    const narrow_pairing_t narrow = narrowed(&p);
+    const narrow_pairing_t narrow = narrowed(&p, q->narrowing);
     const uint32_t *ld = q->lower.ld32 + first, *rd = q->lower.rd32 + first;
     tops->tops += q->vector_pairing
                       ? pair_narrow_avx512(into_ld, into_rd, &narrow, ld, rd, lowers)
@@ -425,10 +429,10 @@ int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t to
   q->vector_pairing = has_avx512() && !q->portable_pairing;
   q->next_group = q->next_upper = 0;
   const int shared = !q->private_quarters;
-  const int narrow_shift = !q->wide_pairing && nq__join_narrow_fits(n, m) ? n - m : -1;
-  int rc = list_quarter(&s, &q->upper, 0, a, 1, a, q->groups, shared, -1);
+  const int narrow = !q->wide_pairing && nq__join_narrow_fits(&q->narrowing, n, m, a);
+  int rc = list_quarter(&s, &q->upper, 0, a, 1, a, q->groups, shared, NULL);
   if (rc == NQ_OK)
-    rc = list_quarter(&s, &q->lower, a, m, 0, a, q->groups, shared, narrow_shift);
+    rc = list_quarter(&s, &q->lower, a, m, 0, a, q->groups, shared, narrow ? &q->narrowing : NULL);
   *nodes += s.nodes;
   if (rc != NQ_OK) /* no top to pair */
     q->next_group = q->groups;

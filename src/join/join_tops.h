@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "join_quarter_tables.h"
+
 /* A quarter's queens, by the diagonals they hold: ld diagonal c - r + n
  * and rd diagonal c + r of a queen on row r, column c (below 2n, so one
  * word for n <= 32); `group` names the part of the top's columns that the
@@ -46,6 +48,7 @@ typedef struct join_quarters {
   int portable_pairing; /* never with AVX-512, nor the completions' lists (join_bucket.c):
                            the tests hold both to the same counts */
   int wide_pairing;     /* never with narrowed words (the tests hold both alike) */
+  join_narrowing_t narrowing; /* the lower quarter's, where its words are narrowed */
   int private_quarters; /* searched for the bucket, never read from the process's
                            tables (join_quarter_tables.h; the tests hold both) */
 } join_quarters_t;
