@@ -66,7 +66,6 @@ static void print_repacked(const nq_join_stats_t *stats) {
       printf("%s%d:%" PRIu64, separator, row, stats->repacked[row]);
       separator = ",";
     }
-  printf("\n");
 }
 
 static void print_quarters(const char *order, const timed_set_t *times, size_t count) {
@@ -170,20 +169,20 @@ static int bench_one(int n, int top_rows, int threads, size_t memory, const char
   double seconds = now() - start;
   int wrong = code != NQ_OK || n > KNOWN_LARGE_MAX_N ||
               mpz_cmp_ui(solutions, known_all_large[n]) != 0;
-  if (code != NQ_OK)
+  if (code != NQ_OK) {
     printf("n=%d failed: %s\n", n, nq_strerror(code));
-  else
+  } else {
     gmp_printf("n=%d Q=%Zd %s threads=%d seconds=%.3f buckets=%" PRIu64 " tops=%" PRIu64
-               " max_tops=%" PRIu64 " top_nodes=%" PRIu64 " bottom_nodes=%" PRIu64 " words=%" PRIu64
-               " fused_nodes=%" PRIu64 " completions=%" PRIu64 " pruned=%" PRIu64
-               " repacks=%" PRIu64 " parts=%" PRIu64,
-               n, solutions, wrong ? "WRONG" : "ok", threads, seconds, stats.buckets, stats.tops,
-               stats.max_tops, stats.top_nodes, stats.bottom_nodes, stats.words, stats.fused_nodes,
-               stats.completions, stats.pruned, stats.repacks, stats.parts);
-  if (code == NQ_OK && threads <= 1)
-    print_repacked(&stats);
-  else if (code == NQ_OK)
+               " max_tops=%" PRIu64 " top_nodes=%" PRIu64 " bottom_nodes=%" PRIu64
+               " words=%" PRIu64 " fused_nodes=%" PRIu64 " completions=%" PRIu64
+               " pruned=%" PRIu64 " repacks=%" PRIu64 " parts=%" PRIu64,
+               n, solutions, wrong ? "WRONG" : "ok", threads, seconds, stats.buckets,
+               stats.tops, stats.max_tops, stats.top_nodes, stats.bottom_nodes, stats.words,
+               stats.fused_nodes, stats.completions, stats.pruned, stats.repacks, stats.parts);
+    if (threads <= 1)
+      print_repacked(&stats);
     printf("\n");
+  }
   fflush(stdout);
   nq_count_result_clear(&result);
   mpz_clear(solutions);

@@ -15,6 +15,7 @@
 #include "join_units.h"
 #include "known_counts.h"
 #include "method.h"
+#include "random.h"
 #include "nqueens/count.h"
 #include "nqueens/error.h"
 #include "nqueens/join.h"
@@ -234,14 +235,12 @@ START_TEST(test_join_count_every_cut) {
 }
 END_TEST
 
-/* A column set of `size` of the n columns, drawn by `state` (an LCG),
- * the last column always in it. */
+/* A column set of `size` of the n columns, drawn from `state`
+ * (random.h), the last column always in it. */
 static uint64_t drawn_set(uint64_t *state, int n, int size) {
   uint64_t set = (uint64_t)1 << (n - 1);
-  while (__builtin_popcountll(set) < size) {
-    *state = *state * 6364136223846793005ull + 1442695040888963407ull;
-    set |= (uint64_t)1 << ((*state >> 33) % (uint64_t)n);
-  }
+  while (__builtin_popcountll(set) < size)
+    set |= (uint64_t)1 << nq__random_below(state, (uint64_t)n);
   return set;
 }
 

@@ -118,9 +118,8 @@ static join_quarter_table_t *build(int n, int first_row, int rows) {
   }
   t->start[t->groups] = (uint32_t)t->count;
   const size_t index_bytes = sizeof *t + ((size_t)t->groups + 1) * sizeof *t->start;
-  join_narrowing_t narrowing;
-  if (nq__join_narrow_fits(&narrowing, n, first_row + rows, first_row) &&
-      narrow(t, narrowing) == NQ_OK) {
+  if (nq__join_narrow_fits(n, first_row + rows, first_row) &&
+      narrow(t, nq__join_narrowing(n, first_row + rows, first_row)) == NQ_OK) {
     t->bytes = index_bytes + 2 * (t->count ? t->count : 1) * sizeof(uint32_t);
     return t;
   }

@@ -34,11 +34,13 @@ typedef struct join_narrowing {
   int ld_shift, rd_shift;
 } join_narrowing_t;
 
-/* Whether a lower quarter of rows lower_first_row .. top_rows - 1 fits,
- * and the shifts in *narrowing where it does. */
-static inline int nq__join_narrow_fits(join_narrowing_t *narrowing, int n, int top_rows,
-                                       int lower_first_row) {
-  *narrowing = (join_narrowing_t){.ld_shift = n - top_rows + 1, .rd_shift = lower_first_row};
+/* The shifts of a lower quarter of rows lower_first_row .. top_rows - 1. */
+static inline join_narrowing_t nq__join_narrowing(int n, int top_rows, int lower_first_row) {
+  return (join_narrowing_t){.ld_shift = n - top_rows + 1, .rd_shift = lower_first_row};
+}
+
+/* Whether that quarter's words fit 32 bits so shifted. */
+static inline int nq__join_narrow_fits(int n, int top_rows, int lower_first_row) {
   return lower_first_row > 0 && n + top_rows - lower_first_row <= 33;
 }
 

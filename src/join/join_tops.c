@@ -429,7 +429,8 @@ int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t to
   q->vector_pairing = has_avx512() && !q->portable_pairing;
   q->next_group = q->next_upper = 0;
   const int shared = !q->private_quarters;
-  const int narrow = !q->wide_pairing && nq__join_narrow_fits(&q->narrowing, n, m, a);
+  const int narrow = !q->wide_pairing && nq__join_narrow_fits(n, m, a);
+  q->narrowing = nq__join_narrowing(n, m, a);
   int rc = list_quarter(&s, &q->upper, 0, a, 1, a, q->groups, shared, NULL);
   if (rc == NQ_OK)
     rc = list_quarter(&s, &q->lower, a, m, 0, a, q->groups, shared, narrow ? &q->narrowing : NULL);
