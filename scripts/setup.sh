@@ -17,9 +17,10 @@ NQ_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libgmp-
   check)
 # For the tests alone: tests/e2e_slurm.sh runs a Slurm of its own, and
 # tests/fuzz.sh builds its fuzz target with clang's libFuzzer.  test.sh
-# installs them, run.sh and bench.sh do not.
+# installs them, run.sh and bench.sh do not.  tests/scripts.sh times
+# commands with GNU time (the `time` package), as scripts/pairs.sh does.
 # shellcheck disable=SC2034 # used by test.sh
-NQ_TEST_PACKAGES=(slurm-wlm munge clang libclang-rt-dev)
+NQ_TEST_PACKAGES=(slurm-wlm munge clang libclang-rt-dev time)
 
 nq_as_root() {
   if [ "$(id -u)" -eq 0 ]; then
