@@ -13,6 +13,7 @@
 
 #include "join_bucket.h"
 #include "join_units.h"
+#include "join_walk.h"
 #include "known_counts.h"
 #include "method.h"
 #include "random.h"
@@ -531,6 +532,41 @@ START_TEST(test_join_parts_keep_the_limit_at_every_repack_depth) {
 }
 END_TEST
 
+/* A part takes at most its cap of tops, with no memory limit at all
+ * (nq__join_part_cap by default, join_walk.h): every 29th canonical set
+ * of n = 17 under a cap of 256 tops is walked in parts, none past the cap
+ * by more than one group of lower quarters (at most 4! at n = 17, where
+ * the lower quarter has four rows), with the count of each set the same
+ * as whole.  The default caps nothing below n = 25 and 2^(n - 4) tops from
+ * there. */
+START_TEST(test_join_parts_keep_their_cap) {
+  const int n = 17, top_rows = nq_join_default_top_rows(n);
+  const size_t cap = 256;
+  ck_assert_uint_eq(nq__join_part_cap(24), SIZE_MAX);
+  ck_assert_uint_eq(nq__join_part_cap(25), (size_t)1 << 21);
+  ck_assert_uint_eq(nq__join_part_cap(28), (size_t)1 << 24);
+  nq_join_scratch_t *capped = NULL, *whole = NULL;
+  ck_assert_int_eq(nq_join_scratch_create(&capped), NQ_OK);
+  ck_assert_int_eq(nq_join_scratch_create(&whole), NQ_OK);
+  nq__join_cap_part_tops(capped, cap);
+  uint64_t *sets = NULL, count = 0;
+  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows), NQ_OK);
+  nq_join_stats_t stats = {0}, whole_stats = {0};
+  for (uint64_t i = 0; i < count; i += 29) {
+    uint64_t in_parts = 0, at_once = 0;
+    ck_assert_int_eq(nq__join_unit(&in_parts, &stats, capped, n, top_rows, sets[i]), NQ_OK);
+    ck_assert_int_eq(nq__join_unit(&at_once, &whole_stats, whole, n, top_rows, sets[i]), NQ_OK);
+    ck_assert_uint_eq(in_parts, at_once);
+  }
+  ck_assert_uint_gt(stats.parts, stats.buckets);
+  ck_assert_uint_le(stats.max_tops, cap + 24);
+  ck_assert_uint_eq(whole_stats.parts, whole_stats.buckets);
+  free(sets);
+  nq_join_scratch_destroy(capped);
+  nq_join_scratch_destroy(whole);
+}
+END_TEST
+
 /* A stop raised before the count (on every rank, or on the last alone)
  * ends it on every rank with NQ_ESTOPPED. */
 START_TEST(test_join_stops_on_request) {
@@ -595,6 +631,7 @@ static Suite *join_suite(int argc, char **argv) {
   tcase_add_test(tc, test_join_sampled_sets_are_unbiased);
   tcase_add_test(tc, test_join_parts_keep_the_limit);
   tcase_add_test(tc, test_join_parts_keep_the_limit_at_every_repack_depth);
+  tcase_add_test(tc, test_join_parts_keep_their_cap);
   tcase_add_test(tc, test_join_narrow_words_at_their_bound);
   return s;
 }

@@ -58,7 +58,9 @@ void nq_join_scratch_destroy(nq_join_scratch_t *scratch);
  * docs/algorithm.md), and each part is walked against every bottom half,
  * at the cost of walking the bottoms once a part.  A limit too small for
  * the quarters and one group of their pairs is exceeded by that much.
- * 0: every bucket whole (the default). */
+ * 0: no limit (the default).  Either way, from n = 25 a part holds at most
+ * 2^(n - 4) tops, which measured faster than larger parts
+ * (docs/performance.md). */
 void nq_join_scratch_limit(nq_join_scratch_t *scratch, size_t bytes);
 
 /* What a process holds for the join of board n (default cut) besides its

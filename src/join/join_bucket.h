@@ -35,6 +35,11 @@ int nq__join_long_diagonal_rule_fits(int n, int top_rows);
  * reach every split on small boards this way. */
 void nq__join_limit_quarter_groups(nq_join_scratch_t *scratch, uint32_t groups);
 
+/* At most `tops` tops a part from now on, whatever the memory allows; 0
+ * restores the default (nq__join_part_cap, join_walk.h): the tests walk
+ * small boards in parts this way. */
+void nq__join_cap_part_tops(nq_join_scratch_t *scratch, size_t tops);
+
 /* The quarters paired, the live words narrowed and the fused rows'
  * completions listed without AVX-512 from now on (1), or with it where
  * the CPU has it (0, the default): the tests hold both to the counts. */

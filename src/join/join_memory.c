@@ -5,6 +5,7 @@
  * about fivefold every two rows: 1 GB a thread at n = 27, 6 GB at 28). */
 
 #include "bit_transpose.h"
+#include "join_bucket.h"
 #include "join_walk.h"
 
 static size_t words_of(size_t tops) { return (tops + 63) / 64; }
@@ -74,13 +75,19 @@ void nq_join_scratch_limit(nq_join_scratch_t *scratch, size_t bytes) {
 /* The most tops the next part may take: a part's tops run past it by
  * less than the bucket's largest group of lower quarters. */
 size_t nq__join_part_most(const nq_join_scratch_t *scratch) {
+  const size_t cap = scratch->part_cap != 0 ? scratch->part_cap : nq__join_part_cap(scratch->n);
   if (scratch->memory_limit == 0)
-    return SIZE_MAX;
+    return cap;
   const size_t quarters = nq__join_quarters_bytes(&scratch->quarters);
   const size_t left = scratch->memory_limit > quarters ? scratch->memory_limit - quarters : 0;
   const size_t within = nq_join_tops_within(scratch->n, scratch->top_rows, left);
   const size_t overshoot = scratch->quarters.largest_lower_group;
-  return within > overshoot ? within - overshoot : 1;
+  const size_t most = within > overshoot ? within - overshoot : 1;
+  return most < cap ? most : cap;
+}
+
+void nq__join_cap_part_tops(nq_join_scratch_t *scratch, size_t tops) {
+  scratch->part_cap = tops;
 }
 
 size_t nq__join_scratch_bytes(const nq_join_scratch_t *scratch) {

@@ -38,6 +38,18 @@ typedef struct repack_rule {
   uint64_t sparse, share;
 } repack_rule_t;
 
+/* The most tops a part of board n takes, however much memory its scratch
+ * may have.  From n = 25, where a set's tops pass a few million, a set
+ * walked in parts of about 2^(n - 4) tops took less time than whole,
+ * though every part walks the bottom again: a part's tables, read at every
+ * node of the walk's first rows, stay nearer the core.  Parts a quarter of
+ * that size cost more than they saved, and below n = 25 any split did
+ * (docs/performance.md has the runs). */
+enum { JOIN_PART_CAP_FROM_N = 25, JOIN_PART_CAP_SHIFT = 4 };
+static inline size_t nq__join_part_cap(int n) {
+  return n < JOIN_PART_CAP_FROM_N ? SIZE_MAX : (size_t)1 << (n - JOIN_PART_CAP_SHIFT);
+}
+
 /* A narrowing of words all live keeps them all, full ones too, unless
  * more than 1 / JOIN_FULL_WORDS_KEPT of them are full (join_bucket.c). */
 enum { JOIN_FULL_WORDS_KEPT = 8 };
@@ -153,7 +165,8 @@ struct nq_join_scratch {
   int abandoned;        /* the bucket in hand was abandoned */
   join_quarters_t quarters; /* the tops' quarters (join_tops.c) */
   const join_completions_t *completions; /* board n's, shared; NULL: none used */
-  size_t memory_limit;      /* bytes (nq_join_scratch_limit); 0: a bucket whole */
+  size_t memory_limit;      /* bytes (nq_join_scratch_limit); 0: none */
+  size_t part_cap;          /* the most tops a part takes; 0: nq__join_part_cap */
   /* The fused rows' fitting completions, as the bitsets each ORs, in the
    * order selected: those counted once, then those that may count twice
    * (join_bucket.c); here, not on the walk's stack, which every depth of it
