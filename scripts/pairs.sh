@@ -12,9 +12,12 @@
 #   --cpu     run both on these processors (taskset -c LIST)
 #
 # Each command is one string, run by sh -c; its output is discarded.  A run
-# that fails stops the script (exit 1); bad arguments exit 2.  Times come
-# from GNU time (/usr/bin/time).
+# that fails stops the script (exit 1); bad arguments exit 2.  The CPU
+# times come from GNU time (/usr/bin/time).  Of an even number of pairs
+# the median is the lower middle ratio, as scripts/versus.sh takes it.
 set -euo pipefail
+# shellcheck source=scripts/setup.sh
+. "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 
 usage() {
   echo "usage: scripts/pairs.sh [--pairs K] [--cpu LIST] -- 'COMMAND_A' 'COMMAND_B'"
@@ -53,40 +56,46 @@ done
   exit 2
 }
 
-# One run of a command: prints "WALL CPU" in seconds.
+# One run of a command: prints "WALL CPU" in seconds, the wall read from
+# the shell's clock to the millisecond (GNU time's %e has hundredths), the
+# CPU from GNU time (user and system).
 time_once() {
-  local out
+  local out start end
   out=$(mktemp)
   local pin=()
   [ -n "$cpus" ] && pin=(taskset -c "$cpus")
-  if ! /usr/bin/time -f '%e %U %S' -o "$out" "${pin[@]}" sh -c "$1" >/dev/null 2>&1; then
+  start=$EPOCHREALTIME
+  if ! /usr/bin/time -f '%U %S' -o "$out" "${pin[@]}" sh -c "$1" >/dev/null 2>&1; then
     echo "scripts/pairs.sh: this run failed: $1" >&2
     rm -f "$out"
     exit 1
   fi
-  awk 'END { printf "%s %.3f\n", $1, $2 + $3 }' "$out"
+  end=$EPOCHREALTIME
+  awk -v a="$start" -v b="$end" 'END { printf "%.3f %.3f\n", b - a, $1 + $2 }' "$out"
   rm -f "$out"
 }
 
+# A / B, or 1 where B took no time at all.
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", (b > 0 ? a / b : 1) }'; }
+
 time_once "$1" >/dev/null
 time_once "$2" >/dev/null
-ratios=()
+wall=()
+cpu=()
 for ((p = 1; p <= pairs; p++)); do
   read -r a_wall a_cpu < <(time_once "$1")
   read -r b_wall b_cpu < <(time_once "$2")
   printf 'pair %d: A %s s wall, %s s cpu; B %s s wall, %s s cpu\n' \
     "$p" "$a_wall" "$a_cpu" "$b_wall" "$b_cpu"
-  ratios+=("$a_wall $b_wall $a_cpu $b_cpu")
+  wall+=("$(ratio "$a_wall" "$b_wall")")
+  cpu+=("$(ratio "$a_cpu" "$b_cpu")")
 done
-# Median, lowest and highest of each ratio (a pair whose B took 0 s counts
-# as a ratio of 1).
-printf '%s\n' "${ratios[@]}" | awk '
-  function ratio(a, b) { return b > 0 ? a / b : 1 }
-  { wall[NR] = ratio($1, $2); cpu[NR] = ratio($3, $4) }
-  function report(name, v, n,    i, j, t) {
-    for (i = 2; i <= n; i++)
-      for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-    m = n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-    printf "A/B %s: median %.3f (%.3f to %.3f, %d pairs)\n", name, m, v[1], v[n], n
-  }
-  END { report("wall", wall, NR); report("cpu", cpu, NR) }'
+# report NAME RATIO...: their median, lowest and highest.
+report() {
+  local name=$1
+  shift
+  printf 'A/B %s: median %s (%s to %s, %d pairs)\n' "$name" "$(nq_median "$@")" \
+    "$(nq_lowest "$@")" "$(nq_highest "$@")" "$#"
+}
+report wall "${wall[@]}"
+report cpu "${cpu[@]}"

@@ -5,6 +5,8 @@
 #                            missing, and PKG... (test.sh: NQ_TEST_PACKAGES)
 #   nq_build DIR [ARGS...]   configure (Release) and build into DIR; ARGS go to cmake
 #   nq_mpirun_flags RANKS    set NQ_MPIRUN_FLAGS for a local mpirun of RANKS ranks
+#   nq_median, nq_lowest, nq_highest VALUE...
+#                            of the numbers given (versus.sh, pairs.sh)
 #
 # NQ_BUILD_TARGET limits the build to one target (run.sh: nqueens-mpi alone).
 # NQ_BUILD_VERBOSE=1 streams the CMake and compiler output to stderr; otherwise
@@ -21,6 +23,12 @@ NQ_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libgmp-
 # commands with GNU time (the `time` package), as scripts/pairs.sh does.
 # shellcheck disable=SC2034 # used by test.sh
 NQ_TEST_PACKAGES=(slurm-wlm munge clang libclang-rt-dev time)
+
+# The median (of an even count, the lower middle one), the lowest and the
+# highest of the numbers given.
+nq_median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+nq_lowest() { printf '%s\n' "$@" | sort -g | head -n 1; }
+nq_highest() { printf '%s\n' "$@" | sort -g | tail -n 1; }
 
 nq_as_root() {
   if [ "$(id -u)" -eq 0 ]; then

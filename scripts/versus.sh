@@ -77,10 +77,6 @@ binary=$NQ_ROOT/build/nqueens-mpi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
-median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-lowest() { printf '%s\n' "$@" | sort -g | head -n 1; }
-highest() { printf '%s\n' "$@" | sort -g | tail -n 1; }
-
 # command_words INDEX N: the words of command INDEX (ours first, then the
 # others) for board size N, into the array `words`.
 command_words() {
@@ -157,9 +153,9 @@ for n in "${sizes[@]}"; do
   medians=()
   for ((index = 0; index < commands; index++)); do
     read -ra samples <<<"${times[$index]}"
-    medians[index]=$(median "${samples[@]}")
+    medians[index]=$(nq_median "${samples[@]}")
   done
-  best=$(lowest "${medians[@]}")
+  best=$(nq_lowest "${medians[@]}")
   for ((index = 0; index < commands; index++)); do
     read -ra samples <<<"${times[$index]}"
     read -ra memory <<<"${peaks[$index]}"
@@ -170,11 +166,11 @@ for n in "${sizes[@]}"; do
       if [ -n "$count" ] && tr -c '0-9\n' ' ' <"$scratch/out.$index" | grep -qw -- "$count"; then same=yes; fi
     fi
     peak=-
-    [ "${memory[0]}" = - ] || peak=$(median "${memory[@]}")
+    [ "${memory[0]}" = - ] || peak=$(nq_median "${memory[@]}")
     cpu_median=-
-    [ "${cpu_samples[0]}" = - ] || cpu_median=$(printf '%.3f' "$(median "${cpu_samples[@]}")")
+    [ "${cpu_samples[0]}" = - ] || cpu_median=$(printf '%.3f' "$(nq_median "${cpu_samples[@]}")")
     printf '%3s %-28s %10.3f %10.3f %10.3f %10s %8s %8.2f %s\n' "$n" "$(label_of "$index")" \
-      "${medians[$index]}" "$(lowest "${samples[@]}")" "$(highest "${samples[@]}")" "$cpu_median" "$peak" \
+      "${medians[$index]}" "$(nq_lowest "${samples[@]}")" "$(nq_highest "${samples[@]}")" "$cpu_median" "$peak" \
       "$(awk -v m="${medians[$index]}" -v b="$best" 'BEGIN { print (b > 0 ? m / b : 1) }')" "$same"
   done
   echo "# n = $n: Q = $count"

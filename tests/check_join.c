@@ -280,8 +280,6 @@ START_TEST(test_join_narrow_words_at_their_bound) {
     }
     ck_assert_uint_gt(total, 0);
   }
-  nq__join_limit_quarter_groups(scratch, 0);
-  nq__join_wide_pairing(scratch, 0);
   nq_join_scratch_destroy(scratch);
 }
 END_TEST

@@ -12,8 +12,13 @@ pairs=$source_dir/scripts/pairs.sh
 
 [ -x /usr/bin/time ] || skip "/usr/bin/time (GNU time) is missing"
 
-out=$("$pairs" --pairs 3 -- 'true' 'exit 0' 2>&1)
+# Run from an empty folder, which must stay empty: the report is printed,
+# never written anywhere.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+out=$(cd "$work" && "$pairs" --pairs 3 -- 'true' 'exit 0' 2>&1)
 rc=$?
+check "pairs.sh writes no file" [ -z "$(ls -A "$work")" ]
 check "pairs.sh succeeds on two commands that succeed" [ "$rc" -eq 0 ]
 check "pairs.sh prints a line per pair" [ "$(grep -c '^pair [1-3]: A ' <<<"$out")" -eq 3 ]
 check "pairs.sh prints the wall median over 3 pairs" \
