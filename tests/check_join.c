@@ -565,6 +565,27 @@ START_TEST(test_join_parts_keep_their_cap) {
 }
 END_TEST
 
+/* What the command line's memory note reads: the fastest part (the cap,
+ * none below 25), a thread's share of a rank's memory, the parts it holds,
+ * and the memory that holds the fastest parts: enough, with an eighth's
+ * room for a bucket's quarters and not much more. */
+START_TEST(test_join_memory_for_the_fastest_parts) {
+  ck_assert_uint_eq(nq_join_fastest_part_tops(24), 0);
+  ck_assert_uint_eq(nq_join_fastest_part_tops(28), nq__join_part_cap(28));
+  const size_t four_gigabytes = (size_t)4 << 30, shared = nq_join_shared_bytes(28);
+  ck_assert_uint_eq(nq_join_thread_bytes(28, 16, 0), (four_gigabytes - shared) / 16);
+  ck_assert_uint_eq(nq_join_thread_bytes(28, 4, four_gigabytes),
+                    nq_join_thread_bytes(28, 4, 0));
+  ck_assert_uint_eq(nq_join_thread_bytes(28, 2, 1), 1);
+  const size_t fastest = nq_join_fastest_part_tops(28);
+  ck_assert_uint_lt(nq_join_part_tops_within(28, 16, 0), fastest / 4);
+  ck_assert_uint_ge(nq_join_part_tops_within(28, 1, 0), fastest);
+  const size_t enough = nq_join_memory_for_parts(28, 16, fastest);
+  ck_assert_uint_ge(nq_join_part_tops_within(28, 16, enough), fastest);
+  ck_assert_uint_lt(nq_join_part_tops_within(28, 16, enough), fastest + fastest / 4);
+}
+END_TEST
+
 /* A stop raised before the count (on every rank, or on the last alone)
  * ends it on every rank with NQ_ESTOPPED. */
 START_TEST(test_join_stops_on_request) {
@@ -630,6 +651,7 @@ static Suite *join_suite(int argc, char **argv) {
   tcase_add_test(tc, test_join_parts_keep_the_limit);
   tcase_add_test(tc, test_join_parts_keep_the_limit_at_every_repack_depth);
   tcase_add_test(tc, test_join_parts_keep_their_cap);
+  tcase_add_test(tc, test_join_memory_for_the_fastest_parts);
   tcase_add_test(tc, test_join_narrow_words_at_their_bound);
   return s;
 }

@@ -6,7 +6,9 @@
 # exact total; --verify passes on a join journal and catches a rank made to
 # count wrong; --json names the method; --status reads a join journal;
 # journals of the other method, and options only the backtracker has, are
-# refused (exit 2, nothing changed); auto takes the join with a journal.
+# refused (exit 2, nothing changed); the join's memory follows Slurm's
+# allocation unless --memory says otherwise, and a thread's parts far
+# under the fastest are noted; auto takes the join with a journal.
 #   e2e_join.sh NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]
 # shellcheck source=tests/e2e_lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
@@ -101,6 +103,34 @@ for option in --unique "--walk scalar" --gpu; do
   run -n 15 --method join $option
   usage_error_ok "--method join $option" "-n 15 --method join $option"
 done
+
+# ---- the join's memory: Slurm's share, and the note on small parts ------------
+SLURM_MEM_PER_CPU=600 SLURM_CPUS_PER_TASK=2 run -n 14 -t 1 --format json
+check "under Slurm, 7/8 of SLURM_MEM_PER_CPU x SLURM_CPUS_PER_TASK a rank: $(head -c 300 "$out")" \
+  bash -c "[ $status -eq 0 ] && [ ! -s '$err' ] && grep -q '\"memory_per_rank\":1101004800,' '$out'"
+SLURM_MEM_PER_NODE=1000 run_ranks 2 -n 14 -t 1 --format json
+check "under Slurm, 7/8 of SLURM_MEM_PER_NODE over the node's 2 ranks: $(head -c 300 "$out")" \
+  bash -c "[ $status -eq 0 ] && grep -q '\"memory_per_rank\":458752000,' '$out'"
+SLURM_MEM_PER_CPU=1 run -n 14 -t 1 --memory 100M --format json
+check "--memory before Slurm's: $(head -c 300 "$out")" \
+  bash -c "[ $status -eq 0 ] && grep -q '\"memory_per_rank\":104857600,' '$out'"
+SLURM_MEM_PER_CPU=1 run -n 16 -t 1
+usage_error_ok "a Slurm task's memory too small for the join" "SLURM_MEM_PER_CPU=1 -n 16"
+check "a Slurm task's memory too small: the line says whose" grep -q "the Slurm task's memory" "$err"
+SLURM_MEM_PER_CPU=1 run -n 12 --method backtrack -q
+check "a Slurm task's memory too small: no matter to the backtracker" \
+  bash -c "[ $status -eq 0 ] && [ ! -s '$err' ]"
+# 16 threads on 4 GiB at n = 28: a tenth of the fastest part a thread.  The
+# run is stopped (SIGINT) once the note is out; exit 3 says it stopped clean.
+note_pattern='^nqueens-mpi: note: at n = 28 a thread.s part holds at most [0-9]+ tops .* parts of 16777216 walk fastest: --memory [0-9]+G'
+timeout "$limit" "$binary" -n 28 -t 16 -q >"$out" 2>"$err" &
+pid=$!
+within 120 grep -qE "$note_pattern" "$err" || true
+kill -INT "$pid" 2>/dev/null
+wait "$pid"
+status=$?
+check "n = 28 on 16 threads in 4 GiB: the note, then a clean stop: $(head -c 400 "$err")" \
+  bash -c "[ $status -eq 3 ] && grep -qE '$note_pattern' '$err' && [ ! -s '$out' ]"
 
 # ---- auto takes the join with a journal and the rest --------------------------
 # (It needs the complete Q(18) journal of above: the plain build's alone.)

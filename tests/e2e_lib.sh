@@ -37,6 +37,9 @@ limit=300
 # tenths of a second and count several times slower.  What they look for,
 # memory errors and undefined behaviour, one case of a kind shows as well
 # as twenty: there, loops over many cases of one kind take a sample.
+# The join's memory follows a Slurm job's (SLURM_MEM_PER_CPU or
+# SLURM_MEM_PER_NODE) unless --memory is given: a test sets them itself.
+unset SLURM_MEM_PER_CPU SLURM_MEM_PER_NODE
 sanitized=0
 [ -n "${ASAN_OPTIONS:-}" ] && sanitized=1
 # sized N: the board N, or N - 1 under the sanitizers, for a count sized to

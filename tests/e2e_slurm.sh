@@ -43,6 +43,10 @@ if [ "${#missing[@]}" -ne 0 ]; then
   skip "no ${missing[*]}: install Debian's slurm-wlm and munge (scripts/test.sh does)"
 fi
 node=$(hostname -s)
+# Half the machine's memory in MB: a job may then ask for memory
+# (--mem-per-cpu), which the node's default of 1 MB would refuse, and
+# slurmd finds at least that much, so the node is not drained.
+real_memory=$(awk '/^MemTotal:/ { print int($2 / 2048) }' /proc/meminfo)
 if [ -z "$node" ] || ! getent hosts "$node" >/dev/null; then
   skip "this host's name '$node' (hostname -s) does not resolve: slurmd cannot register"
 fi
@@ -148,7 +152,7 @@ MinJobAge=120
 ReturnToService=2
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
-NodeName=$node CPUs=$(nproc) State=UNKNOWN
+NodeName=$node CPUs=$(nproc) RealMemory=$real_memory State=UNKNOWN
 PartitionName=test Nodes=$node Default=YES MaxTime=INFINITE State=UP
 EOF
 slurmctld -D -c -f "$SLURM_CONF" >"$work/slurm/slurmctld.out" 2>&1 &
@@ -251,11 +255,14 @@ else
   auto_launcher="mpirun -q -np 2"
 fi
 
-# A count that finishes, with the launcher NQ_LAUNCHER=auto chooses.
-if submit NQ_N=14 -- --ntasks=2 --time=5 "$repo/jobs/nqueens.sbatch"; then
+# A count that finishes, with the launcher NQ_LAUNCHER=auto chooses; the
+# job states its memory, and each rank's join takes 7/8 of its share.
+if submit NQ_N=14 -- --ntasks=2 --time=5 --mem-per-cpu=300 "$repo/jobs/nqueens.sbatch"; then
   ended_as "Q(14), auto" COMPLETED 0:0
   result_ok "Q(14), auto" q14 14
   log_says "Q(14), auto launches with $auto_launcher" "$auto_launcher $binary -n 14"
+  check "Q(14), --mem-per-cpu=300: 7/8 of 300 MiB a rank: $(head -c 300 "$out" 2>&1)" \
+    grep -q '"memory_per_rank":275251200,' "$out"
 fi
 # The same with mpirun, and an argument passed through.
 if submit NQ_N=14 NQ_LAUNCHER=mpirun -- --ntasks=2 --time=5 "$repo/jobs/nqueens.sbatch" --unique; then

@@ -84,6 +84,27 @@ size_t nq_join_least_memory(int n, int threads);
  * of 64 tops. */
 size_t nq_join_tops_within(int n, int top_rows, size_t bytes);
 
+/* The tops of the part that walked fastest on board n (the cap above,
+ * 2^(n - 4) from n = 25), or 0 below n = 25, where a set walked whole
+ * measured fastest and no size is better than another that holds it. */
+size_t nq_join_fastest_part_tops(int n);
+
+/* A thread's share of a rank's `rank_bytes` for the join of board n
+ * (0: NQ_COUNT_DEFAULT_MEMORY) on `threads` threads, once the shared
+ * table is taken: each thread's scratch limit; at least 1. */
+size_t nq_join_thread_bytes(int n, int threads, size_t rank_bytes);
+
+/* The most tops a thread's part holds on board n (default cut) when a
+ * rank of `threads` threads has `rank_bytes` for the join (0: the
+ * default, NQ_COUNT_DEFAULT_MEMORY): what nq_join_thread_bytes holds
+ * by nq_join_tops_within, before a bucket's quarters take theirs. */
+size_t nq_join_part_tops_within(int n, int threads, size_t rank_bytes);
+
+/* The rank memory under which each of `threads` threads holds a part of
+ * `tops` tops on board n (default cut): the shared table, and a part's
+ * tables a thread with an eighth more for a bucket's quarters' lists. */
+size_t nq_join_memory_for_parts(int n, int threads, size_t tops);
+
 /* The default cut: the top has n / 2 rows, so the up-down flip halves the
  * work (on odd boards the middle row's queen lies between two halves of
  * n / 2 rows).  Inline here because the join's memory bounds and its

@@ -142,7 +142,8 @@ int nq__app_run_count(const nq__cli_t *cli, volatile sig_atomic_t *stop, MPI_Com
   if (destination != NQ_EXIT_OK)
     return destination;
   const int threads = cli->threads ? cli->threads : nq__app_default_threads();
-  int refused = nq__app_memory_refused(cli, threads, comm, rank, err);
+  size_t memory = 0;
+  int refused = nq__app_join_memory(&memory, cli, threads, comm, rank, err);
   if (refused != NQ_EXIT_OK)
     return refused;
   nq__provenance_t provenance;
@@ -153,7 +154,7 @@ int nq__app_run_count(const nq__cli_t *cli, volatile sig_atomic_t *stop, MPI_Com
                                 .walk = cli->walk,
                                 .gpu = cli->gpu,
                                 .threads = threads,
-                                .memory = cli->memory,
+                                .memory = memory,
                                 .checkpoint = cli->checkpoint,
                                 .slice_index = cli->slice_index,
                                 .slice_count = cli->slice_count,

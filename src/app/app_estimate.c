@@ -21,7 +21,8 @@ static int write_estimate(const nq__cli_t *cli, const nq_estimate_result_t *resu
 int nq__app_run_estimate(const nq__cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm comm,
                         int rank, FILE *out, FILE *err) {
   const int threads = cli->threads ? cli->threads : nq__app_default_threads();
-  int refused = nq__app_memory_refused(cli, threads, comm, rank, err);
+  size_t memory = 0;
+  int refused = nq__app_join_memory(&memory, cli, threads, comm, rank, err);
   if (refused != NQ_EXIT_OK)
     return refused;
   nq_estimate_options_t options = {.n = cli->n,
@@ -31,7 +32,7 @@ int nq__app_run_estimate(const nq__cli_t *cli, volatile sig_atomic_t *stop, MPI_
                                    .seconds = cli->estimate_seconds,
                                    .seed = cli->seed,
                                    .threads = threads,
-                                   .memory = cli->memory,
+                                   .memory = memory,
                                    .walk = cli->walk,
                                    .stop = stop};
   nq_estimate_result_t result;

@@ -37,10 +37,13 @@ int nq__app_default_threads(void);
 /* The library's method for what the command line chose (auto resolved). */
 nq_count_method_t nq__app_count_method(const nq__cli_t *cli);
 
-/* A --memory too small for the join on some rank: NQ_EXIT_USAGE on every
- * rank (rank 0 says why), else NQ_EXIT_OK. */
-int nq__app_memory_refused(const nq__cli_t *cli, int threads, MPI_Comm comm, int rank,
-                           FILE *err);
+/* The join's memory a rank (app_memory.c), into *memory: --memory, else
+ * under Slurm the task's share of the job's memory, else 0 (the
+ * library's default).  Too small for the join on some rank: NQ_EXIT_USAGE
+ * on every rank (rank 0 says why).  Rank 0 notes on `err` when a
+ * thread's share holds parts far smaller than those that walk fastest. */
+int nq__app_join_memory(size_t *memory, const nq__cli_t *cli, int threads, MPI_Comm comm,
+                        int rank, FILE *err);
 
 /* One line "nqueens-mpi: WHAT: the code's message[: the system's reason]";
  * returns NQ_EXIT_ABORT for NQ_EMPI, else NQ_EXIT_FAILURE. */

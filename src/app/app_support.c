@@ -51,27 +51,6 @@ nq_count_method_t nq__app_count_method(const nq__cli_t *cli) {
   return nq__cli_method(cli) == NQ_METHOD_JOIN ? NQ_COUNT_JOIN : NQ_COUNT_BACKTRACK;
 }
 
-/* A --memory below what the join needs on some rank: one line from rank 0
- * and NQ_EXIT_USAGE on every rank (the ranks agree, whatever their
- * threads); NQ_EXIT_OK otherwise. */
-int nq__app_memory_refused(const nq__cli_t *cli, int threads, MPI_Comm comm, int rank,
-                           FILE *err) {
-  if (cli->memory == 0 || nq__app_count_method(cli) != NQ_COUNT_JOIN)
-    return NQ_EXIT_OK;
-  const size_t least = nq_join_least_memory(cli->n, threads);
-  int too_small = cli->memory < least, anywhere = too_small;
-  if (MPI_Allreduce(&too_small, &anywhere, 1, MPI_INT, MPI_LOR, comm) != MPI_SUCCESS)
-    return nq__app_runtime_failure(err, "checking --memory", NQ_EMPI, 0);
-  if (!anywhere)
-    return NQ_EXIT_OK;
-  if (rank == 0)
-    fprintf(err,
-            "nqueens-mpi: --memory %zu bytes is less than the join needs for n = %d on %d "
-            "thread%s a rank: at least %zu (its table of completions and the smallest parts)\n",
-            cli->memory, cli->n, threads, threads == 1 ? "" : "s", least);
-  return NQ_EXIT_USAGE;
-}
-
 /* One line; a failed write adds the system's reason (write_errno, 0 when
  * there is none). */
 int nq__app_runtime_failure(FILE *err, const char *what, int code, int write_errno) {

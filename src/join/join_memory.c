@@ -7,6 +7,7 @@
 #include "bit_transpose.h"
 #include "join_bucket.h"
 #include "join_walk.h"
+#include "nqueens/options.h"
 
 static size_t words_of(size_t tops) { return (tops + 63) / 64; }
 
@@ -109,4 +110,26 @@ size_t nq_join_shared_bytes(int n) {
 size_t nq_join_least_memory(int n, int threads) {
   return nq_join_shared_bytes(n) + (size_t)(threads > 0 ? threads : 1) *
                                        nq__join_part_bytes(n, nq_join_default_top_rows(n), 64);
+}
+
+size_t nq_join_fastest_part_tops(int n) {
+  const size_t cap = nq__join_part_cap(n);
+  return cap == SIZE_MAX ? 0 : cap;
+}
+
+size_t nq_join_thread_bytes(int n, int threads, size_t rank_bytes) {
+  const size_t rank = rank_bytes != 0 ? rank_bytes : NQ_COUNT_DEFAULT_MEMORY;
+  const size_t shared = nq_join_shared_bytes(n);
+  const size_t share = (rank > shared ? rank - shared : 0) / (size_t)(threads > 0 ? threads : 1);
+  return share > 0 ? share : 1; /* 0 would lift the bound */
+}
+
+size_t nq_join_part_tops_within(int n, int threads, size_t rank_bytes) {
+  return nq_join_tops_within(n, nq_join_default_top_rows(n),
+                             nq_join_thread_bytes(n, threads, rank_bytes));
+}
+
+size_t nq_join_memory_for_parts(int n, int threads, size_t tops) {
+  const size_t part = nq__join_part_bytes(n, nq_join_default_top_rows(n), tops);
+  return nq_join_shared_bytes(n) + (size_t)(threads > 0 ? threads : 1) * (part + part / 8);
 }

@@ -25,7 +25,5 @@ size_t nq__method_rank_bytes(size_t memory) {
 }
 
 size_t nq__method_solver_bytes(size_t memory, int n, int threads) {
-  size_t rank = nq__method_rank_bytes(memory), shared = nq_join_shared_bytes(n);
-  size_t share = (rank > shared ? rank - shared : 0) / (size_t)(threads > 0 ? threads : 1);
-  return share > 0 ? share : 1; /* 0 would lift the bound */
+  return nq_join_thread_bytes(n, threads, nq__method_rank_bytes(memory));
 }
