@@ -535,14 +535,16 @@ END_TEST
  * of n = 17 under a cap of 256 tops is walked in parts, none past the cap
  * by more than one group of lower quarters (at most 4! at n = 17, where
  * the lower quarter has four rows), with the count of each set the same
- * as whole.  The default caps nothing below n = 25 and 2^(n - 4) tops from
- * there. */
+ * as whole.  The default caps nothing below n = 25, 2^(n - 4) tops at 25
+ * and 26 and 2^(n - 5) from 27, the sizes measured fastest. */
 START_TEST(test_join_parts_keep_their_cap) {
   const int n = 17, top_rows = nq_join_default_top_rows(n);
   const size_t cap = 256;
   ck_assert_uint_eq(nq__join_part_cap(24), SIZE_MAX);
   ck_assert_uint_eq(nq__join_part_cap(25), (size_t)1 << 21);
-  ck_assert_uint_eq(nq__join_part_cap(28), (size_t)1 << 24);
+  ck_assert_uint_eq(nq__join_part_cap(26), (size_t)1 << 22);
+  ck_assert_uint_eq(nq__join_part_cap(27), (size_t)1 << 22);
+  ck_assert_uint_eq(nq__join_part_cap(28), (size_t)1 << 23);
   nq_join_scratch_t *capped = NULL, *whole = NULL;
   ck_assert_int_eq(nq_join_scratch_create(&capped), NQ_OK);
   ck_assert_int_eq(nq_join_scratch_create(&whole), NQ_OK);

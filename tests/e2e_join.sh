@@ -120,9 +120,9 @@ check "a Slurm task's memory too small: the line says whose" grep -q "the Slurm 
 SLURM_MEM_PER_CPU=1 run -n 12 --method backtrack -q
 check "a Slurm task's memory too small: no matter to the backtracker" \
   bash -c "[ $status -eq 0 ] && [ ! -s '$err' ]"
-# 16 threads on 4 GiB at n = 28: a tenth of the fastest part a thread.  The
+# 16 threads on 4 GiB at n = 28: a fifth of the fastest part a thread.  The
 # run is stopped (SIGINT) once the note is out; exit 3 says it stopped clean.
-note_pattern='^nqueens-mpi: note: at n = 28 a thread.s part holds at most [0-9]+ tops .* parts of 16777216 walk fastest: --memory [0-9]+G'
+note_pattern='^nqueens-mpi: note: at n = 28 a thread.s part holds at most [0-9]+ tops .* parts of 8388608 walk fastest: --memory [0-9]+G'
 timeout "$limit" "$binary" -n 28 -t 16 -q >"$out" 2>"$err" &
 pid=$!
 within 120 grep -qE "$note_pattern" "$err" || true

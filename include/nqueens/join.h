@@ -59,8 +59,8 @@ void nq_join_scratch_destroy(nq_join_scratch_t *scratch);
  * at the cost of walking the bottoms once a part.  A limit too small for
  * the quarters and one group of their pairs is exceeded by that much.
  * 0: no limit (the default).  Either way, from n = 25 a part holds at most
- * 2^(n - 4) tops, which measured faster than larger parts
- * (docs/performance.md). */
+ * 2^(n - 4) tops (2^(n - 5) from n = 27), which measured faster than
+ * larger parts (docs/performance.md). */
 void nq_join_scratch_limit(nq_join_scratch_t *scratch, size_t bytes);
 
 /* What a process holds for the join of board n (default cut) besides its
@@ -84,9 +84,9 @@ size_t nq_join_least_memory(int n, int threads);
  * of 64 tops. */
 size_t nq_join_tops_within(int n, int top_rows, size_t bytes);
 
-/* The tops of the part that walked fastest on board n (the cap above,
- * 2^(n - 4) from n = 25), or 0 below n = 25, where a set walked whole
- * measured fastest and no size is better than another that holds it. */
+/* The tops of the part that walked fastest on board n (the cap above:
+ * 2^(n - 4) at n = 25 and 26, 2^(n - 5) from 27), or 0 below n = 25,
+ * where a set walked whole measured fastest. */
 size_t nq_join_fastest_part_tops(int n);
 
 /* A thread's share of a rank's `rank_bytes` for the join of board n

@@ -40,14 +40,17 @@ typedef struct repack_rule {
 
 /* The most tops a part of board n takes, however much memory its scratch
  * may have.  From n = 25, where a set's tops pass a few million, a set
- * walked in parts of about 2^(n - 4) tops took less time than whole,
- * though every part walks the bottom again: a part's tables, read at every
- * node of the walk's first rows, stay nearer the core.  Parts a quarter of
- * that size cost more than they saved, and below n = 25 any split did
- * (docs/performance.md has the runs). */
-enum { JOIN_PART_CAP_FROM_N = 25, JOIN_PART_CAP_SHIFT = 4 };
+ * walked in parts took less time than whole, though every part walks the
+ * bottom again: a part's tables, read at every node of the walk's first
+ * rows, stay nearer the core.  The fastest measured were 2^(n - 4) tops at
+ * n = 25 and 26 and 2^(n - 5) at 27 and 28 (whole sets, a part size on
+ * both cores at once); half or twice that cost a few percent more, and
+ * below n = 25 any split did (docs/performance.md has the runs). */
+enum { JOIN_PART_CAP_FROM_N = 25, JOIN_PART_CAP_SHIFT = 4, JOIN_PART_CAP_HALVED_FROM_N = 27 };
 static inline size_t nq__join_part_cap(int n) {
-  return n < JOIN_PART_CAP_FROM_N ? SIZE_MAX : (size_t)1 << (n - JOIN_PART_CAP_SHIFT);
+  if (n < JOIN_PART_CAP_FROM_N)
+    return SIZE_MAX;
+  return (size_t)1 << (n - JOIN_PART_CAP_SHIFT - (n >= JOIN_PART_CAP_HALVED_FROM_N));
 }
 
 /* A narrowing of words all live keeps them all, full ones too, unless
