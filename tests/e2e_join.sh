@@ -111,6 +111,12 @@ check "under Slurm, 7/8 of SLURM_MEM_PER_CPU x SLURM_CPUS_PER_TASK a rank: $(hea
 SLURM_MEM_PER_NODE=1000 run_ranks 2 -n 14 -t 1 --format json
 check "under Slurm, 7/8 of SLURM_MEM_PER_NODE over the node's 2 ranks: $(head -c 300 "$out")" \
   bash -c "[ $status -eq 0 ] && grep -q '\"memory_per_rank\":458752000,' '$out'"
+SLURM_MEM_PER_CPU=18446744073709551615 SLURM_CPUS_PER_TASK=64 run -n 14 -t 1 --format json
+check "under Slurm, a share past 1024T: 7/8 of 1024T, no wrap: $(head -c 300 "$out")" \
+  bash -c "[ $status -eq 0 ] && grep -q '\"memory_per_rank\":985162418487296,' '$out'"
+SLURM_MEM_PER_CPU=lots run -n 14 -t 1 --format json
+check "under Slurm, a malformed SLURM_MEM_PER_CPU: the default 4 GiB: $(head -c 300 "$out")" \
+  bash -c "[ $status -eq 0 ] && grep -q '\"memory_per_rank\":4294967296,' '$out'"
 SLURM_MEM_PER_CPU=1 run -n 14 -t 1 --memory 100M --format json
 check "--memory before Slurm's: $(head -c 300 "$out")" \
   bash -c "[ $status -eq 0 ] && grep -q '\"memory_per_rank\":104857600,' '$out'"

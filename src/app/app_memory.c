@@ -3,8 +3,8 @@
  * killed, and a record run restarted on the same node would be killed
  * again), else the library's default.  Checked against what the join
  * needs, and against what walks fastest: from n = 25 a thread's part
- * under about a quarter of the fastest size costs 1.1x to 2x (docs/
- * performance.md, "Parts"), which many threads on a small bound give. */
+ * far under the fastest size costs time (docs/performance.md, "Parts"),
+ * and many threads on a small bound give such parts without a word. */
 
 #define _POSIX_C_SOURCE 200809L /* PATH_MAX, through app_modes.h */
 
@@ -51,14 +51,15 @@ static int slurm_task_bytes(size_t *bytes, MPI_Comm comm) {
   int ranks = 1;
   if (ranks_on_node(comm, &ranks) != NQ_OK)
     return NQ_EMPI;
+  const size_t most = NQ_CLI_MOST_MEMORY >> MEGABYTE_SHIFT;
   size_t megabytes = slurm_megabytes("SLURM_MEM_PER_CPU");
   if (megabytes != 0) {
     size_t cpus = slurm_megabytes("SLURM_CPUS_PER_TASK");
-    megabytes *= cpus != 0 ? cpus : 1;
+    cpus = cpus != 0 ? cpus : 1;
+    megabytes = megabytes <= most / cpus ? megabytes * cpus : most; /* no wrap */
   } else {
     megabytes = slurm_megabytes("SLURM_MEM_PER_NODE") / (size_t)(ranks > 0 ? ranks : 1);
   }
-  const size_t most = NQ_CLI_MOST_MEMORY >> MEGABYTE_SHIFT;
   megabytes = megabytes < most ? megabytes : most;
   *bytes = (megabytes << MEGABYTE_SHIFT) / SLURM_SHARE_DENOMINATOR * SLURM_SHARE_NUMERATOR;
   return NQ_OK;
