@@ -75,9 +75,6 @@ time_once() {
   rm -f "$out"
 }
 
-# A / B, or 1 where B took no time at all.
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", (b > 0 ? a / b : 1) }'; }
-
 time_once "$1" >/dev/null
 time_once "$2" >/dev/null
 wall=()
@@ -87,14 +84,14 @@ for ((p = 1; p <= pairs; p++)); do
   read -r b_wall b_cpu < <(time_once "$2")
   printf 'pair %d: A %s s wall, %s s cpu; B %s s wall, %s s cpu\n' \
     "$p" "$a_wall" "$a_cpu" "$b_wall" "$b_cpu"
-  wall+=("$(ratio "$a_wall" "$b_wall")")
-  cpu+=("$(ratio "$a_cpu" "$b_cpu")")
+  wall+=("$(nq_ratio "$a_wall" "$b_wall")")
+  cpu+=("$(nq_ratio "$a_cpu" "$b_cpu")")
 done
 # report NAME RATIO...: their median, lowest and highest.
 report() {
   local name=$1
   shift
-  printf 'A/B %s: median %s (%s to %s, %d pairs)\n' "$name" "$(nq_median "$@")" \
+  printf 'A/B %s: median %.3f (%.3f to %.3f, %d pairs)\n' "$name" "$(nq_median "$@")" \
     "$(nq_lowest "$@")" "$(nq_highest "$@")" "$#"
 }
 report wall "${wall[@]}"

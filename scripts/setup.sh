@@ -7,6 +7,7 @@
 #   nq_mpirun_flags RANKS    set NQ_MPIRUN_FLAGS for a local mpirun of RANKS ranks
 #   nq_median, nq_lowest, nq_highest VALUE...
 #                            of the numbers given (versus.sh, pairs.sh)
+#   nq_ratio A B             A / B, 1 where B is 0
 #
 # NQ_BUILD_TARGET limits the build to one target (run.sh: nqueens-mpi alone).
 # NQ_BUILD_VERBOSE=1 streams the CMake and compiler output to stderr; otherwise
@@ -29,6 +30,8 @@ NQ_TEST_PACKAGES=(slurm-wlm munge clang libclang-rt-dev time)
 nq_median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 nq_lowest() { printf '%s\n' "$@" | sort -g | head -n 1; }
 nq_highest() { printf '%s\n' "$@" | sort -g | tail -n 1; }
+# A / B, or 1 where B is 0 (a run too short to time).
+nq_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { print (b > 0 ? a / b : 1) }'; }
 
 nq_as_root() {
   if [ "$(id -u)" -eq 0 ]; then

@@ -171,7 +171,7 @@ for n in "${sizes[@]}"; do
     [ "${cpu_samples[0]}" = - ] || cpu_median=$(printf '%.3f' "$(nq_median "${cpu_samples[@]}")")
     printf '%3s %-28s %10.3f %10.3f %10.3f %10s %8s %8.2f %s\n' "$n" "$(label_of "$index")" \
       "${medians[$index]}" "$(nq_lowest "${samples[@]}")" "$(nq_highest "${samples[@]}")" "$cpu_median" "$peak" \
-      "$(awk -v m="${medians[$index]}" -v b="$best" 'BEGIN { print (b > 0 ? m / b : 1) }')" "$same"
+      "$(nq_ratio "${medians[$index]}" "$best")" "$same"
   done
   echo "# n = $n: Q = $count"
   unset times peaks cpus

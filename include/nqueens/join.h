@@ -89,6 +89,10 @@ size_t nq_join_tops_within(int n, int top_rows, size_t bytes);
  * where a set walked whole measured fastest. */
 size_t nq_join_fastest_part_tops(int n);
 
+/* The bound on a rank's join tables that options.memory (or --memory)
+ * sets: `memory`, or NQ_COUNT_DEFAULT_MEMORY for 0. */
+size_t nq_join_rank_bytes(size_t memory);
+
 /* A thread's share of a rank's `rank_bytes` for the join of board n
  * (0: NQ_COUNT_DEFAULT_MEMORY) on `threads` threads, once the shared
  * table is taken: each thread's scratch limit; at least 1. */

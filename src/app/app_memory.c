@@ -9,8 +9,6 @@
 #define _POSIX_C_SOURCE 200809L /* PATH_MAX, through app_modes.h */
 
 #include <limits.h>
-#include <stdint.h>
-#include <stdlib.h>
 
 #include "app_modes.h"
 #include "nqueens/error.h"
@@ -22,17 +20,6 @@ enum { MEGABYTE_SHIFT = 20, FASTEST_PART_SHORTFALL = 4 };
  * own (MPI's buffers, the libraries, the batches). */
 #define SLURM_SHARE_NUMERATOR 7
 #define SLURM_SHARE_DENOMINATOR 8
-
-/* A Slurm memory variable in megabytes, or 0 where unset, malformed or 0
- * (Slurm's "all of the node's memory"). */
-static size_t slurm_megabytes(const char *name) {
-  const char *text = getenv(name);
-  if (text == NULL || *text == '\0')
-    return 0;
-  char *end = NULL;
-  unsigned long long value = strtoull(text, &end, 10);
-  return *end == '\0' && text[0] != '-' ? (size_t)value : 0;
-}
 
 /* The ranks of this job on this process's node. */
 static int ranks_on_node(MPI_Comm comm, int *ranks) {
@@ -52,13 +39,13 @@ static int slurm_task_bytes(size_t *bytes, MPI_Comm comm) {
   if (ranks_on_node(comm, &ranks) != NQ_OK)
     return NQ_EMPI;
   const size_t most = NQ_CLI_MOST_MEMORY >> MEGABYTE_SHIFT;
-  size_t megabytes = slurm_megabytes("SLURM_MEM_PER_CPU");
+  size_t megabytes = nq__app_slurm_number("SLURM_MEM_PER_CPU");
   if (megabytes != 0) {
-    size_t cpus = slurm_megabytes("SLURM_CPUS_PER_TASK");
+    size_t cpus = nq__app_slurm_number("SLURM_CPUS_PER_TASK");
     cpus = cpus != 0 ? cpus : 1;
     megabytes = megabytes <= most / cpus ? megabytes * cpus : most; /* no wrap */
   } else {
-    megabytes = slurm_megabytes("SLURM_MEM_PER_NODE") / (size_t)(ranks > 0 ? ranks : 1);
+    megabytes = nq__app_slurm_number("SLURM_MEM_PER_NODE") / (size_t)(ranks > 0 ? ranks : 1);
   }
   megabytes = megabytes < most ? megabytes : most;
   *bytes = (megabytes << MEGABYTE_SHIFT) / SLURM_SHARE_DENOMINATOR * SLURM_SHARE_NUMERATOR;
@@ -95,7 +82,7 @@ static void note_small_parts(FILE *err, const nq__cli_t *cli, int threads, size_
           "nqueens-mpi: note: at n = %d a thread's part holds at most %zu tops (%zu bytes a "
           "rank over %d thread%s), where parts of %zu walk fastest: --memory %zuG, or fewer "
           "threads a rank, would hold them (docs/record-attempt.md)\n",
-          cli->n, within, memory != 0 ? memory : NQ_COUNT_DEFAULT_MEMORY, threads,
+          cli->n, within, nq_join_rank_bytes(memory), threads,
           threads == 1 ? "" : "s", fastest, (wanted + gigabyte - 1) / gigabyte);
 }
 

@@ -32,6 +32,9 @@ int nq__app_run_first(const nq__cli_t *cli, FILE *out, FILE *err);
 
 /* Whether a launcher (mpirun, srun) started this process. */
 int nq__app_started_by_launcher(void);
+/* A Slurm variable's whole decimal number (SLURM_CPUS_PER_TASK,
+ * SLURM_MEM_PER_CPU, ...), or 0 where it is unset or anything else. */
+size_t nq__app_slurm_number(const char *name);
 /* Search threads when -t is not given. */
 int nq__app_default_threads(void);
 /* The library's method for what the command line chose (auto resolved). */

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,17 +27,22 @@ int nq__app_started_by_launcher(void) {
   return 0;
 }
 
+size_t nq__app_slurm_number(const char *name) {
+  const char *text = getenv(name);
+  if (text == NULL || *text == '\0' || *text == '-')
+    return 0;
+  char *end = NULL;
+  unsigned long long value = strtoull(text, &end, 10);
+  return end != text && *end == '\0' && value <= SIZE_MAX ? (size_t)value : 0;
+}
+
 /* Search threads when -t is not given: what Slurm gave each task; 1 per
  * rank under another launcher, which usually starts a rank per core;
  * alone, every core this process may run on. */
 int nq__app_default_threads(void) {
-  const char *slurm = getenv("SLURM_CPUS_PER_TASK");
-  if (slurm != NULL) {
-    char *end = NULL;
-    long cpus = strtol(slurm, &end, 10);
-    if (end != slurm && *end == '\0' && cpus >= 1 && cpus <= NQ_COUNT_MAX_THREADS)
-      return (int)cpus;
-  }
+  const size_t cpus = nq__app_slurm_number("SLURM_CPUS_PER_TASK");
+  if (cpus >= 1 && cpus <= NQ_COUNT_MAX_THREADS)
+    return (int)cpus;
   if (nq__app_started_by_launcher())
     return 1;
   cpu_set_t allowed;

@@ -117,8 +117,12 @@ size_t nq_join_fastest_part_tops(int n) {
   return cap == SIZE_MAX ? 0 : cap;
 }
 
+size_t nq_join_rank_bytes(size_t memory) {
+  return memory != 0 ? memory : NQ_COUNT_DEFAULT_MEMORY;
+}
+
 size_t nq_join_thread_bytes(int n, int threads, size_t rank_bytes) {
-  const size_t rank = rank_bytes != 0 ? rank_bytes : NQ_COUNT_DEFAULT_MEMORY;
+  const size_t rank = nq_join_rank_bytes(rank_bytes);
   const size_t shared = nq_join_shared_bytes(n);
   const size_t share = (rank > shared ? rank - shared : 0) / (size_t)(threads > 0 ? threads : 1);
   return share > 0 ? share : 1; /* 0 would lift the bound */

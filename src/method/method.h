@@ -85,12 +85,6 @@ extern const nq__method_t nq__method_join;
 /* The method of `id`, or NULL. */
 const nq__method_t *nq__method_of(nq_count_method_t id);
 
-/* The join's bound on a rank's tables (options.memory, 0: the default),
- * and one solver's share among `threads` of what board n's shared table
- * leaves of it (at least 1 byte: the smallest parts). */
-size_t nq__method_rank_bytes(size_t memory);
-size_t nq__method_solver_bytes(size_t memory, int n, int threads);
-
 /* The method named `name` ("backtrack", "join"), or NULL. */
 const nq__method_t *nq__method_named(const char *name);
 

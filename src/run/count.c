@@ -8,6 +8,7 @@
 #include "messages.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
+#include "nqueens/join.h"
 #include "count_faults.h"
 #include "run.h"
 #include "totals.h"
@@ -96,7 +97,7 @@ static int run_on(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm
   result->threads = run->threads_total;
   result->depth = run->params.unit_param;
   result->memory =
-      run->method->id == NQ_COUNT_JOIN ? nq__method_rank_bytes(run->options->memory) : 0;
+      run->method->id == NQ_COUNT_JOIN ? nq_join_rank_bytes(run->options->memory) : 0;
   result->slice_index = run->slice.index;
   result->slice_count = run->slice.count;
   result->method = run->method->id;

@@ -277,7 +277,7 @@ static int prober_init(prober_t *prober, const plan_t *plan, uint64_t first_prob
     nq__join_set_cancel(prober->scratch, stop_raised, (void *)plan->options);
     nq_join_scratch_limit(
         prober->scratch,
-        nq__method_solver_bytes(plan->options->memory, plan->options->n, plan->options->threads));
+        nq_join_thread_bytes(plan->options->n, plan->options->threads, plan->options->memory));
   }
   return rc;
 }
@@ -392,7 +392,7 @@ static void fill_result(nq_estimate_result_t *result, const stratum_sums_t *sums
   result->units = plan->sets != NULL ? plan->set_count : 0;
   result->exact_rows = plan->exact_rows;
   result->descents = plan->sets != NULL ? plan->descents : 0;
-  result->memory = plan->sets != NULL ? nq__method_rank_bytes(plan->options->memory) : 0;
+  result->memory = plan->sets != NULL ? nq_join_rank_bytes(plan->options->memory) : 0;
   result->depth = plan->count_depth;
   result->walk = nq_walk_resolve(plan->options->walk, plan->options->n);
 }

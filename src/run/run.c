@@ -7,6 +7,7 @@
 
 #include "method_backtrack.h"
 #include "nqueens/error.h"
+#include "nqueens/join.h"
 #include "run.h"
 #include "simulated.h"
 
@@ -23,7 +24,7 @@ int nq__run_choose_method(nq__run_t *run) {
       .walk = options->walk};
   if (run->method->id == NQ_COUNT_JOIN)
     run->params.solver_bytes =
-        nq__method_solver_bytes(options->memory, options->n, options->threads);
+        nq_join_thread_bytes(options->n, options->threads, options->memory);
   if (run->method->id != NQ_COUNT_BACKTRACK && (options->walk != NQ_WALK_AUTO || options->gpu))
     return NQ_EINVAL;
   return run->method->check(&run->params);
