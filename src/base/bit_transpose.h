@@ -3,7 +3,7 @@
 
 /* A bit matrix turned on its side: `count` masks of `width` bits become
  * `width` bitsets over the masks.  The join stores its top halves this way
- * (src/join/join_bucket.c), once a bucket and again at every repack, so it is a third
+ * (src/join/join_tables.c), once a part and again at every repack, so it is a third
  * of the join's time when done bit by bit. */
 
 #include <stddef.h>

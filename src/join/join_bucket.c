@@ -14,20 +14,16 @@
 
 #include "nqueens/join.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "bit_count.h"
 #include "bit_transpose.h"
 #include "bits.h"
 #include "join_bucket.h"
+#include "join_runs.h"
+#include "join_tables.h"
 #include "join_walk.h"
 #include "nqueens/error.h"
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define JOIN_X86_SIMD 1
-#include <immintrin.h>
-#endif
 
 /* The bottom walk asks the cancel hook (nq__join_cancel_asked, once in a
  * while) as it enters a node of its first rows: a stop then waits for no
@@ -44,209 +40,6 @@ static int cancel_depths(const nq_join_scratch_t *scratch) {
   return depths > CANCEL_MIN_DEPTHS ? depths : CANCEL_MIN_DEPTHS;
 }
 
-static size_t words_for(size_t tops) { return tops == 0 ? 1 : (tops + 63) / 64; }
-
-int nq_join_scratch_create(nq_join_scratch_t **scratch) {
-  *scratch = calloc(1, sizeof **scratch);
-  return *scratch == NULL ? NQ_ENOMEM : NQ_OK;
-}
-
-/* The tables and the walk's stacks freed, to be allocated again as a
- * part needs them. */
-static void release_tables(nq_join_scratch_t *scratch) {
-  for (int d = 0; d < JOIN_MAX_DEPTH; d++) {
-    free(scratch->tables[d].ld);
-    free(scratch->tables[d].rd);
-    free(scratch->tables[d].attacking);
-    scratch->tables[d] = (top_table_t){0};
-    free(scratch->ruled_out[d]);
-    free(scratch->live_index[d]);
-    scratch->ruled_out[d] = NULL;
-    scratch->live_index[d] = NULL;
-  }
-  scratch->stack_words = 0;
-  scratch->stack_depths = 0;
-}
-
-void nq_join_scratch_destroy(nq_join_scratch_t *scratch) {
-  if (scratch == NULL)
-    return;
-  release_tables(scratch);
-  nq__join_quarters_free(&scratch->quarters);
-  free(scratch);
-}
-
-/* Room for the bitsets of `table`'s tops (join_walk.h). */
-static int reserve_bitsets(top_table_t *table, const nq_join_scratch_t *scratch) {
-  size_t needed = nq__join_bitsets_of_table(scratch->n, scratch->top_rows) *
-                  nq__join_bitset_stride(words_for(table->tops));
-  if (needed <= table->attacking_capacity)
-    return NQ_OK;
-  free(table->attacking);
-  /* On a line of its own (nq__join_bitset_stride); aligned_alloc takes a
-   * multiple of the alignment. */
-  const size_t line = 64, bytes = needed * sizeof *table->attacking;
-  table->attacking = aligned_alloc(line, (bytes + line - 1) / line * line);
-  table->attacking_capacity = table->attacking == NULL ? 0 : needed;
-  return table->attacking == NULL ? NQ_ENOMEM : NQ_OK;
-}
-
-/* Room for `words` live words at each of `depths` depths: no depth holds
- * more than the bucket's. */
-static int reserve_stacks(nq_join_scratch_t *scratch, size_t words, int depths) {
-  if (words <= scratch->stack_words && depths <= scratch->stack_depths)
-    return NQ_OK;
-  if (words < scratch->stack_words)
-    words = scratch->stack_words;
-  if (depths < scratch->stack_depths)
-    depths = scratch->stack_depths;
-  scratch->stack_words = 0;
-  scratch->stack_depths = 0;
-  for (int d = 0; d < depths; d++) {
-    free(scratch->ruled_out[d]);
-    free(scratch->live_index[d]);
-    scratch->ruled_out[d] = malloc(words * sizeof *scratch->ruled_out[d]);
-    scratch->live_index[d] = malloc(words * sizeof *scratch->live_index[d]);
-    if (scratch->ruled_out[d] == NULL || scratch->live_index[d] == NULL)
-      return NQ_ENOMEM;
-  }
-  scratch->stack_words = words;
-  scratch->stack_depths = depths;
-  return NQ_OK;
-}
-
-#ifdef JOIN_X86_SIMD
-/* The lanes of a block of eight words with `left` words to go. */
-static inline __mmask8 lanes_left(size_t left) {
-  return (__mmask8)(left >= 8 ? 0xffu : (1u << left) - 1u);
-}
-
-/* a | b | c over the block's `lanes`. */
-__attribute__((target("avx512f"))) static inline __m512i
-or_of_three(__mmask8 lanes, const uint64_t *a, const uint64_t *b, const uint64_t *c) {
-  return _mm512_ternarylogic_epi64(_mm512_maskz_loadu_epi64(lanes, a),
-                                   _mm512_maskz_loadu_epi64(lanes, b),
-                                   _mm512_maskz_loadu_epi64(lanes, c), 0xfe);
-}
-
-/* to = a | b | c over `words` words.  With AVX-512, eight words a store,
- * as the count then loads them: the compiler's loop for this build's
- * baseline stored 16 bytes at a time, and a 64-byte load of words still
- * in flight in several stores waits for them to land (docs/performance.md). */
-__attribute__((target("avx512f"))) static void or_in_run_avx512(uint64_t *to, const uint64_t *a,
-                                                                const uint64_t *b,
-                                                                const uint64_t *c, size_t words) {
-  for (size_t w = 0; w < words; w += 8) {
-    const __mmask8 lanes = lanes_left(words - w);
-    _mm512_mask_storeu_epi64(to + w, lanes, or_of_three(lanes, a + w, b + w, c + w));
-  }
-}
-#endif
-
-static void or_in_run(const nq_join_scratch_t *scratch, uint64_t *to, const uint64_t *a,
-                      const uint64_t *b, const uint64_t *c, size_t words) {
-#ifdef JOIN_X86_SIMD
-  if (!scratch->quarters.portable_pairing && __builtin_cpu_supports("avx512f")) {
-    or_in_run_avx512(to, a, b, c, words);
-    return;
-  }
-#else
-  (void)scratch;
-#endif
-  for (size_t w = 0; w < words; w++)
-    to[w] = a[w] | b[w] | c[w];
-}
-
-/* The completions' queen bitsets (join_walk.h) on the `columns` still free
- * below: the others are never read.  Written only where the fused rows
- * will read them, which one-word tables never reach. */
-static void combine_queen_bitsets(top_table_t *table, const nq_join_scratch_t *scratch,
-                                  uint64_t columns) {
-  const int n = scratch->n, top_rows = scratch->top_rows;
-  if (scratch->completions == NULL || table->words == 1)
-    return;
-  for (uint64_t left = columns; left != 0; left = drop_lowest_bit(left)) {
-    const int column = bit_index(lowest_bit(left));
-    const int slot = column_rank(scratch->bottom_columns, column);
-    for (int j = 0; j < JOIN_COMPLETION_ROWS; j++) {
-      const int rows_down = n - JOIN_COMPLETION_ROWS + j - top_rows;
-      uint64_t *both = table->attacking + queen_bitset_index(n, top_rows, j, slot) * table->stride;
-      const uint64_t *ld =
-          table->attacking + ld_bitset_index(n, top_rows, column - rows_down) * table->stride;
-      const uint64_t *rd =
-          table->attacking + rd_bitset_index(n, top_rows, column + rows_down) * table->stride;
-      /* (rd twice: a second helper for two sources would save one load
-       * from L1.  The plain loop was scalar and read table->words back
-       * after every store, 7% of a Q(22) set's time: docs/performance.md.) */
-      or_in_run(scratch, both, ld, rd, rd, table->words);
-    }
-  }
-}
-
-/* The live words' index of a table whose words are all live: 0, 1, ... */
-static void index_in_run(uint32_t *live_index, size_t words) {
-  for (size_t w = 0; w < words; w++)
-    live_index[w] = (uint32_t)w;
-}
-
-/* Fills the table's bitsets from its masks, and `ruled_out` with none of
- * its tops ruled out, only the padding past the last, so padding never
- * counts as a fit.  The squares off row m (ld squares below 0, rd squares
- * from n on) have empty bitsets; the queen bitsets are written for `columns`. */
-static void transpose(top_table_t *table, uint64_t *ruled_out, uint32_t *live_index,
-                      const nq_join_scratch_t *scratch, uint64_t columns) {
-  const int n = scratch->n, m = scratch->top_rows, reach = nq__join_bitset_reach(n, m);
-  assert(table->tops > 0); /* else the on-board bitsets would stay unwritten */
-  size_t words = table->words = words_for(table->tops);
-  size_t stride = table->stride = nq__join_bitset_stride(words);
-  uint64_t *on_board_ld = table->attacking + ld_bitset_index(n, m, 0) * stride;
-  uint64_t *on_board_rd = table->attacking + rd_bitset_index(n, m, 0) * stride;
-  /* The squares off row m: empty.  The words between a bitset's last and
-   * the next one's first are never read (every pass stops at `words`). */
-  memset(table->attacking, 0, (size_t)reach * stride * sizeof(uint64_t));
-  memset(on_board_rd + (size_t)n * stride, 0, (size_t)reach * stride * sizeof(uint64_t));
-  nq__bit_transpose(on_board_ld, stride, table->ld, table->tops, n);
-  nq__bit_transpose(on_board_rd, stride, table->rd, table->tops, n);
-  combine_queen_bitsets(table, scratch, columns);
-  memset(ruled_out, 0, words * sizeof(uint64_t));
-  index_in_run(live_index, words);
-  if (table->tops % 64 != 0)
-    ruled_out[words - 1] = ~board_columns((int)(table->tops % 64));
-}
-
-/* The `survivors` tops of `from` left in its *live words, packed into
- * `into` (its queen bitsets for the `columns` still free below); the live
- * words then start afresh for `into`.  NQ_ENOMEM leaves
- * everything as it was: the walk goes on without the repack, slower, not
- * wrong.  (Ordering the packed tops by the next row's queens, so that each
- * queen's survivors share words, was measured and lost: docs/research.md.) */
-static int repack(top_table_t *into, const top_table_t *from, uint64_t *ruled_out,
-                  uint32_t *live_index, size_t *live, uint64_t survivors,
-                  const nq_join_scratch_t *scratch, uint64_t columns) {
-  into->tops = 0;
-  /* The gather stores whole registers (NQ_BIT_STORE_SLACK). */
-  if (nq__join_reserve_masks(into, survivors + NQ_BIT_STORE_SLACK) != NQ_OK)
-    return NQ_ENOMEM;
-  into->tops = survivors;
-  if (reserve_bitsets(into, scratch) != NQ_OK) {
-    into->tops = 0;
-    return NQ_ENOMEM;
-  }
-  /* The gather keeps the tops' order, so those counted once stay first. */
-  size_t once = survivors;
-  if (from->once < from->tops)
-    for (size_t k = 0; k < *live; k++)
-      once -= (uint64_t)bit_count(~ruled_out[k] & nq__join_twice_in_word(from, live_index[k]));
-  into->once = once;
-  size_t kept =
-      nq__bit_gather_pairs(into->ld, into->rd, from->ld, from->rd, live_index, ruled_out, *live);
-  assert(kept == survivors);
-  (void)kept;
-  transpose(into, ruled_out, live_index, scratch, columns);
-  *live = into->words;
-  return NQ_OK;
-}
-
 /* nq__join_repacked (join_walk.h), inlined into the walk below, where it
  * is asked at every node that narrows: the decision is a few compares and
  * the call around them measurable at Q(18). */
@@ -258,9 +51,8 @@ static inline const top_table_t *repacked(nq_join_scratch_t *scratch, int row,
                             scratch->tables[0].words))
     return from;
   top_table_t *into = &scratch->tables[row - scratch->top_rows + 1];
-  return repack(into, from, ruled_out, live_index, live, survivors, scratch, columns) == NQ_OK
-             ? into
-             : from;
+  int rc = nq__join_repack(into, from, ruled_out, live_index, live, survivors, scratch, columns);
+  return rc == NQ_OK ? into : from;
 }
 
 const top_table_t *nq__join_repacked(nq_join_scratch_t *scratch, int row, const top_table_t *from,
@@ -894,7 +686,7 @@ int nq__join_open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n,
   /* Tables sized for an earlier bucket's parts, whose quarters took less,
    * could now hold more than the limit leaves them. */
   if (scratch->memory_limit != 0 && nq__join_quarters_bytes(&scratch->quarters) > quarters_held)
-    release_tables(scratch);
+    nq__join_release_tables(scratch);
   return rc;
 }
 
@@ -934,16 +726,18 @@ int nq__join_next_part(bottom_walk_t *walk) {
   if (rc == NQ_OK && scratch->long_diagonals)
     order_by_long_diagonals(part, scratch->n, scratch->top_rows);
   if (rc == NQ_OK)
-    rc = reserve_bitsets(part, scratch);
+    rc = nq__join_reserve_bitsets(part, scratch);
   if (rc == NQ_OK)
-    rc = reserve_stacks(scratch, words_for(part->tops), scratch->n - scratch->top_rows + 1);
+    rc = nq__join_reserve_stacks(scratch, nq__join_table_words(part->tops),
+                                 scratch->n - scratch->top_rows + 1);
   if (rc != NQ_OK || part->tops == 0)
     return rc;
   walk->stats.parts++;
   walk->stats.tops += part->tops;
   if (part->tops > walk->stats.max_tops)
     walk->stats.max_tops = part->tops;
-  transpose(part, scratch->ruled_out[0], scratch->live_index[0], scratch, scratch->bottom_columns);
+  nq__join_transpose(part, scratch->ruled_out[0], scratch->live_index[0], scratch,
+                     scratch->bottom_columns);
   return NQ_OK;
 }
 
