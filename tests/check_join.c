@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "join_bucket.h"
+#include "join_memory.h"
+#include "join_tops.h"
 #include "join_units.h"
 #include "join_walk.h"
 #include "known_counts.h"

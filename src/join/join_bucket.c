@@ -20,8 +20,10 @@
 #include "bit_transpose.h"
 #include "bits.h"
 #include "join_bucket.h"
+#include "join_memory.h"
 #include "join_runs.h"
 #include "join_tables.h"
+#include "join_tops.h"
 #include "join_walk.h"
 #include "nqueens/error.h"
 

@@ -29,17 +29,6 @@ int nq__join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scrat
  * the up-down flip maps tops to bottoms. */
 int nq__join_long_diagonal_rule_fits(int n, int top_rows);
 
-/* At most `groups` groups of quarters for the tops (join_tops.c) from now
- * on; 0 restores the default.  Fewer groups make the upper quarter
- * shorter, down to none (the tops listed row by row) at 1: the tests
- * reach every split on small boards this way. */
-void nq__join_limit_quarter_groups(nq_join_scratch_t *scratch, uint32_t groups);
-
-/* At most `tops` tops a part from now on, whatever the memory allows; 0
- * restores the default (nq__join_part_cap, join_walk.h): the tests walk
- * small boards in parts this way. */
-void nq__join_cap_part_tops(nq_join_scratch_t *scratch, size_t tops);
-
 /* The quarters paired, the live words narrowed and the fused rows'
  * completions listed without AVX-512 from now on (1), or with it where
  * the CPU has it (0, the default): the tests hold both to the counts. */
@@ -49,18 +38,6 @@ void nq__join_portable_pairing(nq_join_scratch_t *scratch, int portable);
  * 32 bits where they fit (0, the default; join_quarter_tables.h): the tests hold
  * both to the counts, since every board they count fits narrowed. */
 void nq__join_wide_pairing(nq_join_scratch_t *scratch, int wide);
-
-/* The quarters searched bucket by bucket from now on (1), or read from
- * the process's tables where they are kept (0, the default): the tests
- * hold both to the counts. */
-void nq__join_private_quarters(nq_join_scratch_t *scratch, int private_quarters);
-
-/* The bytes of a part of `tops` tops at its worst: its table, the
- * survivors' tables at the depths that repack, the walk's stacks. */
-size_t nq__join_part_bytes(int n, int top_rows, size_t tops);
-
-/* The bytes the scratch holds now: its quarters, tables and stacks. */
-size_t nq__join_scratch_bytes(const nq_join_scratch_t *scratch);
 
 /* A bucket's solutions, bottom-walk nodes and thread CPU seconds. */
 typedef struct nq__join_sample {

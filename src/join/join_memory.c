@@ -5,7 +5,8 @@
  * about fivefold every two rows: 1 GB a thread at n = 27, 6 GB at 28). */
 
 #include "bit_transpose.h"
-#include "join_bucket.h"
+#include "join_memory.h"
+#include "join_tops.h"
 #include "join_walk.h"
 #include "nqueens/options.h"
 

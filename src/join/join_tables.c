@@ -11,6 +11,7 @@
 #include "bit_transpose.h"
 #include "bits.h"
 #include "join_runs.h"
+#include "join_tops.h"
 #include "nqueens/error.h"
 
 int nq_join_scratch_create(nq_join_scratch_t **scratch) {

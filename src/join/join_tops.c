@@ -16,7 +16,6 @@
 #include "bit_transpose.h"
 #include "bits.h"
 #include "grow.h"
-#include "join_bucket.h"
 #include "join_quarter_tables.h"
 #include "join_sets.h"
 #include "join_tops.h"

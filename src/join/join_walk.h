@@ -11,7 +11,7 @@
 #include "bit_count.h"
 #include "bits.h"
 #include "join_completions.h"
-#include "join_tops.h"
+#include "join_quarters.h"
 #include "nqueens/join.h"
 
 /* Survivors move to a table of their own only where at least
@@ -260,27 +260,6 @@ int nq__join_cancel_asked(nq_join_scratch_t *scratch);
 
 /* Room in `table` for `tops` masks, keeping those it holds. */
 int nq__join_reserve_masks(top_table_t *table, size_t tops);
-
-/* The tops of the bucket on `top_columns` (scratch's n and top_rows):
- * start lists its quarters; each next_tops then puts the next part of its
- * tops into table 0, untransposed, at least `most` of them where that
- * many are left (and less than a group of lower quarters more), none once
- * all are out.  The quarters' search nodes and the pairs of quarters tried
- * are added to *nodes.  NQ_ENOMEM, NQ_ESTOPPED. */
-int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t top_columns);
-int nq__join_next_tops(nq_join_scratch_t *scratch, uint64_t *nodes, size_t most);
-
-/* The bytes of the process's tables of the quarters that buckets of the
- * cut top_rows copy (join_quarter_tables.h), built if not yet. */
-size_t nq__join_shared_quarters_bytes(int n, int top_rows);
-
-/* The bytes the quarters' lists hold (their capacity). */
-size_t nq__join_quarters_bytes(const join_quarters_t *quarters);
-
-/* The most tops the bucket's next part may take within the scratch's
- * limit, once its quarters are listed; SIZE_MAX without a limit, and at
- * least 1 (a limit below one group's pairs is exceeded). */
-size_t nq__join_part_most(const nq_join_scratch_t *scratch);
 
 /* Opens the bucket: the walk's constants, its quarters listed and no top
  * yet; the long-diagonal rule held where asked and the cut allows it.
