@@ -25,10 +25,14 @@ shim=${NQ_E2E_FAULT_SHIM:-}
 if [ -z "$shim" ] || [ ! -f "$shim" ]; then
   skip "no fault shim (NQ_E2E_FAULT_SHIM names the library CMake builds)"
 fi
-# with_shim [VAR=VALUE...] COMMAND...: COMMAND with the shim watching $work.
-# (In the sanitizer build the shim must come before ASan's runtime.)
+# bounded COMMAND...: COMMAND, killed after the suite's limit for one run,
+# so that a run that hangs fails its check instead of the whole test.
+bounded() { timeout -k 10 "$limit" "$@"; }
+# with_shim [VAR=VALUE...] COMMAND...: COMMAND with the shim watching $work,
+# bounded.  (In the sanitizer build the shim must come before ASan's
+# runtime.)
 with_shim() {
-  env LD_PRELOAD="$shim" NQ_SHIM_PATH="$work/" \
+  bounded env LD_PRELOAD="$shim" NQ_SHIM_PATH="$work/" \
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$@"
 }
 q() { echo "${known_all[$1]}"; }
@@ -54,7 +58,7 @@ crash_at() {
   rm -f "$journal" "$journal".tmp.*
   with_shim NQ_SHIM_CRASH_AT="$k" "$@" "$binary" "${count_args[@]}" >"$out" 2>"$err"
   crashed=$?
-  "$@" "$binary" "${count_args[@]}" >"$out" 2>"$err"
+  bounded "$@" "$binary" "${count_args[@]}" >"$out" 2>"$err"
   status=$?
   [ "$crashed" -ne 0 ] && [ "$status" -eq 0 ] && [ "$(json_solutions)" = "$(q $n)" ] &&
     [ "$(verified)" = "$batches" ]
@@ -76,7 +80,7 @@ crash_at_ranks() {
   rm -f "$journal" "$journal".tmp.*
   with_shim NQ_SHIM_CRASH_AT="$1" "${mpi_shim[@]}" "$binary" "${count_args[@]}" >"$out" 2>"$err"
   [ "$?" -ne 0 ] && crashes=$((crashes + 1))
-  "$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" "${count_args[@]}" >"$out" 2>"$err"
+  bounded "$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" "${count_args[@]}" >"$out" 2>"$err"
   status=$?
   [ "$status" -eq 0 ] && [ "$(json_solutions)" = "$(q $n)" ]
 }
@@ -169,6 +173,11 @@ rank_pid() {
   done
 }
 ended() { ! kill -0 "$pid" 2>/dev/null; }
+# killed_job: mpiexec ($pid) and its ranks, stopped ones too, killed.
+killed_job() {
+  for child in $(pgrep -P "$pid"); do kill -KILL "$child" 2>/dev/null; done
+  kill -KILL "$pid" 2>/dev/null
+}
 rm -f "$journal"
 "$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" -n 17 --method backtrack -t 1 -q \
   --checkpoint "$journal" --format json >"$out" 2>"$err" &
@@ -177,7 +186,7 @@ within 60 records_at_least 2
 stopped=$(rank_pid 1)
 [ -n "$stopped" ] && kill -STOP "$stopped"
 started=$SECONDS
-within 120 ended
+within 120 ended || killed_job # (then the check below fails, with no wait for ever)
 ended_in=$((SECONDS - started))
 wait "$pid"
 status=$?
@@ -196,8 +205,7 @@ leader=$(rank_pid 0)
 kept=$(grep -c '^[0-9]' "$journal")
 [ -n "$leader" ] && kill -STOP "$leader"
 sleep 1
-for child in $(pgrep -P "$pid"); do kill -KILL "$child" 2>/dev/null; done
-kill -KILL "$pid" 2>/dev/null
+killed_job
 wait "$pid" 2>/dev/null
 run --status "$journal" --format json
 done_units=$(sed -n 's/.*"units_done":\([0-9]*\).*/\1/p' "$out")
