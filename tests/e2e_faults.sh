@@ -175,6 +175,7 @@ rank_pid() {
 ended() { ! kill -0 "$pid" 2>/dev/null; }
 # killed_job: mpiexec ($pid) and its ranks, stopped ones too, killed.
 killed_job() {
+  local child
   for child in $(pgrep -P "$pid"); do kill -KILL "$child" 2>/dev/null; done
   kill -KILL "$pid" 2>/dev/null
 }

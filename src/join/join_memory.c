@@ -6,11 +6,10 @@
 
 #include "bit_transpose.h"
 #include "join_memory.h"
+#include "join_tables.h"
 #include "join_tops.h"
 #include "join_walk.h"
 #include "nqueens/options.h"
-
-static size_t words_of(size_t tops) { return (tops + 63) / 64; }
 
 /* A table of `tops` tops: the two masks a top, in arrays that grow by
  * doubling from 1024 (grow.h) with the gather's slack past the last
@@ -21,8 +20,8 @@ static size_t words_of(size_t tops) { return (tops + 63) / 64; }
 static size_t table_bytes(int n, int top_rows, size_t tops) {
   const size_t masks = tops + NQ_BIT_STORE_SLACK;
   size_t room = masks < 1024 ? 1024 : 2 * masks;
-  size_t bitsets = nq__join_bitsets_of_table(n, top_rows) * nq__join_bitset_stride(words_of(tops)) *
-                   sizeof(uint64_t);
+  size_t bitsets = nq__join_bitsets_of_table(n, top_rows) *
+                   nq__join_bitset_stride(nq__join_table_words(tops)) * sizeof(uint64_t);
   return room * 2 * sizeof(uint32_t) + (bitsets + 63) / 64 * 64;
 }
 
@@ -35,9 +34,10 @@ size_t nq__join_part_bytes(int n, int top_rows, size_t tops) {
   for (int row = top_rows; row < n; row++) {
     const repack_rule_t rule = nq__join_repack_rule(n, row);
     if (rule.share != 0)
-      bytes += table_bytes(n, top_rows, words_of(tops) * (size_t)(64 / rule.share));
+      bytes += table_bytes(n, top_rows, nq__join_table_words(tops) * (size_t)(64 / rule.share));
   }
-  bytes += (size_t)(n - top_rows + 1) * words_of(tops) * (sizeof(uint64_t) + sizeof(uint32_t));
+  bytes += (size_t)(n - top_rows + 1) * nq__join_table_words(tops) *
+           (sizeof(uint64_t) + sizeof(uint32_t));
   return bytes;
 }
 
