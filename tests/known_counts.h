@@ -22,6 +22,26 @@ static const uint64_t known_all_large[KNOWN_LARGE_MAX_N + 1] = {
     227514171973736ull, 2207893435808352ull, 22317699616364044ull,
     234907967154122528ull};
 
+/* U(n) over the whole published range, n = 0..27 (A002562). */
+static const uint64_t known_unique_large[KNOWN_LARGE_MAX_N + 1] = {
+    1ull,               1ull,                0ull,
+    0ull,               1ull,                2ull,
+    1ull,               6ull,                12ull,
+    46ull,              92ull,               341ull,
+    1787ull,            9233ull,             45752ull,
+    285053ull,          1846955ull,          11977939ull,
+    83263591ull,        621012754ull,        4878666808ull,
+    39333324973ull,     336376244042ull,     3029242658210ull,
+    28439272956934ull,  275986683743434ull,  2789712466510289ull,
+    29363495934315694ull};
+
+/* R(n): OEIS A033148, the solutions the quarter turn maps onto themselves,
+ * n = 1..27; n = 0, which OEIS leaves out, is the empty board, fixed by
+ * every symmetry. */
+static const uint64_t known_quarter_turn[KNOWN_LARGE_MAX_N + 1] = {
+    1, 1, 0, 0, 2, 2, 0, 0, 0, 0, 0, 0, 8, 8, 0, 0, 64, 128, 0, 0, 480, 704, 0, 0, 3328, 3264, 0,
+    0};
+
 static const uint64_t known_all[KNOWN_MAX_N + 1] = {
     1,        1,       0,        0,         2,          10,        4,
     40,       92,      352,      724,       2680,       14200,     73712,
