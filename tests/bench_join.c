@@ -1,6 +1,7 @@
 /* Benchmark of the join method (not a test): for each n given, Q(n) by the
  * join, the time, and whether the count is OEIS's.
  *   bench_join [--threads T] [--top-rows M] [--memory BYTES] [--trace FILE] N...
+ *   bench_join --turns N...
  * One thread (the default): the canonical column sets one after another
  * through the method's own listing and nq__join_unit, with everything the
  * join did (tops, words, ...) and how the sets' times spread: the mean,
@@ -12,7 +13,10 @@
  * --threads T: a whole count through the run engine (nq_count_run, method NQ_COUNT_JOIN) on T
  * threads of one rank, its time and work counter.  --memory BYTES: the tables' bound (a rank's,
  * nq_count_options.memory; one thread: its scratch's), so that large buckets are walked in parts;
- * none by default.  Prints one line per n; exits 1 when a count is wrong. */
+ * none by default.  --turns: instead, for each n, the search of the solutions the half and
+ * quarter turns fix that gives the join's U(n) (the turn unit, symmetric.h), its counts, queens
+ * placed and time, checked against OEIS by 8 U(n) = Q(n) + half turn + 2 quarter turn.
+ * Prints one line per n; exits 1 when a count is wrong. */
 
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
@@ -30,6 +34,7 @@
 #include "nqueens/count.h"
 #include "nqueens/error.h"
 #include "nqueens/join.h"
+#include "symmetric.h"
 
 static double now(void) {
   struct timespec t;
@@ -189,8 +194,26 @@ static int bench_one(int n, int top_rows, int threads, size_t memory, const char
   return wrong;
 }
 
+/* The turn unit's search alone; 1 when its counts disagree with OEIS. */
+static int bench_turns(int n) {
+  nq__symmetric_counts_t counts;
+  const double start = now();
+  const int rc = nq__count_symmetric(&counts, n, NULL, NULL);
+  const double seconds = now() - start;
+  const int known = n >= 2 && n <= KNOWN_LARGE_MAX_N;
+  const uint64_t burnside =
+      known ? known_all_large[n] + counts.half_turn + 2 * counts.quarter_turn : 0;
+  const int right = rc == 0 && (!known || burnside == 8 * known_unique_large[n]);
+  const char *verdict = !known ? "unchecked" : right ? "ok" : "WRONG";
+  printf("n=%d turns %s half_turn=%" PRIu64 " quarter_turn=%" PRIu64 " nodes=%" PRIu64
+         " seconds=%.3f\n",
+         n, verdict, counts.half_turn, counts.quarter_turn, counts.nodes, seconds);
+  fflush(stdout);
+  return !right;
+}
+
 int main(int argc, char **argv) {
-  int provided, threads = 1, top_rows = 0, failed = 0;
+  int provided, threads = 1, top_rows = 0, failed = 0, turns = 0;
   const char *trace_path = NULL;
   size_t memory = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
@@ -203,6 +226,10 @@ int main(int argc, char **argv) {
       memory = (size_t)strtoull(argv[++i], NULL, 10);
     else if (strcmp(argv[i], "--trace") == 0 && i + 1 < argc)
       trace_path = argv[++i];
+    else if (strcmp(argv[i], "--turns") == 0)
+      turns = 1;
+    else if (turns)
+      failed |= bench_turns(atoi(argv[i]));
     else
       failed |= bench_one(atoi(argv[i]), top_rows, threads, memory, trace_path);
   }

@@ -191,7 +191,6 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--checkpoint", "j", "--verify", "1.5", NULL}, "'1.5'"},
     {{"-n", "8", "--checkpoint", "j", "--verify", "x", NULL}, "'x'"},
     {{"-n", "8", "--method", "magic", NULL}, "'magic'"},
-    {{"-n", "8", "--method", "join", "--unique", NULL}, "--unique"},
     {{"-n", "8", "--method", "join", "--gpu", NULL}, "--gpu"},
     {{"-n", "8", "--method", "join", "--walk", "scalar", NULL}, "--walk"},
     {{"-n", "33", "--method", "join", NULL}, "33"},
@@ -274,11 +273,10 @@ START_TEST(test_parse_counting_switches) {
 }
 END_TEST
 
-
 /* --method auto takes the join for a count where it measured faster
- * (NQ_CLI_JOIN_FROM_N..TO_N), journals, slices, verification and --json
- * included, and the backtracker whenever an option asks for what only it
- * gives (U(n), a walk, GPUs); a method given is kept. */
+ * (NQ_CLI_JOIN_FROM_N..TO_N), U(n), journals, slices, verification and
+ * --json included, and the backtracker whenever an option asks for what
+ * only it gives (a walk, GPUs); a method given is kept. */
 START_TEST(test_method_auto_chooses) {
   static const struct {
     const char *words[MAX_WORDS + 1];
@@ -297,7 +295,8 @@ START_TEST(test_method_auto_chooses) {
       {{"-n", "25", NULL}, NQ_METHOD_JOIN},
       {{"-n", "28", NULL}, NQ_METHOD_JOIN},
       {{"-n", "29", NULL}, NQ_METHOD_BACKTRACK},
-      {{"-n", "18", "--unique", NULL}, NQ_METHOD_BACKTRACK},
+      {{"-n", "18", "--unique", NULL}, NQ_METHOD_JOIN},
+      {{"-n", "13", "--unique", NULL}, NQ_METHOD_BACKTRACK},
       {{"-n", "18", "--walk", "scalar", NULL}, NQ_METHOD_BACKTRACK},
       {{"-n", "18", "--gpu", NULL}, NQ_METHOD_BACKTRACK},
       {{"-n", "18", "--checkpoint", "j", NULL}, NQ_METHOD_JOIN},

@@ -186,12 +186,17 @@ START_TEST(test_join_long_diagonal_rule_by_bucket) {
 }
 END_TEST
 
-/* Q(n) by the join through the run engine (nq_count_run, method
- * NQ_COUNT_JOIN), with its work units, over every rank of the test. */
-static int count_by_join(nq_count_result_t *result, int n, int top_rows, int threads,
+/* Q(n), and U(n) with `unique`, by the join through the run engine
+ * (nq_count_run, method NQ_COUNT_JOIN), with its work units, over every
+ * rank of the test. */
+static int count_by_join(nq_count_result_t *result, int n, int top_rows, int threads, int unique,
                          volatile sig_atomic_t *stop) {
-  const nq_count_options_t options = {.n = n, .method = NQ_COUNT_JOIN, .depth = top_rows,
-                                      .threads = threads, .stop = stop};
+  const nq_count_options_t options = {.n = n,
+                                      .method = NQ_COUNT_JOIN,
+                                      .depth = top_rows,
+                                      .threads = threads,
+                                      .unique = unique,
+                                      .stop = stop};
   nq_count_result_init(result);
   return nq_count_run(result, &options, MPI_COMM_WORLD);
 }
@@ -201,30 +206,33 @@ static int count_by_join(nq_count_result_t *result, int n, int top_rows, int thr
  * the same point: a failure on rank 0 alone would leave it out of the
  * next count's messages and the others waiting on it until ctest's
  * timeout. */
-static void assert_join_total(int n, int top_rows, int threads) {
+static void assert_join_total(int n, int top_rows, int threads, int unique) {
   int rank;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   nq_count_result_t result;
-  const int rc = count_by_join(&result, n, top_rows, threads, NULL);
+  const int rc = count_by_join(&result, n, top_rows, threads, unique, NULL);
   const int depth = top_rows ? top_rows : n < 2 ? 1 : n / 2;
   int failed_somewhere = rc != NQ_OK;
   MPI_Allreduce(MPI_IN_PLACE, &failed_somewhere, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   int right = mpz_cmp_ui(result.solutions, known_all_large[n]) == 0 &&
+              (!unique || mpz_cmp_ui(result.unique, known_unique_large[n]) == 0) &&
               result.method == NQ_COUNT_JOIN && result.depth == depth;
   MPI_Bcast(&right, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  char found[128];
-  gmp_snprintf(found, sizeof found, "%Zd (method %d, %d rows)", result.solutions,
-               (int)result.method, result.depth);
+  char found[160];
+  gmp_snprintf(found, sizeof found, "%Zd, U %Zd (method %d, %d rows)", result.solutions,
+               result.unique, (int)result.method, result.depth);
   nq_count_result_clear(&result);
   ck_assert_msg(!failed_somewhere, "rank %d: %s", rank, nq_strerror(rc));
-  ck_assert_msg(right, "Q(%d) by the join (top %d rows, %d threads) is %s, OEIS says %llu", n,
-                top_rows, threads, found, (unsigned long long)known_all_large[n]);
+  ck_assert_msg(
+      right, "Q(%d) by the join (top %d rows, %d threads, unique %d) is %s, OEIS says %llu, U %llu",
+      n, top_rows, threads, unique, found, (unsigned long long)known_all_large[n],
+      (unsigned long long)known_unique_large[n]);
 }
 
-/* n = 0..15 at the default cut, on one thread and on three. */
+/* n = 0..15 at the default cut, on one thread and, with U(n), on three. */
 START_TEST(test_join_count_known) {
-  assert_join_total(_i, 0, 1);
-  assert_join_total(_i, 0, 3);
+  assert_join_total(_i, 0, 1, 0);
+  assert_join_total(_i, 0, 3, 1);
 }
 END_TEST
 
@@ -234,7 +242,7 @@ END_TEST
 START_TEST(test_join_count_every_cut) {
   for (int n = 11; n <= 12; n++)
     for (int top_rows = 1; top_rows < n; top_rows++)
-      assert_join_total(n, top_rows, 2);
+      assert_join_total(n, top_rows, 2, 0);
 }
 END_TEST
 
@@ -296,7 +304,7 @@ static int compare_words(const void *a, const void *b) {
 
 /* The listing holds every canonical set once, ids 0, 1, ... in order, and
  * not in increasing order of the sets (a random order, the same each
- * time). */
+ * time); with --unique the turn unit comes first. */
 START_TEST(test_join_units_are_listed_in_order) {
   const nq__method_params_t params = {.n = 12, .unit_param = 6};
   void *listing = NULL, *scratch = NULL;
@@ -320,6 +328,20 @@ START_TEST(test_join_units_are_listed_in_order) {
     ck_assert_uint_eq(unit.data[0], sets[k]);
   }
   nq__method_join.units_close(again);
+  /* With --unique, the turn unit first, then the same sets. */
+  const nq__method_params_t with_unique = {.n = 12, .unit_param = 6, .unique = 1};
+  uint64_t total_with_turns = 0;
+  ck_assert_int_eq(nq__method_join.units_total(&total_with_turns, &with_unique, NULL), NQ_OK);
+  ck_assert_uint_eq(total_with_turns, total + 1);
+  ck_assert_int_eq(nq__method_join.units_open(&again, &with_unique), NQ_OK);
+  ck_assert_int_eq(nq__method_join.units_next(again, &unit), 1);
+  ck_assert(unit.id == 0 && unit.data[0] == 0 && unit.data[1] == 1);
+  for (uint64_t k = 0; k < total; k++) {
+    ck_assert_int_eq(nq__method_join.units_next(again, &unit), 1);
+    ck_assert(unit.id == k + 1 && unit.data[0] == sets[k] && unit.data[1] == 0);
+  }
+  ck_assert_int_eq(nq__method_join.units_next(again, &unit), 0);
+  nq__method_join.units_close(again);
   qsort(sets, listed, sizeof *sets, compare_words);
   uint64_t set = nq__join_first_set(6);
   for (uint64_t k = 0; k < listed; k++, set = nq__join_next_set(set, 12)) {
@@ -336,6 +358,15 @@ START_TEST(test_join_units_are_listed_in_order) {
   const nq__work_t wrong_size = {.id = 0, .data = {0x1f, 0}};
   ck_assert_int_eq(nq__method_join.solve(&result, scratch, &not_canonical, &params), NQ_EUNIT);
   ck_assert_int_eq(nq__method_join.solve(&result, scratch, &wrong_size, &params), NQ_EUNIT);
+  /* The turn unit: a unit of its own with --unique alone. */
+  const nq__work_t turns = {.id = 0, .data = {0, 1}},
+                   turns_with_a_set = {.id = 0, .data = {0x3f, 1}};
+  ck_assert_int_eq(nq__method_join.solve(&result, scratch, &turns, &params), NQ_EUNIT);
+  ck_assert_int_eq(nq__method_join.solve(&result, scratch, &turns_with_a_set, &with_unique),
+                   NQ_EUNIT);
+  ck_assert_int_eq(nq__method_join.solve(&result, scratch, &turns, &with_unique), NQ_OK);
+  ck_assert_uint_eq(result.solutions, 0);
+  ck_assert_uint_eq(result.stabilizer_sum, 8 * known_unique[12] - known_all[12]);
   nq__method_join.solver_close(scratch);
 }
 END_TEST
@@ -599,7 +630,7 @@ START_TEST(test_join_stops_on_request) {
   for (int only_last = 0; only_last <= 1; only_last++) {
     volatile sig_atomic_t stop = !only_last || rank == ranks - 1;
     nq_count_result_t result;
-    ck_assert_int_eq(count_by_join(&result, 14, 0, 2, &stop), NQ_ESTOPPED);
+    ck_assert_int_eq(count_by_join(&result, 14, 0, 2, 0, &stop), NQ_ESTOPPED);
     nq_count_result_clear(&result);
   }
 }
@@ -616,14 +647,12 @@ START_TEST(test_join_refuses_bad_arguments) {
   ck_assert_int_eq(nq_join_bucket(&solutions, NULL, scratch, 8, 4, 0x10f), NQ_EINVAL);
   nq_join_scratch_destroy(scratch);
   /* What the join cannot count: boards over 32, a cut off the board, and
-   * what only the backtracker's units give. */
-  const nq_count_options_t refused[] = {
-      {.n = 33, .method = NQ_COUNT_JOIN},
-      {.n = 10, .method = NQ_COUNT_JOIN, .depth = 10},
-      {.n = 10, .method = NQ_COUNT_JOIN, .unique = 1},
-      {.n = 10, .method = NQ_COUNT_JOIN, .walk = NQ_WALK_SCALAR},
-      {.n = 10, .method = NQ_COUNT_JOIN, .gpu = 1},
-      {.n = 10, .method = (nq_count_method_t)7}};
+   * what only the backtracker gives (a chosen walk, GPUs). */
+  const nq_count_options_t refused[] = {{.n = 33, .method = NQ_COUNT_JOIN},
+                                        {.n = 10, .method = NQ_COUNT_JOIN, .depth = 10},
+                                        {.n = 10, .method = NQ_COUNT_JOIN, .walk = NQ_WALK_SCALAR},
+                                        {.n = 10, .method = NQ_COUNT_JOIN, .gpu = 1},
+                                        {.n = 10, .method = (nq_count_method_t)7}};
   for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
     nq_count_result_t result;
     nq_count_result_init(&result);

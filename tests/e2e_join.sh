@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # End-to-end: the join (--method join, auto's choice from n = 14) through
-# the same run engine as the backtracker: a 2-rank count of Q(18) killed
-# (SIGKILL to mpiexec and its ranks) twice, then rerun to the exact Q(18);
-# stopped by a signal (exit 3) and resumed; slices of Q(16) merged to the
-# exact total; --verify passes on a join journal and catches a rank made to
-# count wrong; --json names the method; --status reads a join journal;
-# journals of the other method, and options only the backtracker has, are
-# refused (exit 2, nothing changed); the join's memory follows Slurm's
+# the same run engine as the backtracker: a 2-rank count of Q(18) and
+# U(18) killed (SIGKILL to mpiexec and its ranks) twice, then rerun to the
+# exact Q(18) and U(18); stopped by a signal (exit 3) and resumed; slices of
+# Q(16) and U(16) merged to the exact totals; --verify passes on a join
+# journal and catches a rank made to count wrong; --json names the method;
+# --status reads a join journal; journals of the other method, and options
+# only the backtracker has, are refused (exit 2, nothing changed); the join's memory follows Slurm's
 # allocation unless --memory says otherwise, and a thread's parts far
 # under the fastest are noted; auto takes the join with a journal.
 #   e2e_join.sh NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]
@@ -19,11 +19,12 @@ big=$(sized 18)
 records_at_least() { [ "$(lines_matching '^[0-9]' "$journal")" -ge "$1" ]; }
 
 # ---- killed twice, then the exact count ---------------------------------------
+# (With --unique: the turn unit, id 0, is journaled and resumed as a set is.)
 rm -f "$journal"
 for kill_number in 1 2; do
   before=$(lines_matching '^[0-9]' "$journal")
   "$mpiexec" "$numproc_flag" 2 -q --oversubscribe "$binary" -n "$big" --method join -t 1 -q \
-    --checkpoint "$journal" >"$out" 2>"$err" &
+    --unique --checkpoint "$journal" >"$out" 2>"$err" &
   pid=$!
   within 120 records_at_least $((before + 3)) || true
   kill -KILL "$pid" 2>/dev/null
@@ -35,14 +36,14 @@ check "the join killed twice: its journal kept records ($kept) under a join head
   bash -c "[ $kept -ge 6 ] && head -n 1 '$journal' | grep -q ' method=join'"
 retries=0
 while :; do
-  run_ranks 2 -n "$big" --method join -t 1 -q --checkpoint "$journal" --format json
+  run_ranks 2 -n "$big" --method join -t 1 -q --unique --checkpoint "$journal" --format json
   [ "$status" -ne 4 ] || [ "$retries" -ge 20 ] && break
   retries=$((retries + 1))
   sleep 0.2
 done
 count_ok "the join killed twice, rerun" "$big"
-check "the join killed twice, rerun: it resumed, by the join: $(head -c 300 "$out")" \
-  bash -c "grep -q '\"method\":\"join\"' '$out' && grep -q '\"resumed_units\":[1-9]' '$out'"
+check "the join killed twice, rerun: U($big) $(json_unique), it resumed, by the join: $(head -c 300 "$out")" \
+  bash -c "[ '$(json_unique)' = ${known_unique[$big]} ] && grep -q '\"method\":\"join\"' '$out' && grep -q '\"resumed_units\":[1-9]' '$out'"
 
 # ---- stopped by a signal, resumed ---------------------------------------------
 rm -f "$journal"
@@ -61,16 +62,16 @@ count_ok "the join stopped, resumed alone" "$big"
 # ---- slices, merged -----------------------------------------------------------
 total=0
 for i in 1 2 3; do
-  run_ranks 2 -n 16 --method join --slice $i/3 --checkpoint "$work/s16-$i.journal" -t 1 -q \
-    --format json
+  run_ranks 2 -n 16 --method join --unique --slice $i/3 --checkpoint "$work/s16-$i.journal" \
+    -t 1 -q --format json
   got=$(json_solutions)
   check "join slice $i/3 of Q(16): status 0, a share" bash -c "[ $status -eq 0 ] && [ -n '$got' ]"
   total=$((total + ${got:-0}))
 done
 check "the join's slices add up to Q(16): $total" [ "$total" = "${known_all[16]}" ]
 run --merge "$work/s16-1.journal" "$work/s16-2.journal" "$work/s16-3.journal"
-check "the join's slices merged: Q(16)" \
-  grep -qx "Q(16) = ${known_all[16]} solutions on the 16x16 board" "$out"
+check "the join's slices merged: Q(16) and U(16): $(head -c 300 "$out" | tr '\n' '|')" \
+  bash -c "grep -qx 'Q(16) = ${known_all[16]} solutions on the 16x16 board' '$out' && grep -qx 'U(16) = ${known_unique[16]} up to rotation and reflection' '$out'"
 
 # ---- verification, --json, --status ------------------------------------------
 run_ranks 3 -n 15 --method join --checkpoint "$work/v15.journal" --verify 1 -t 1 -q \
@@ -98,7 +99,7 @@ cp "$work/v15.journal" "$work/v15.before"
 run -n 15 --method backtrack --checkpoint "$work/v15.journal"
 usage_error_ok "a join journal for the backtracker" "-n 15 --method backtrack --checkpoint"
 check "a join journal for the backtracker: untouched" cmp -s "$work/v15.journal" "$work/v15.before"
-for option in --unique "--walk scalar" --gpu; do
+for option in "--walk scalar" --gpu; do
   # shellcheck disable=SC2086
   run -n 15 --method join $option
   usage_error_ok "--method join $option" "-n 15 --method join $option"

@@ -45,7 +45,7 @@ typedef void (*nq_count_progress_fn)(const nq_count_progress_t *progress, void *
 /* How to count: the board and how the work is cut. */
 typedef struct nq_count_options {
   int n;
-  nq_count_method_t method; /* the join counts Q(n) alone: no unique, walk or gpu */
+  nq_count_method_t method; /* the join counts Q(n) and U(n): no walk or gpu */
   int unique;          /* also count solutions up to rotation and reflection */
   int depth;           /* the backtracker: rows pre-placed per unit (0 =
                           nq_units_depth(n)); the join: the top half's rows

@@ -391,13 +391,11 @@ static int check_status(parser_t *p) {
   return NQ_OK;
 }
 
-/* The join counts Q(n) through the same run engine as the backtracker
- * (journal, slices, verification, --json): what only the backtracker's
- * units give (U(n), a chosen walk, GPUs) it cannot.  Returns the option
- * that asks for one of them, or 0. */
+/* The join counts Q(n) and U(n) through the same run engine as the
+ * backtracker (journal, slices, verification, --json): what only the
+ * backtracker's units give (a chosen walk, GPUs) it cannot.  Returns the
+ * option that asks for one of them, or 0. */
 static int backtrack_only_option(const nq__cli_t *cli) {
-  if (cli->unique)
-    return 'u';
   if (cli->walk != NQ_WALK_AUTO)
     return OPT_WALK;
   return cli->gpu ? OPT_GPU : 0;
@@ -588,12 +586,13 @@ void nq__cli_print_help(FILE *out) {
         "                     where the CPU has it); --version lists those it has\n"
         "      --method M     counting and --estimate: backtrack (the work units above),\n"
         "                     join (top and bottom halves of the board joined column\n"
-        "                     set by column set: Q(N) only, N <= 32, docs/research.md),\n"
-        "                     or auto (default): join for a count of N = "
+        "                     set by column set, N <= 32, docs/research.md; U(N) from\n"
+        "                     a search of the solutions a turn fixes), or auto\n"
+        "                     (default): join for a count of N = "
         NQ_CLI_TEXT(NQ_CLI_JOIN_FROM_N) " to " NQ_CLI_TEXT(NQ_CLI_JOIN_TO_N) ",\n"
-        "                     where it measured faster, unless --unique, --walk or\n"
-        "                     --gpu asks for the backtracker; both keep journals,\n"
-        "                     slices and verification alike\n"
+        "                     where it measured faster, unless --walk or --gpu asks\n"
+        "                     for the backtracker; both keep journals, slices and\n"
+        "                     verification alike\n"
         "      --memory SIZE  the join's tables of tops on each rank, its threads\n"
         "                     together, stay within SIZE (bytes, or K, M, G, T;\n"
         "                     default: 7/8 of the Slurm task's memory under a job\n"

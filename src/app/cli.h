@@ -23,7 +23,7 @@ typedef enum nq__mode {
 typedef enum nq__format { NQ_FORMAT_TEXT = 0, NQ_FORMAT_JSON } nq__format_t;
 
 /* --method: how a count is made.  JOIN is the method of
- * include/nqueens/join.h, for Q(n) alone; AUTO takes it where it measured
+ * include/nqueens/join.h, for Q(n) and U(n); AUTO takes it where it measured
  * faster (NQ_CLI_JOIN_FROM_N..TO_N) for a count that asks for nothing
  * only the backtracker gives (nq__cli_method).  Both count through the
  * same run engine (nq_count_run). */
@@ -84,7 +84,7 @@ void nq__cli_print_help(FILE *out);
 
 /* The method a count made with these options uses: --method's, or for
  * AUTO the join on the boards where it measured faster, unless an option
- * asks for what only the backtracker gives (--unique, --walk, --gpu).  The
+ * asks for what only the backtracker gives (--walk, --gpu).  The
  * journal, slices, verification and --json serve both. */
 nq__method_choice_t nq__cli_method(const nq__cli_t *cli);
 

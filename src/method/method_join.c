@@ -4,8 +4,15 @@
  * solutions the set stands for, its orbit's weight included (weight 1),
  * and in `nodes` the queens the bottom walk placed, the join's work
  * counter.  Boards without a row to cut (n = 0, 1) are one unit: the empty
- * board, the lone queen. */
-
+ * board, the lone queen.
+ *
+ * With --unique, U(n) comes from Burnside's lemma as the backtracker's
+ * does, but the sets have no frames to classify: each solution of a set
+ * adds 1 to 8 U(n) (the identity fixes it), and one more unit, the turn
+ * unit (id 0, the sets after it), adds the solutions that the half turn
+ * fixes and twice those the quarter turn fixes (symmetric.h), counted by a
+ * search of their own.  It comes first so that its search, minutes at
+ * n = 27, overlaps the sets. */
 #include <stdlib.h>
 
 #include "grow.h"
@@ -14,12 +21,23 @@
 #include "nqueens/error.h"
 #include "nqueens/join.h"
 #include "random.h"
+#include "symmetric.h"
+
+/* The turn unit's second word (a set's is 0): the unit of id 0 with
+ * --unique, no set. */
+enum { TURN_UNIT = 1 };
+
+/* Whether the listing starts with the turn unit: --unique on a board with
+ * a row to cut (on n = 0, 1 the one unit's symmetries are all eight). */
+static int has_turn_unit(const nq__method_params_t *params) {
+  return params->unique && params->n >= 2;
+}
 
 static int default_unit_param(int n) { return n < 2 ? 1 : nq_join_default_top_rows(n); }
 
 static int check(const nq__method_params_t *params) {
   const int n = params->n;
-  if (n < 0 || n > NQ_JOIN_MAX_N || params->unique)
+  if (n < 0 || n > NQ_JOIN_MAX_N)
     return NQ_EINVAL;
   return n < 2 || (params->unit_param >= 1 && params->unit_param < n) ? NQ_OK : NQ_EINVAL;
 }
@@ -61,7 +79,7 @@ static int units_total(uint64_t *total, const nq__method_params_t *params,
   walk_of_sets_t w;
   walk_start(&w, params);
   uint64_t columns;
-  *total = 0;
+  *total = (uint64_t)has_turn_unit(params);
   while (walk_next(&w, &columns))
     if (++*total % SETS_BETWEEN_LOOKS == 0 && stop != NULL && *stop)
       return NQ_ESTOPPED;
@@ -73,10 +91,12 @@ static int units_total(uint64_t *total, const nq__method_params_t *params,
  * same): the first sets in increasing order are cheaper than the rest, and
  * progress counted in units would run ahead of the work.  In a random
  * order the share of units done estimates the share of the work.  Unit id
- * k is the k-th set of that order (8 bytes a set: 80 MB at n = 28). */
+ * k is the k-th set of that order (8 bytes a set: 80 MB at n = 28), or
+ * with the turn unit the (k - 1)-th. */
 typedef struct listing {
   uint64_t *sets;
   uint64_t count, next_id;
+  uint64_t first_set_id; /* 1 after the turn unit, else 0 */
 } listing_t;
 
 static void shuffle(uint64_t *sets, uint64_t count, int n, int top_rows) {
@@ -112,6 +132,7 @@ static int units_open(void **listing, const nq__method_params_t *params) {
   *listing = l;
   if (l == NULL)
     return NQ_ENOMEM;
+  l->first_set_id = (uint64_t)has_turn_unit(params);
   int rc = nq__join_list_sets(&l->sets, &l->count, params->n, params->unit_param);
   if (rc == NQ_OK && params->n >= 2)
     shuffle(l->sets, l->count, params->n, params->unit_param);
@@ -120,9 +141,13 @@ static int units_open(void **listing, const nq__method_params_t *params) {
 
 static int units_next(void *listing, nq__work_t *unit) {
   listing_t *l = listing;
-  if (l->next_id >= l->count)
+  const uint64_t id = l->next_id;
+  if (id < l->first_set_id)
+    *unit = (nq__work_t){.id = id, .data = {0, TURN_UNIT}};
+  else if (id - l->first_set_id < l->count)
+    *unit = (nq__work_t){.id = id, .data = {l->sets[id - l->first_set_id], 0}};
+  else
     return 0;
-  *unit = (nq__work_t){.id = l->next_id, .data = {l->sets[l->next_id], 0}};
   l->next_id++;
   return 1;
 }
@@ -134,32 +159,70 @@ static void units_close(void *listing) {
   free(l);
 }
 
+/* A thread's solver: the join's tables, and the cancel hook, which the
+ * turn unit's search asks as the bottom walk does. */
+typedef struct join_solver {
+  nq_join_scratch_t *scratch;
+  nq__method_cancel_fn cancelled;
+  void *context;
+} join_solver_t;
+
 static int solver_open(void **solver, const nq__method_params_t *params) {
-  nq_join_scratch_t *scratch = NULL;
-  int rc = nq_join_scratch_create(&scratch);
-  if (rc == NQ_OK)
-    nq_join_scratch_limit(scratch, params->solver_bytes);
-  *solver = scratch;
-  return rc;
+  join_solver_t *s = calloc(1, sizeof *s);
+  *solver = NULL;
+  if (s == NULL)
+    return NQ_ENOMEM;
+  int rc = nq_join_scratch_create(&s->scratch);
+  if (rc != NQ_OK) {
+    free(s);
+    return rc;
+  }
+  nq_join_scratch_limit(s->scratch, params->solver_bytes);
+  *solver = s;
+  return NQ_OK;
 }
 
-static void solver_close(void *solver) { nq_join_scratch_destroy(solver); }
+static void solver_close(void *solver) {
+  join_solver_t *s = solver;
+  if (s != NULL)
+    nq_join_scratch_destroy(s->scratch);
+  free(s);
+}
 
 static void solver_set_cancel(void *solver, nq__method_cancel_fn cancelled, void *context) {
-  nq__join_set_cancel(solver, cancelled, context);
+  join_solver_t *s = solver;
+  s->cancelled = cancelled;
+  s->context = context;
+  nq__join_set_cancel(s->scratch, cancelled, context);
+}
+
+/* The turn unit: no solution of its own, 8 U(n)'s terms beyond Q(n). */
+static int solve_turns(nq_unit_result_t *result, const join_solver_t *s,
+                       const nq__method_params_t *params) {
+  nq__symmetric_counts_t turns;
+  int rc = nq__count_symmetric(&turns, params->n, s->cancelled, s->context);
+  result->stabilizer_sum = turns.half_turn + 2 * turns.quarter_turn;
+  result->nodes = turns.nodes;
+  return rc;
 }
 
 static int solve(nq_unit_result_t *result, void *solver, const nq__work_t *unit,
                  const nq__method_params_t *params) {
   *result = (nq_unit_result_t){.id = unit->id, .weight = 1};
+  const join_solver_t *s = solver;
   if (params->n < 2) {
     result->solutions = unit->data[0] == 0 && unit->data[1] == 0 ? 1 : 0;
+    result->stabilizer_sum = params->unique ? 8 * result->solutions : 0;
     return result->solutions == 1 ? NQ_OK : NQ_EUNIT;
   }
+  if (unit->data[1] == TURN_UNIT)
+    return has_turn_unit(params) && unit->data[0] == 0 ? solve_turns(result, s, params) : NQ_EUNIT;
   nq_join_stats_t stats = {0};
-  int rc = nq__join_unit(&result->solutions, &stats, solver, params->n, params->unit_param,
+  int rc = nq__join_unit(&result->solutions, &stats, s->scratch, params->n, params->unit_param,
                          unit->data[0]);
   result->nodes = stats.bottom_nodes;
+  if (params->unique)
+    result->stabilizer_sum = result->solutions;
   return unit->data[1] != 0 && rc == NQ_OK ? NQ_EUNIT : rc;
 }
 

@@ -73,7 +73,7 @@ typedef struct nq__run {
 
 /* Sets run->method and run->params from run->options: the method the
  * options name and its resolved unit parameter.  NQ_EINVAL for options it
- * cannot count (the join: no --unique, walk or GPU; a cut off the board). */
+ * cannot count (the join: no walk or GPU; a cut off the board). */
 int nq__run_choose_method(nq__run_t *run);
 
 /* Search threads on this rank: options.threads (at least 1), but 1 on a
