@@ -222,7 +222,7 @@ bad_lines=(
   "-n 8 --walk simd"
   "-n 8 --method"
   "-n 8 --method magic"
-  "-n 8 --method join --unique"
+  "-n 8 --method join --gpu"
   "-n 33 --method join"
   "-n 8 --list --method join"
   "-n 18 --memory 1K"
