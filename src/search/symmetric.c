@@ -12,16 +12,16 @@
  * and keeps what rules out squares of the next row:
  *  - the columns of the queens and of their images;
  *  - the top queens' diagonals going down, as the backtracker keeps them;
- *  - the images' diagonals going up, from rows below the half: they reach
- *    the top rows from off the board's sides, so they are kept n bits to
- *    the left in 128 bits (the square of column c is bit c + n).
+ *  - the images' diagonals going up, from rows below the half.  The image
+ *    of (i, c) reaches row r at column r + (i - c) going up-left and at
+ *    (2n - 2 - c - i) - r going up-right, so each is kept once as a bit of
+ *    a fixed set, i - c + n - 1 and 2n - 2 - c - i (below 2n - 1), and
+ *    shifted down to the row it is read on.
  * A top queen and a later queen's image attack each other exactly when
  * the later queen and the earlier image do (turn the pair), so checking
  * each queen against the images placed before it checks every pair once;
  * a queen and its own image share a diagonal when the queen stands on a
  * long diagonal, which is ruled out as it is placed. */
-
-typedef unsigned __int128 wide_t;
 
 /* Nodes between two calls of the cancel hook. */
 enum { NODES_BETWEEN_LOOKS = 1 << 20 };
@@ -38,14 +38,12 @@ typedef struct half_search {
 /* What rules out squares of the row being filled. */
 typedef struct attacks {
   uint64_t columns, down_left, down_right;
-  wide_t up_left, up_right; /* square c at bit c + n */
+  uint64_t up_left, up_right; /* the images' diagonals, as fixed sets */
 } attacks_t;
 
-static wide_t wide_bit(int position) { return (wide_t)1 << position; }
-
-/* The squares of the board's row that the images' diagonals reach. */
-static uint64_t images_reach(const attacks_t *a, int n, uint64_t board) {
-  return (uint64_t)((a->up_left | a->up_right) >> n) & board;
+/* The squares of `row` that the images' diagonals reach. */
+static uint64_t images_reach(const attacks_t *a, int n, int row, uint64_t board) {
+  return ((a->up_left >> (n - 1 - row)) | (a->up_right >> row)) & board;
 }
 
 /* The quarter turn takes the queen (r, c) to (c, n-1-r): the solution is
@@ -59,14 +57,13 @@ static int quarter_turn_fixes(const half_search_t *s) {
 
 /* The attacks on row + 1 once the queen (row, col) and its image stand. */
 static attacks_t with_queen(const attacks_t *a, int n, uint64_t board, int row, int col) {
-  const int image_col = n - 1 - col, rows_up = n - 2 - 2 * row; /* image to row + 1 */
   const uint64_t bit = column_bit(col);
   return (attacks_t){
-      .columns = a->columns | bit | column_bit(image_col),
+      .columns = a->columns | bit | column_bit(n - 1 - col),
       .down_left = (a->down_left | bit) << 1 & board,
       .down_right = (a->down_right | bit) >> 1,
-      .up_left = a->up_left << 1 | wide_bit(image_col - rows_up + n),
-      .up_right = a->up_right >> 1 | wide_bit(image_col + rows_up + n),
+      .up_left = a->up_left | column_bit(row - col + n - 1),
+      .up_right = a->up_right | column_bit(2 * n - 2 - col - row),
   };
 }
 
@@ -79,7 +76,7 @@ static int place_row(half_search_t *s, int row, const attacks_t *a) {
   }
   const uint64_t long_diagonals = column_bit(row) | column_bit(n - 1 - row);
   uint64_t free = s->board & ~(a->columns | a->down_left | a->down_right | long_diagonals |
-                               images_reach(a, n, s->board));
+                               images_reach(a, n, row, s->board));
   while (free != 0) {
     const int col = bit_index(lowest_bit(free));
     free = drop_lowest_bit(free);

@@ -13,8 +13,8 @@
 
 #include "search.h"
 
-/* The largest board: the images' upward diagonals are kept in 128 bits,
- * 3n of them. */
+/* The largest board: the images' upward diagonals are kept in 64 bits,
+ * 2n - 1 of them. */
 #define NQ_SYMMETRIC_MAX_N 32
 
 typedef struct nq__symmetric_counts {
