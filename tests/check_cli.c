@@ -323,6 +323,28 @@ START_TEST(test_method_auto_chooses) {
 }
 END_TEST
 
+/* Whether the join could count (auto resuming a join's journal asks):
+ * not past 32, not with what only the backtracker gives. */
+START_TEST(test_join_possible) {
+  static const struct {
+    const char *words[MAX_WORDS + 1];
+    int possible;
+  } cases[] = {
+      {{"-n", "12", NULL}, 1},
+      {{"-n", "32", "--unique", "--method", "backtrack", NULL}, 1},
+      {{"-n", "33", NULL}, 0},
+      {{"-n", "18", "--walk", "scalar", NULL}, 0},
+      {{"-n", "18", "--gpu", NULL}, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    nq__cli_t cli;
+    char message[NQ__MESSAGE_SIZE];
+    ck_assert_msg(parse(&cli, message, cases[i].words) == NQ_OK, "case %zu: %s", i, message);
+    ck_assert_msg(nq__cli_join_possible(&cli) == cases[i].possible, "case %zu", i);
+  }
+}
+END_TEST
+
 /* --memory's sizes: bytes, or KiB to TiB by their letter in either case. */
 START_TEST(test_parse_memory) {
   static const struct {
@@ -475,6 +497,7 @@ static Suite *cli_suite(int argc, char **argv) {
   tcase_add_test(parse_case, test_parse_runs_repeatedly);
   tcase_add_test(parse_case, test_parse_counting_switches);
   tcase_add_test(parse_case, test_method_auto_chooses);
+  tcase_add_test(parse_case, test_join_possible);
   tcase_add_test(parse_case, test_parse_memory);
   tcase_add_test(parse_case, test_parse_estimate_options);
   tcase_add_test(parse_case, test_parse_record_options);

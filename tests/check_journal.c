@@ -701,6 +701,29 @@ START_TEST(test_journal_not_a_journal_refused) {
 }
 END_TEST
 
+/* The header alone, as auto's resume reads it: the same fields as a whole
+ * read, and a refusal for what is not a journal, without reading on. */
+START_TEST(test_journal_header_read_alone) {
+  const uint64_t batches[][2] = {{0, 16}, {16, 16}};
+  write_journal(batches, 2);
+  nq__journal_header_t header, expected = test_header();
+  char message[NQ__MESSAGE_SIZE];
+  ck_assert_int_eq(nq__journal_read_header(&header, message, path), NQ_OK);
+  ck_assert(header.n == expected.n && header.unique == expected.unique &&
+            header.depth == expected.depth && header.total_units == expected.total_units);
+  ck_assert_str_eq(header.method, expected.method);
+  ck_assert_str_eq(header.version, expected.version);
+  write_bytes(path, "hello\n", 6);
+  ck_assert_int_eq(nq__journal_read_header(&header, message, path), NQ_EJOURNAL);
+  ck_assert_ptr_nonnull(strstr(message, "not a checkpoint journal"));
+  ck_assert_int_eq(unlink(path), 0);
+  ck_assert_int_eq(nq__journal_read_header(&header, message, path), NQ_EJOURNAL);
+  ck_assert_ptr_nonnull(strstr(message, "cannot open"));
+  ck_assert_int_eq(mkdir(path, 0755), 0);
+  ck_assert_int_eq(nq__journal_read_header(&header, message, path), NQ_EJOURNAL);
+}
+END_TEST
+
 /* ---- the done cursor ---- */
 
 static uint64_t random_below(uint64_t *seed, uint64_t bound) {
@@ -838,6 +861,7 @@ static Suite *journal_suite(int argc, char **argv) {
   tcase_add_test(format, test_journal_golden_bytes);
   tcase_add_test(format, test_journal_golden_reads);
   tcase_add_test(format, test_journal_round_trip);
+  tcase_add_test(format, test_journal_header_read_alone);
   tcase_add_test(format, test_journal_append_refuses_bad_batches);
   tcase_add_test(format, test_journal_open_refuses_unwritable_header);
   suite_add_tcase(suite, format);

@@ -6,7 +6,8 @@
 # Q(16) and U(16) merged to the exact totals; --verify passes on a join
 # journal and catches a rank made to count wrong; --json names the method;
 # --status reads a join journal; journals of the other method, and options
-# only the backtracker has, are refused (exit 2, nothing changed); the join's memory follows Slurm's
+# only the backtracker has, are refused (exit 2, nothing changed), but auto
+# resumes a journal by the method that wrote it; the join's memory follows Slurm's
 # allocation unless --memory says otherwise, and a thread's parts far
 # under the fastest are noted; auto takes the join with a journal.
 #   e2e_join.sh NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]
@@ -95,6 +96,9 @@ run -n 15 --method join --checkpoint "$work/b15.journal"
 usage_error_ok "a backtracker's journal for the join" "-n 15 --method join --checkpoint"
 check "a backtracker's journal for the join: says which, untouched" \
   bash -c "grep -q 'journal is for --method backtrack, this run is --method join' '$err' && cmp -s '$work/b15.journal' '$work/b15.before'"
+run -n 15 --checkpoint "$work/b15.journal" --format json
+check "auto with a backtracker's journal: resumed by the backtracker, with a note: $(head -c 200 "$err")" \
+  bash -c "[ $status -eq 0 ] && grep -q '\"method\":\"backtrack\"' '$out' && grep -q '\"from_journal\":true' '$out' && grep -q 'note: --checkpoint .* was written by --method backtrack: resuming with it' '$err'"
 cp "$work/v15.journal" "$work/v15.before"
 run -n 15 --method backtrack --checkpoint "$work/v15.journal"
 usage_error_ok "a join journal for the backtracker" "-n 15 --method backtrack --checkpoint"

@@ -6,9 +6,11 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "app_faults.h"
 #include "count_faults.h"
+#include "journal.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
 #include "output_count.h"
@@ -133,8 +135,56 @@ static int without_silent_ranks(FILE *err, const nq_count_result_t *result, int 
   return status | NQ_EXIT_WITHOUT_SILENT_RANKS;
 }
 
-int nq__app_run_count(const nq__cli_t *cli, volatile sig_atomic_t *stop, MPI_Comm comm, int rank,
-                     FILE *out, FILE *err) {
+static const char *method_word(int choice) {
+  return choice == NQ_METHOD_JOIN ? "join" : "backtrack";
+}
+
+/* Rank 0: the method that wrote the journal at cli->checkpoint, where it
+ * is not `choice` and the options allow it (with a note on `err`), else
+ * `choice`.  A journal it cannot read leaves `choice`: the count then
+ * refuses it and says why. */
+static int journals_method(const nq__cli_t *cli, int choice, FILE *err) {
+  nq__journal_header_t header;
+  char message[NQ__MESSAGE_SIZE];
+  if (nq__journal_read_header(&header, message, cli->checkpoint) != NQ_OK)
+    return choice;
+  const int written = strcmp(header.method, "join") == 0        ? NQ_METHOD_JOIN
+                      : strcmp(header.method, "backtrack") == 0 ? NQ_METHOD_BACKTRACK
+                                                                : choice;
+  if (written == choice || (written == NQ_METHOD_JOIN && !nq__cli_join_possible(cli)))
+    return choice;
+  fprintf(err,
+          "nqueens-mpi: note: --checkpoint %s was written by --method %s: resuming with it "
+          "(auto would take --method %s)\n",
+          cli->checkpoint, header.method, method_word(choice));
+  return written;
+}
+
+/* --method auto resuming a journal takes the method that wrote it: a
+ * journal resumes only with its own method, auto's choice can change
+ * between releases (the join took over --unique), and rerunning the same
+ * command must still resume a count of weeks.  Rank 0 reads the header
+ * (the journal is rank 0's) and tells every rank.  `resolved` is `cli`
+ * with the method made explicit where it changed. */
+static int resume_with_journals_method(nq__cli_t *resolved, MPI_Comm comm, int rank, FILE *err) {
+  if (resolved->method != NQ_METHOD_AUTO || resolved->checkpoint == NULL)
+    return NQ_EXIT_OK;
+  int choice = (int)nq__cli_method(resolved);
+  if (rank == 0)
+    choice = journals_method(resolved, choice, err);
+  if (MPI_Bcast(&choice, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
+    return nq__app_runtime_failure(err, "sharing the journal's method", NQ_EMPI, 0);
+  resolved->method = (nq__method_choice_t)choice;
+  return NQ_EXIT_OK;
+}
+
+int nq__app_run_count(const nq__cli_t *given, volatile sig_atomic_t *stop, MPI_Comm comm, int rank,
+                      FILE *out, FILE *err) {
+  nq__cli_t resolved = *given;
+  const nq__cli_t *cli = &resolved;
+  int resumed = resume_with_journals_method(&resolved, comm, rank, err);
+  if (resumed != NQ_EXIT_OK)
+    return resumed;
   char json_target[PATH_MAX] = "";
   const char *journals[1] = {cli->checkpoint};
   int destination = nq__app_json_destination_ok(json_target, cli, journals, cli->checkpoint ? 1 : 0,

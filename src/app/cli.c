@@ -414,6 +414,10 @@ static int check_join(parser_t *p) {
   return NQ_OK;
 }
 
+int nq__cli_join_possible(const nq__cli_t *cli) {
+  return cli->n <= NQ_JOIN_MAX_N && backtrack_only_option(cli) == 0;
+}
+
 nq__method_choice_t nq__cli_method(const nq__cli_t *cli) {
   if (cli->method != NQ_METHOD_AUTO)
     return cli->method;

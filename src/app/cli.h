@@ -88,4 +88,9 @@ void nq__cli_print_help(FILE *out);
  * journal, slices, verification and --json serve both. */
 nq__method_choice_t nq__cli_method(const nq__cli_t *cli);
 
+/* Whether the join could count with these options, as --method join
+ * would accept them: a board up to NQ_JOIN_MAX_N and no option only the
+ * backtracker gives. */
+int nq__cli_join_possible(const nq__cli_t *cli);
+
 #endif

@@ -126,6 +126,12 @@ int nq__journal_open(nq__journal_t **out_journal, nq__journal_state_t *state,
 int nq__journal_read(nq__journal_state_t *state, char message[static NQ__MESSAGE_SIZE],
                      const char *path);
 
+/* The header of the journal at `path`, from its first line alone (a
+ * journal of a record count is gigabytes): NQ_OK, or NQ_EJOURNAL with the
+ * reason in `message` (no such file, not a journal, a damaged header). */
+int nq__journal_read_header(nq__journal_header_t *header, char message[static NQ__MESSAGE_SIZE],
+                            const char *path);
+
 /* nq__journal_read that also hands every record and check line, in file
  * order, to `visit` (a non-zero return stops the reading and is
  * returned). */

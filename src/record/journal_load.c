@@ -428,6 +428,26 @@ int nq__journal_visit(nq__journal_state_t *state, char message[static NQ__MESSAG
   return rc;
 }
 
+int nq__journal_read_header(nq__journal_header_t *header, char message[static NQ__MESSAGE_SIZE],
+                            const char *path) {
+  message[0] = '\0';
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0)
+    return nq__journal_refuse(message, path, "cannot open: %s", strerror(errno));
+  struct stat info;
+  char line[LINE_BYTES];
+  ssize_t got = -1;
+  if (fstat(fd, &info) == 0 && S_ISREG(info.st_mode))
+    do
+      got = pread(fd, line, sizeof line, 0);
+    while (got < 0 && errno == EINTR);
+  close(fd);
+  const char *end = got > 0 ? memchr(line, '\n', (size_t)got) : NULL;
+  if (end == NULL)
+    return nq__journal_refuse(message, path, "not a checkpoint journal (no header line)");
+  return nq__journal_parse_header(header, message, path, line, (size_t)(end - line) + 1);
+}
+
 /* ---- the done cursor ---- */
 
 void nq__journal_done_cursor_init(nq__journal_done_cursor_t *cursor,
