@@ -6,11 +6,11 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "app_faults.h"
 #include "count_faults.h"
 #include "journal.h"
+#include "method.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
 #include "output_count.h"
@@ -135,8 +135,9 @@ static int without_silent_ranks(FILE *err, const nq_count_result_t *result, int 
   return status | NQ_EXIT_WITHOUT_SILENT_RANKS;
 }
 
-static const char *method_word(int choice) {
-  return choice == NQ_METHOD_JOIN ? "join" : "backtrack";
+/* The run engine's method of an explicit choice. */
+static const nq__method_t *method_of_choice(int choice) {
+  return nq__method_of(choice == NQ_METHOD_JOIN ? NQ_COUNT_JOIN : NQ_COUNT_BACKTRACK);
 }
 
 /* Rank 0: the method that wrote the journal at cli->checkpoint, where it
@@ -148,16 +149,15 @@ static int journals_method(const nq__cli_t *cli, int choice, FILE *err) {
   char message[NQ__MESSAGE_SIZE];
   if (nq__journal_read_header(&header, message, cli->checkpoint) != NQ_OK)
     return choice;
-  const int written = strcmp(header.method, "join") == 0        ? NQ_METHOD_JOIN
-                      : strcmp(header.method, "backtrack") == 0 ? NQ_METHOD_BACKTRACK
-                                                                : choice;
-  if (written == choice || (written == NQ_METHOD_JOIN && !nq__cli_join_possible(cli)))
+  const nq__method_t *written = nq__method_named(header.method);
+  if (written == NULL || written == method_of_choice(choice) ||
+      (written->id == NQ_COUNT_JOIN && !nq__cli_join_possible(cli)))
     return choice;
   fprintf(err,
           "nqueens-mpi: note: --checkpoint %s was written by --method %s: resuming with it "
           "(auto would take --method %s)\n",
-          cli->checkpoint, header.method, method_word(choice));
-  return written;
+          cli->checkpoint, written->name, method_of_choice(choice)->name);
+  return written->id == NQ_COUNT_JOIN ? NQ_METHOD_JOIN : NQ_METHOD_BACKTRACK;
 }
 
 /* --method auto resuming a journal takes the method that wrote it: a

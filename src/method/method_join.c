@@ -217,13 +217,15 @@ static int solve(nq_unit_result_t *result, void *solver, const nq__work_t *unit,
   }
   if (unit->data[1] == TURN_UNIT)
     return has_turn_unit(params) && unit->data[0] == 0 ? solve_turns(result, s, params) : NQ_EUNIT;
+  if (unit->data[1] != 0)
+    return NQ_EUNIT;
   nq_join_stats_t stats = {0};
   int rc = nq__join_unit(&result->solutions, &stats, s->scratch, params->n, params->unit_param,
                          unit->data[0]);
   result->nodes = stats.bottom_nodes;
   if (params->unique)
     result->stabilizer_sum = result->solutions;
-  return unit->data[1] != 0 && rc == NQ_OK ? NQ_EUNIT : rc;
+  return rc;
 }
 
 const nq__method_t nq__method_join = {

@@ -4,6 +4,7 @@
 
 #include "bits.h"
 #include "nqueens/error.h"
+#include "nqueens/symmetry.h"
 
 /* A solution fixed by the half turn is its top half and that half turned:
  * the queen (r, c) brings its image (n-1-r, n-1-c), and on an odd board
@@ -46,15 +47,6 @@ static uint64_t images_reach(const attacks_t *a, int n, int row, uint64_t board)
   return ((a->up_left >> (n - 1 - row)) | (a->up_right >> row)) & board;
 }
 
-/* The quarter turn takes the queen (r, c) to (c, n-1-r): the solution is
- * fixed when the queen of row c stands in column n-1-r, for every row r. */
-static int quarter_turn_fixes(const half_search_t *s) {
-  for (int row = 0; row < s->n; row++)
-    if (s->column[s->column[row]] != s->n - 1 - row)
-      return 0;
-  return 1;
-}
-
 /* The attacks on row + 1 once the queen (row, col) and its image stand. */
 static attacks_t with_queen(const attacks_t *a, int n, uint64_t board, int row, int col) {
   const uint64_t bit = column_bit(col);
@@ -71,7 +63,7 @@ static int place_row(half_search_t *s, int row, const attacks_t *a) {
   const int n = s->n;
   if (row == s->half) {
     s->counts->half_turn++;
-    s->counts->quarter_turn += (uint64_t)quarter_turn_fixes(s);
+    s->counts->quarter_turn += nq_symmetry_fixing(s->column, s->n, 1u << NQ_SYM_ROT90) != 0 ? 1 : 0;
     return NQ_OK;
   }
   const uint64_t long_diagonals = column_bit(row) | column_bit(n - 1 - row);
