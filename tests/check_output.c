@@ -250,6 +250,16 @@ static const char big_solutions[] = "1180591620717411303424";
 static const char big_unique[] = "147573952589676412928";
 static const char big_nodes[] = "1208925819614629174706176";
 
+/* What nq__output_count writes of `result`, which it then clears. */
+static char *count_text(nq_count_result_t *result, nq__format_t format, int n, int unique) {
+  memory_t m;
+  memory_open(&m, NQ_OUTPUT_CAPACITY);
+  ck_assert_int_eq(nq__output_count(&m.output, format, n, unique, result), NQ_OK);
+  memory_close(&m);
+  nq_count_result_clear(result);
+  return m.text;
+}
+
 /* A made-up count of 3 ranks with 12 threads; `copies` adds 5 backup
  * copies, 4 of them confirmed. */
 static char *count_output(nq__format_t format, int unique, int copies) {
@@ -266,12 +276,7 @@ static char *count_output(nq__format_t format, int unique, int copies) {
   result.depth = 2;
   result.seconds = 0.5;
   result.walk = NQ_WALK_AVX512;
-  memory_t m;
-  memory_open(&m, NQ_OUTPUT_CAPACITY);
-  ck_assert_int_eq(nq__output_count(&m.output, format, 27, unique, &result), NQ_OK);
-  memory_close(&m);
-  nq_count_result_clear(&result);
-  return m.text;
+  return count_text(&result, format, 27, unique);
 }
 
 /* The version comes from CMake's project() and reaches the test only
@@ -469,15 +474,47 @@ START_TEST(test_count_text_singular_is_exact) {
   result.copies_sent = 1;
   result.seconds = 0.25;
   result.walk = NQ_WALK_SCALAR;
-  memory_t m;
-  memory_open(&m, NQ_OUTPUT_CAPACITY);
-  ck_assert_int_eq(nq__output_count(&m.output, NQ_FORMAT_TEXT, 1, 0, &result), NQ_OK);
-  memory_close(&m);
-  nq_count_result_clear(&result);
-  ck_assert_str_eq(m.text, "Q(1) = 1 solution on the 1x1 board\n"
-                           "0.250 s on 1 rank, 1 thread, 1 work unit, 4 nodes/s, scalar walk, "
-                           "1 backup copy (0 confirmed)\n");
-  free(m.text);
+  char *text = count_text(&result, NQ_FORMAT_TEXT, 1, 0);
+  ck_assert_str_eq(text, "Q(1) = 1 solution on the 1x1 board\n"
+                         "0.250 s on 1 rank, 1 thread, 1 work unit, 4 nodes/s, scalar walk, "
+                         "1 backup copy (0 confirmed)\n");
+  free(text);
+}
+END_TEST
+
+/* The join's text line of a count of n = 12 whose `units` finished, in
+ * slice `slice` (0-based) of `slices`. */
+static char *join_units_line(int unique, uint64_t units, int slice, int slices) {
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  result.method = NQ_COUNT_JOIN;
+  result.units = units;
+  result.ranks = 1;
+  result.threads = 1;
+  result.seconds = 1;
+  result.slice_index = slice;
+  result.slice_count = slices;
+  return count_text(&result, NQ_FORMAT_TEXT, 12, unique);
+}
+
+/* With --unique the join's first unit (id 0, in slice 1 of any slicing)
+ * is the turn search, not a column set: the line names it apart. */
+START_TEST(test_count_text_names_the_turn_search) {
+  const struct {
+    int unique, slice, slices;
+    uint64_t units;
+    const char *says;
+  } cases[] = {
+      {1, 0, 1, 253, "252 column sets and the turn search, "}, {0, 0, 1, 252, "252 column sets, "},
+      {1, 0, 2, 127, "126 column sets and the turn search, "}, {1, 1, 2, 126, "126 column sets, "},
+      {1, 0, 1, 2, "1 column set and the turn search, "},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    char *text = join_units_line(cases[k].unique, cases[k].units, cases[k].slice, cases[k].slices);
+    ck_assert_msg(strstr(text, cases[k].says) != NULL, "case %zu: %s", k, text);
+    ck_assert_msg(strstr(text, "its tables within 0 MiB a rank") != NULL, "case %zu: %s", k, text);
+    free(text);
+  }
 }
 END_TEST
 
@@ -858,6 +895,7 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_test(count, test_count_json_with_unique_is_exact);
   tcase_add_test(count, test_count_text_is_exact);
   tcase_add_test(count, test_count_text_singular_is_exact);
+  tcase_add_test(count, test_count_text_names_the_turn_search);
   tcase_add_test(count, test_estimate_text_is_exact);
   tcase_add_test(count, test_estimate_json_is_exact);
   tcase_add_test(count, test_join_estimate_is_exact);

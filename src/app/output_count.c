@@ -38,6 +38,23 @@ static void slice_as_text(nq__output_t *output, int n, int unique, const nq_coun
     nq__output_format(output, "its share of 8 x U(%d): %Zd\n", n, r->unique);
 }
 
+/* "252 column sets and the turn search": a unit leading the listing (id
+ * 0, so in slice 1 of any slicing: nq_slice_of) is named apart from the
+ * units the method is made of. */
+static void units_as_text(nq__output_t *output, const nq__method_t *method, int n, int unique,
+                          const nq_count_result_t *r) {
+  const char *leading = method->leading_unit_word ? method->leading_unit_word(n, unique) : NULL;
+  uint64_t units = r->units;
+  if (leading != NULL && r->slice_index == 0 && units > 0)
+    units--;
+  else
+    leading = NULL;
+  nq__output_format(output, "%llu %s%s", (unsigned long long)units, method->unit_word,
+                    units == 1 ? "" : "s");
+  if (leading != NULL)
+    nq__output_format(output, " and %s", leading);
+}
+
 static void count_as_text(nq__output_t *output, int n, int unique, const nq_count_result_t *r) {
   if (r->slice_count > 1) {
     slice_as_text(output, n, unique, r);
@@ -55,10 +72,10 @@ static void count_as_text(nq__output_t *output, int n, int unique, const nq_coun
   else
     nq__output_format(output, "%.3f s on ", r->seconds);
   const nq__method_t *method = nq__method_of(r->method);
-  nq__output_format(output, "%d rank%s, %d thread%s, %llu %s%s, %.3g nodes/s, ", r->ranks,
-                r->ranks == 1 ? "" : "s", r->threads, r->threads == 1 ? "" : "s",
-                (unsigned long long)r->units, method->unit_word, r->units == 1 ? "" : "s",
-                per_second(r->nodes, count_seconds(r)));
+  nq__output_format(output, "%d rank%s, %d thread%s, ", r->ranks, r->ranks == 1 ? "" : "s",
+                    r->threads, r->threads == 1 ? "" : "s");
+  units_as_text(output, method, n, unique, r);
+  nq__output_format(output, ", %.3g nodes/s, ", per_second(r->nodes, count_seconds(r)));
   if (r->method == NQ_COUNT_BACKTRACK) {
     nq__output_format(output, "%s walk", nq_walk_name(r->walk));
   } else {

@@ -47,6 +47,10 @@ typedef struct nq__method {
   int scheme;          /* the version of its unit listing (journal headers) */
   const char *unit_word; /* how a unit is called in messages: "work unit", "column set" */
   const char *unit_param_word; /* and its unit parameter: "depth", "top rows" */
+  /* A unit that leads the listing (id 0) and is not one that unit_word
+   * names, where the options give it one: the join's turn search with
+   * --unique.  Its words ("the turn search"), or NULL where it has none. */
+  const char *(*leading_unit_word)(int n, int unique);
   /* The unit parameter when the options say 0, and whether one is valid. */
   int (*default_unit_param)(int n);
   int (*check)(const nq__method_params_t *params);

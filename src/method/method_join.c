@@ -33,6 +33,11 @@ static int has_turn_unit(const nq__method_params_t *params) {
   return params->unique && params->n >= 2;
 }
 
+static const char *leading_unit_word(int n, int unique) {
+  const nq__method_params_t params = {.n = n, .unique = unique};
+  return has_turn_unit(&params) ? "the turn search" : NULL;
+}
+
 static int default_unit_param(int n) { return n < 2 ? 1 : nq_join_default_top_rows(n); }
 
 static int check(const nq__method_params_t *params) {
@@ -234,5 +239,6 @@ const nq__method_t nq__method_join = {
     .scheme = NQ_JOIN_UNIT_SCHEME,
     .unit_word = "column set",
     .unit_param_word = "top rows",
+    .leading_unit_word = leading_unit_word,
     NQ__METHOD_OPERATIONS,
 };

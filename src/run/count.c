@@ -24,6 +24,7 @@ void nq_count_result_init(nq_count_result_t *result) {
   result->ranks = 0;
   result->threads = 0;
   result->depth = 0;
+  result->memory = 0;
   result->slice_index = 0;
   result->slice_count = 1;
   result->method = NQ_COUNT_BACKTRACK;
