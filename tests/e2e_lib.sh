@@ -86,6 +86,26 @@ run_ranks_counting_wrong() {
   status=$?
 }
 
+# need_fault_shim: the fault shim of e2e_crashes.sh and e2e_faults.sh
+# (tests/fault_shim.c, LD_PRELOAD; NQ_E2E_FAULT_SHIM names the library
+# CMake builds) in `shim`, or the test skipped.
+need_fault_shim() {
+  shim=${NQ_E2E_FAULT_SHIM:-}
+  if [ -z "$shim" ] || [ ! -f "$shim" ]; then
+    skip "no fault shim (NQ_E2E_FAULT_SHIM names the library CMake builds)"
+  fi
+}
+# bounded COMMAND...: COMMAND, killed after the suite's limit for one run,
+# so that a run that hangs fails its check instead of the whole test.
+bounded() { timeout -k 10 "$limit" "$@"; }
+# with_shim [VAR=VALUE...] COMMAND...: COMMAND with the shim watching $work,
+# bounded.  (In the sanitizer build the shim must come before ASan's
+# runtime.)
+with_shim() {
+  bounded env LD_PRELOAD="$shim" NQ_SHIM_PATH="$work/" \
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$@"
+}
+
 json_solutions() { sed -n 's/.*"solutions":"\([0-9]*\)".*/\1/p' "$out"; }
 json_unique() { sed -n 's/.*"unique":"\([0-9]*\)".*/\1/p' "$out"; }
 json_nodes() { sed -n 's/.*"nodes":"\([0-9]*\)".*/\1/p' "$out"; }
