@@ -88,23 +88,6 @@ check "a rerun after mpiexec was killed: exact Q(17) ($retries retries on status
 pkill -KILL -f -- "--checkpoint $journal" 2>/dev/null
 
 # ---- a rank stopped for good ------------------------------------------------
-# rank_pid RANK: that rank's process among mpiexec's children.
-rank_pid() {
-  local child
-  for child in $(pgrep -P "$pid"); do
-    if tr '\0' '\n' <"/proc/$child/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1"; then
-      echo "$child"
-      return
-    fi
-  done
-}
-ended() { ! kill -0 "$pid" 2>/dev/null; }
-# killed_job: mpiexec ($pid) and its ranks, stopped ones too, killed.
-killed_job() {
-  local child
-  for child in $(pgrep -P "$pid"); do kill -KILL "$child" 2>/dev/null; done
-  kill -KILL "$pid" 2>/dev/null
-}
 rm -f "$journal"
 "$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" -n 17 --method backtrack -t 1 -q \
   --checkpoint "$journal" --format json >"$out" 2>"$err" &
@@ -113,7 +96,7 @@ within 60 records_at_least 2
 stopped=$(rank_pid 1)
 [ -n "$stopped" ] && kill -STOP "$stopped"
 started=$SECONDS
-within 120 ended || killed_job # (then the check below fails, with no wait for ever)
+within 120 ended || end_hung_run # (then the check below fails, with no wait for ever)
 ended_in=$((SECONDS - started))
 wait "$pid"
 status=$?
@@ -132,8 +115,7 @@ leader=$(rank_pid 0)
 kept=$(grep -c '^[0-9]' "$journal")
 [ -n "$leader" ] && kill -STOP "$leader"
 sleep 1
-killed_job
-wait "$pid" 2>/dev/null
+end_hung_run
 run --status "$journal" --format json
 done_units=$(sed -n 's/.*"units_done":\([0-9]*\).*/\1/p' "$out")
 check "rank 0 stopped, then the job killed: the $kept records journaled before are kept" \

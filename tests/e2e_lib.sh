@@ -106,6 +106,34 @@ with_shim() {
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" "$@"
 }
 
+# Jobs in the background: `pid` is the binary's, or mpiexec's.
+# A background job of a script ignores SIGINT; this gives the stop signals
+# their default actions back (env, before the binary or mpiexec).
+with_default_signals=(env --default-signal=INT,TERM,USR1,USR2)
+ended() { ! kill -0 "$pid" 2>/dev/null; }
+# signal_bit MASK SIGNAL: /proc/PID/status's hexadecimal MASK (SigIgn,
+# SigBlk, SigCgt) holds the signal numbered SIGNAL (bit SIGNAL - 1).
+signal_bit() { (((0x$1 >> ($2 - 1)) & 1)); }
+# rank_pid RANK: the process of that rank among mpiexec's children.
+rank_pid() {
+  local child
+  for child in $(pgrep -P "$pid"); do
+    if tr '\0' '\n' <"/proc/$child/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$1"; then
+      echo "$child"
+      return
+    fi
+  done
+}
+
+# end_hung_run: the job killed, mpiexec's ranks first (stopped ones too),
+# and reaped: what a failed stop left running, or a job a test ends.
+end_hung_run() {
+  local child
+  for child in $(pgrep -P "$pid"); do kill -KILL "$child" 2>/dev/null; done
+  kill -KILL "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+}
+
 json_solutions() { sed -n 's/.*"solutions":"\([0-9]*\)".*/\1/p' "$out"; }
 json_unique() { sed -n 's/.*"unique":"\([0-9]*\)".*/\1/p' "$out"; }
 json_nodes() { sed -n 's/.*"nodes":"\([0-9]*\)".*/\1/p' "$out"; }
