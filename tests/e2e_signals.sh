@@ -73,20 +73,35 @@ check "--verify alone, resumed: status 0, each batch checked once" \
 # a short count signalled at any moment ends with 0 and its whole result,
 # or 3, never killed by the signal.
 
-# stopped_within LABEL SECONDS ARGS...: the binary alone, SIGINT once it
-# has run SECONDS, ends with status 3 within a second more.
-# blocked PID SIGNAL: that process no longer takes SIGNAL's default
-# action: main blocks the stop signals first thing, then catches them
-# (before it, while the loader maps the libraries, they have their default
-# actions: the README's first moments).
-blocked() {
-  local status_file="/proc/$1/status" field mask
-  for field in SigBlk SigCgt; do
-    mask=$(sed -n "s/^$field:[[:space:]]*//p" "$status_file" 2>/dev/null)
-    [ -n "$mask" ] && signal_bit "$mask" "$(kill -l "$2")" && return 0
-  done
-  return 1
+# exposure PID SIGNUM: sets `state` to what signal SIGNUM does to that process
+# now, from one reading of its status: "held" (main has blocked or caught
+# it), "before-main" (one thread, neither: the loader is still at work,
+# the README's first moments, where the signal ends the process as usual)
+# or "exposed" (neither, with threads running: MPI_Init has started them,
+# so main did not block the signal first thing, the bug the short counts
+# below look for); "gone" once it has ended.  Builtins only, so that the
+# reading comes as close to a delay as it can.
+exposure() {
+  local signal=$2 field value blocked=0 caught=0 threads=1
+  state=gone
+  [ -r "/proc/$1/status" ] || return 0
+  while read -r field value; do
+    case $field in
+    SigBlk:) blocked=$value ;;
+    SigCgt:) caught=$value ;;
+    Threads:) threads=$value ;;
+    esac
+  done <"/proc/$1/status" 2>/dev/null
+  if signal_bit "$blocked" "$signal" || signal_bit "$caught" "$signal"; then
+    state=held
+  elif [ "$threads" -le 1 ]; then
+    state=before-main
+  else
+    state=exposed
+  fi
 }
+# blocked PID SIGNAL: that process no longer takes SIGNAL's default action.
+blocked() { exposure "$1" "$(kill -l "$2")" && [ "$state" = held ]; }
 # The ranks mpiexec PID started, each past that point for SIGUSR1.
 ranks_blocked() {
   local ranks rank
@@ -94,10 +109,11 @@ ranks_blocked() {
   [ "$(wc -w <<<"$ranks")" -ge 3 ] || return 1
   for rank in $ranks; do blocked "$rank" USR1 || return 1; done
 }
-# A stop DELAY seconds after the start, or as soon after as main has
-# blocked the signal: a loaded machine can take longer than DELAY to get
-# there (CI saw 10 ms pass before main), and before main the signal ends
-# the process as usual, which is not what these checks are about.
+# stopped_within LABEL SECONDS ARGS...: the binary alone, SIGINT once it
+# has run SECONDS (or as soon after as main has blocked the signal: a
+# loaded machine can take longer to get there, CI saw 10 ms pass before
+# main, and before main the signal ends the process as usual, which is
+# not what these checks are about), ends with status 3 within a second.
 stopped_within() {
   local label=$1 delay=$2
   shift 2
@@ -154,42 +170,16 @@ if within "$patience" ended; then wait "$pid"; status=$?; else end_hung_run; sta
 check "3 ranks, SIGUSR1 to mpiexec 0.15 s after the start or once its ranks reach main: status 3: $status, $(head -c 200 "$err")" \
   bash -c "[ $status -eq 3 ] && [ ! -s '$out' ]"
 
-# exposure PID: sets `state` to what SIGUSR1 does to that process now,
-# from one reading of its status: "held" (main has blocked or caught it), "before-main" (one
-# thread, neither: the loader is still at work, the README's first moments,
-# where the signal ends the process as usual) or "exposed" (neither, with
-# threads running: MPI_Init has started them, so main did not block the
-# signal first thing, the bug this loop looks for).
-exposure() {
-  local bit=$(($(kill -l USR1) - 1)) field value blocked=0 caught=0 threads=1
-  # Builtins only: the reading comes as close to the delay as it can.
-  state=gone
-  [ -r "/proc/$1/status" ] || return
-  while read -r field value; do
-    case $field in
-    SigBlk:) blocked=$value ;;
-    SigCgt:) caught=$value ;;
-    Threads:) threads=$value ;;
-    esac
-  done <"/proc/$1/status" 2>/dev/null
-  if (((0x$blocked >> bit) & 1)) || (((0x$caught >> bit) & 1)); then
-    state=held
-  elif [ "$threads" -le 1 ]; then
-    state=before-main
-  else
-    state=exposed
-  fi
-}
 # Whether a kill by the signal (128 + 10) was the first moments' is read
 # from the process itself, not from the delay: a loaded machine takes tens
 # of milliseconds to reach main (CI saw 40 ms once).
-outcomes="" states=""
+outcomes="" states="" usr1=$(kill -l USR1)
 for delay in 0.005 0.01 0.015 0.02 0.025 0.03 0.035 0.04 0.05 0.06 0.08 0.1; do
   later_than_early "$delay" || continue
   "${with_default_signals[@]}" "$binary" -n 13 --method backtrack -t 1 >"$out" 2>"$err" &
   pid=$!
   sleep "$delay"
-  exposure "$pid"
+  exposure "$pid" "$usr1"
   kill -s USR1 "$pid" 2>/dev/null
   wait "$pid"
   status=$?

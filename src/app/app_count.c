@@ -135,28 +135,25 @@ static int without_silent_ranks(FILE *err, const nq_count_result_t *result, int 
   return status | NQ_EXIT_WITHOUT_SILENT_RANKS;
 }
 
-/* The run engine's method of an explicit choice. */
-static const nq__method_t *method_of_choice(int choice) {
-  return nq__method_of(choice == NQ_METHOD_JOIN ? NQ_COUNT_JOIN : NQ_COUNT_BACKTRACK);
-}
-
 /* Rank 0: the method that wrote the journal at cli->checkpoint, where it
- * is not `choice` and the options allow it (with a note on `err`), else
- * `choice`.  A journal it cannot read leaves `choice`: the count then
- * refuses it and says why. */
-static int journals_method(const nq__cli_t *cli, int choice, FILE *err) {
+ * is not auto's and the options allow it (with a note on `err`), else
+ * auto's.  A journal it cannot read leaves auto's: the count then refuses
+ * it and says why. */
+static nq__method_choice_t journals_method(const nq__cli_t *cli, FILE *err) {
+  const nq__method_choice_t choice = nq__cli_method(cli);
   nq__journal_header_t header;
   char message[NQ__MESSAGE_SIZE];
   if (nq__journal_read_header(&header, message, cli->checkpoint) != NQ_OK)
     return choice;
   const nq__method_t *written = nq__method_named(header.method);
-  if (written == NULL || written == method_of_choice(choice) ||
+  const nq__method_t *chosen = nq__method_of(nq__app_count_method(cli));
+  if (written == NULL || written == chosen ||
       (written->id == NQ_COUNT_JOIN && !nq__cli_join_possible(cli)))
     return choice;
   fprintf(err,
           "nqueens-mpi: note: --checkpoint %s was written by --method %s: resuming with it "
           "(auto would take --method %s)\n",
-          cli->checkpoint, written->name, method_of_choice(choice)->name);
+          cli->checkpoint, written->name, chosen->name);
   return written->id == NQ_COUNT_JOIN ? NQ_METHOD_JOIN : NQ_METHOD_BACKTRACK;
 }
 
@@ -169,9 +166,7 @@ static int journals_method(const nq__cli_t *cli, int choice, FILE *err) {
 static int resume_with_journals_method(nq__cli_t *resolved, MPI_Comm comm, int rank, FILE *err) {
   if (resolved->method != NQ_METHOD_AUTO || resolved->checkpoint == NULL)
     return NQ_EXIT_OK;
-  int choice = (int)nq__cli_method(resolved);
-  if (rank == 0)
-    choice = journals_method(resolved, choice, err);
+  int choice = rank == 0 ? (int)journals_method(resolved, err) : NQ_METHOD_AUTO;
   if (MPI_Bcast(&choice, 1, MPI_INT, 0, comm) != MPI_SUCCESS)
     return nq__app_runtime_failure(err, "sharing the journal's method", NQ_EMPI, 0);
   resolved->method = (nq__method_choice_t)choice;
