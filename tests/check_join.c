@@ -636,6 +636,67 @@ START_TEST(test_join_stops_on_request) {
 }
 END_TEST
 
+/* The bucket of `columns` walked from `start` solutions, every queen of
+ * row m weighed 3: what it ends at and whether it went past 64 bits. */
+static uint64_t walked_from(int *overflowed, nq_join_scratch_t *scratch, int n, int top_rows,
+                            uint64_t columns, uint64_t start) {
+  uint8_t weight[NQ_JOIN_MAX_N];
+  memset(weight, 3, sizeof weight);
+  bottom_walk_t walk;
+  ck_assert_int_eq(nq__join_open_bucket(&walk, scratch, n, top_rows, columns, weight, 1), NQ_OK);
+  walk.solutions = start;
+  ck_assert_int_eq(nq__join_walk_parts(&walk, columns), NQ_OK);
+  *overflowed = walk.overflowed;
+  return walk.solutions;
+}
+
+/* A count one past 2^64 - 1 is caught, one short of it is not, whichever
+ * way the walk sums: the last row alone (m = n - 1), the last two rows,
+ * one-word tables, the fused rows and the long diagonals' twice counts
+ * (the default cuts of 11 and 16), each bucket started where its own
+ * count ends exactly at 2^64 - 1 or one past it. */
+START_TEST(test_join_counts_past_64_bits_are_caught) {
+  const struct {
+    int n, top_rows, step;
+  } cuts[] = {{12, 11, 1}, {12, 10, 3}, {11, 5, 2}, {16, 8, 61}};
+  nq_join_scratch_t *scratch = NULL;
+  ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
+  for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+    uint64_t *sets = NULL, count = 0, caught = 0;
+    ck_assert_int_eq(nq__join_list_sets(&sets, &count, cuts[i].n, cuts[i].top_rows), NQ_OK);
+    for (uint64_t k = 0; k < count; k += (uint64_t)cuts[i].step) {
+      int overflowed;
+      const uint64_t solutions =
+          walked_from(&overflowed, scratch, cuts[i].n, cuts[i].top_rows, sets[k], 0);
+      ck_assert_int_eq(overflowed, 0);
+      if (solutions == 0)
+        continue;
+      ck_assert_uint_eq(walked_from(&overflowed, scratch, cuts[i].n, cuts[i].top_rows, sets[k],
+                                    UINT64_MAX - solutions),
+                        UINT64_MAX);
+      ck_assert_int_eq(overflowed, 0);
+      walked_from(&overflowed, scratch, cuts[i].n, cuts[i].top_rows, sets[k],
+                  UINT64_MAX - solutions + 1);
+      ck_assert_msg(overflowed, "n=%d m=%d set %#llx: %llu solutions past 2^64 - 1 not caught",
+                    cuts[i].n, cuts[i].top_rows, (unsigned long long)sets[k],
+                    (unsigned long long)solutions);
+      caught++;
+    }
+    ck_assert_uint_gt(caught, 0);
+    free(sets);
+  }
+  nq_join_scratch_destroy(scratch);
+  /* A weight that carries a small count past 2^64. */
+  bottom_walk_t walk = {.solutions = ((uint64_t)1 << 63) + 5};
+  nq__join_weigh_since(&walk, 5, 2);
+  ck_assert_int_eq(walk.overflowed, 1);
+  walk = (bottom_walk_t){.solutions = ((uint64_t)1 << 62) + 5};
+  nq__join_weigh_since(&walk, 5, 2);
+  ck_assert_int_eq(walk.overflowed, 0);
+  ck_assert_uint_eq(walk.solutions, ((uint64_t)1 << 63) + 5);
+}
+END_TEST
+
 START_TEST(test_join_refuses_bad_arguments) {
   nq_join_scratch_t *scratch = NULL;
   ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
@@ -686,6 +747,7 @@ static Suite *join_suite(int argc, char **argv) {
   tcase_add_test(tc, test_join_parts_keep_their_cap);
   tcase_add_test(tc, test_join_memory_for_the_fastest_parts);
   tcase_add_test(tc, test_join_narrow_words_at_their_bound);
+  tcase_add_test(tc, test_join_counts_past_64_bits_are_caught);
   return s;
 }
 

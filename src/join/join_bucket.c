@@ -214,7 +214,7 @@ void nq__join_walk_rest_in_one_word(bottom_walk_t *walk, const top_table_t *tabl
                          .last_row = n - 1,
                          .completion_row =
                              walk->scratch->completions != NULL ? n - JOIN_COMPLETION_ROWS : n};
-  walk->solutions += walk_one_word(&one, row, allowed, ld, rd, ~ruled_out);
+  nq__join_add_solutions(walk, walk_one_word(&one, row, allowed, ld, rd, ~ruled_out));
   walk->stats.bottom_nodes += one.nodes;
   walk->stats.words += one.nodes;
 }
@@ -338,7 +338,7 @@ static void count_last_two_rows(bottom_walk_t *walk, const top_table_t *table,
       fitting += nq__join_counted(
           table, w, ~(ruled_out[k] | by_ld[w] | by_rd[w] | last_ld[w] | last_rd[w]), twice_counts);
     }
-    walk->solutions += fitting;
+    nq__join_add_solutions(walk, fitting);
     ++*nodes;
     *combined += live;
   }
@@ -416,10 +416,11 @@ static size_t counted_once(const completions_fitting_t *c, int some_twice) {
 static void count_completions(fused_rows_t *f) {
   const nq_bit_sets_t *sets = f->walk->scratch->completion_sets;
   const size_t words = f->table->words;
-  f->walk->solutions += f->twices == 0
-                            ? nq__bit_count_clear(f->above, sets, f->onces, 0, words)
-                            : nq__bit_count_clear_twice(f->above, sets, f->onces + f->twices,
-                                                        f->onces, f->table->once, words);
+  const uint64_t fitting = f->twices == 0
+                               ? nq__bit_count_clear(f->above, sets, f->onces, 0, words)
+                               : nq__bit_count_clear_twice(f->above, sets, f->onces + f->twices,
+                                                           f->onces, f->table->once, words);
+  nq__join_add_solutions(f->walk, fitting);
 }
 
 /* Where a fitting completion's five bitsets lie: row j's queen bitsets
@@ -555,10 +556,12 @@ static void count_single_row(bottom_walk_t *walk, uint64_t squares, uint64_t *no
   const top_table_t *bucket = &scratch->tables[0];
   for (; squares != 0; squares = drop_lowest_bit(squares)) {
     int column = bit_index(lowest_bit(squares)), row = scratch->top_rows;
-    walk->solutions += walk->first_row_weight[column] *
-                       tops_fitting(scratch->live_index[0], scratch->ruled_out[0], bucket->words,
-                                    nq__join_ruled_out_along_ld(scratch, bucket, row, column),
-                                    nq__join_ruled_out_along_rd(scratch, bucket, row, column));
+    const uint64_t before = walk->solutions;
+    nq__join_add_solutions(
+        walk, tops_fitting(scratch->live_index[0], scratch->ruled_out[0], bucket->words,
+                           nq__join_ruled_out_along_ld(scratch, bucket, row, column),
+                           nq__join_ruled_out_along_rd(scratch, bucket, row, column)));
+    nq__join_weigh_since(walk, before, walk->first_row_weight[column]);
     ++*nodes;
     *combined += bucket->words;
   }
@@ -599,7 +602,7 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
     if (row + 1 == n - 1) {
       count_last_two_rows(walk, table, index, ruled_out, live, by_ld, by_rd, next_squares, below_ld,
                           below_rd, &nodes, &combined);
-      walk->solutions = before + (walk->solutions - before) * weight;
+      nq__join_weigh_since(walk, before, weight);
       continue;
     }
     if (row + JOIN_FUSED_ROWS == n && table->words > 1) {
@@ -615,7 +618,7 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
       complete_from_list(&f, below, below_ld, below_rd);
       nodes += f.nodes;
       combined += f.combined;
-      walk->solutions = before + (walk->solutions - before) * weight;
+      nq__join_weigh_since(walk, before, weight);
       continue;
     }
     size_t next_live =
@@ -637,7 +640,7 @@ void nq__join_walk_bottom(bottom_walk_t *walk, int row, uint64_t allowed, uint64
       if (asks && scratch->abandoned)
         break;
     }
-    walk->solutions = before + (walk->solutions - before) * weight;
+    nq__join_weigh_since(walk, before, weight);
   }
   walk->stats.bottom_nodes += nodes;
   walk->stats.words += combined;
@@ -757,6 +760,17 @@ static void walk_part(bottom_walk_t *walk, uint64_t top_columns) {
   walk->stats.words += combined;
 }
 
+int nq__join_walk_parts(bottom_walk_t *walk, uint64_t top_columns) {
+  int rc = NQ_OK;
+  while (rc == NQ_OK && !walk->scratch->abandoned) {
+    rc = nq__join_next_part(walk);
+    if (rc != NQ_OK || walk->scratch->tables[0].tops == 0)
+      break;
+    walk_part(walk, top_columns);
+  }
+  return rc;
+}
+
 /* Sum over the queens c of row m of first_row_weight[c] times the
  * solutions with top columns `top_columns` and that queen: the sum over
  * the bucket's parts of tops, each against every bottom half. */
@@ -766,15 +780,13 @@ int nq__join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scrat
   bottom_walk_t walk;
   int rc = nq__join_open_bucket(&walk, scratch, n, top_rows, top_columns, first_row_weight,
                                 long_diagonals);
-  while (rc == NQ_OK && !scratch->abandoned) {
-    rc = nq__join_next_part(&walk);
-    if (rc != NQ_OK || scratch->tables[0].tops == 0)
-      break;
-    walk_part(&walk, top_columns);
-  }
+  if (rc == NQ_OK)
+    rc = nq__join_walk_parts(&walk, top_columns);
   *solutions = walk.solutions;
   if (stats != NULL)
     add_stats(stats, &walk.stats);
+  if (rc == NQ_OK && walk.overflowed)
+    rc = NQ_EOVERFLOW;
   return rc != NQ_OK ? rc : scratch->abandoned ? NQ_ESTOPPED : NQ_OK;
 }
 

@@ -185,8 +185,25 @@ typedef struct bottom_walk {
                                       stands for (0: another's to count) */
   uint64_t board;
   uint64_t solutions;
+  int overflowed; /* a sum or a weight went past 64 bits: the count is void */
   nq_join_stats_t stats;
 } bottom_walk_t;
+
+/* Every sum into walk->solutions goes through these two, checked: a
+ * bucket's count is a share of Q(n), and Q(n) passes 2^64 before n = 32.
+ * The sums inside one call below them (a popcount a word or a completion,
+ * at most 128 each) would need over 2^57 steps of one call to wrap. */
+static inline void nq__join_add_solutions(bottom_walk_t *walk, uint64_t found) {
+  walk->overflowed |= __builtin_add_overflow(walk->solutions, found, &walk->solutions);
+}
+
+/* What the walk found since `before`, taken `weight` times. */
+static inline void nq__join_weigh_since(bottom_walk_t *walk, uint64_t before, uint64_t weight) {
+  uint64_t weighed;
+  int wrapped = __builtin_mul_overflow(walk->solutions - before, weight, &weighed);
+  wrapped |= __builtin_add_overflow(before, weighed, &walk->solutions);
+  walk->overflowed |= wrapped;
+}
 
 /* What a bottom queen at `column` of `row` rules out: the tops attacking
  * the squares of row m its two diagonals cross. */
@@ -272,6 +289,11 @@ int nq__join_open_bucket(bottom_walk_t *walk, nq_join_scratch_t *scratch, int n,
  * and its live words at depth 0; no top once the bucket is done.  Its
  * counters go to walk->stats.  NQ_ENOMEM, NQ_ESTOPPED. */
 int nq__join_next_part(bottom_walk_t *walk);
+
+/* Every part of the opened bucket against every bottom half, its
+ * solutions added to walk->solutions (walk->overflowed past 64 bits).
+ * NQ_ENOMEM, NQ_ESTOPPED. */
+int nq__join_walk_parts(bottom_walk_t *walk, uint64_t top_columns);
 
 /* The live words once a queen's two bitsets (by_ld, by_rd) join them;
  * words left full drop out, except where every word of the table was
