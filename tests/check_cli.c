@@ -160,6 +160,8 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--list", "--estimate", NULL}, "--estimate"},
     {{"-n", "8", "--estimate", "--estimate-ranks", "0", NULL}, "--estimate-ranks"},
     {{"-n", "8", "--estimate", "--estimate-samples", "1", NULL}, "--estimate-samples"},
+    {{"-n", "8", "--estimate", "5", "--estimate-samples", "4", NULL}, "--estimate-samples K"},
+    {{"-n", "8", "--estimate-samples", "4", "--estimate", "5", NULL}, "--estimate SECS"},
     {{"-n", "8", "--estimate", "--unique", NULL}, "--unique"},
     {{"-n", "8", "--estimate", "--checkpoint", "j", NULL}, "--checkpoint"},
     {{"-n", "8", "--estimate-samples", "4", NULL}, "--estimate"},

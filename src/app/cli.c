@@ -76,6 +76,7 @@ typedef struct parser {
   char *message; /* NQ__MESSAGE_SIZE bytes */
   int seen[OPT_STATUS + 1];
   int have_n;
+  int estimate_seconds_given; /* --estimate SECS, not --estimate alone */
   int operands; /* argv[operands..argc-1]: the words that are not options */
 } parser_t;
 
@@ -188,6 +189,7 @@ static int parse_estimate(parser_t *p, const char *text) {
       value > 604800)
     return fail(p, "--estimate '%s' is not a number of seconds above 0 (at most 604800)", text);
   p->cli->estimate_seconds = value;
+  p->estimate_seconds_given = 1;
   return NQ_OK;
 }
 
@@ -359,6 +361,11 @@ static int check_estimate(parser_t *p) {
   for (size_t i = 0; i < sizeof count_only / sizeof count_only[0]; i++)
     if (p->seen[count_only[i]])
       return fail(p, "--%s cannot be combined with --estimate", option_name(count_only[i]));
+  /* Probes by number or for a time: taking one would silently drop the
+   * other. */
+  if (p->estimate_seconds_given && p->seen[OPT_ESTIMATE_SAMPLES])
+    return fail(p, "--estimate SECS and --estimate-samples K are two ways to end the probes: "
+                   "give one");
   /* The backtracker's strata are its frames: their number is the board's. */
   if (p->seen[OPT_ESTIMATE_STRATA] && nq__cli_method(p->cli) != NQ_METHOD_JOIN)
     return fail(p, "--estimate-strata applies to the join's estimate (n %d-%d or --method join), "
