@@ -162,6 +162,22 @@ check "--json through a link: the target written, the link and the mode kept" \
 check "--json: a new record's mode follows the umask" [ "$(stat -c %a "$work/new.json")" = 640 ]
 run -n 12 --json "$work/no/such/dir/x.json"
 check "--json into a missing directory: status 2, nothing made" bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && [ ! -e '$work/no' ]"
+# The temporary files beside a record or a journal keep within NAME_MAX
+# whatever the name: 250 bytes, legal, are written; 260 refused first.
+long_name=$work/$(printf 'r%.0s' {1..250})
+run -n 8 --checkpoint "$long_name.j" --json "$long_name.json" -q
+check "--json and --checkpoint with 250-byte names: written" \
+  bash -c "[ $status -eq 0 ] && grep -q '\"solutions\":\"92\"' '$long_name.json' && [ -s '$long_name.j' ]"
+run -n 8 --json "$work/$(printf 'r%.0s' {1..260}).json" -q
+check "--json with a 260-byte name: status 2 before any work" \
+  bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && grep -q 'File name too long' '$err'"
+ln -s nowhere "$work/dangling.journal"
+listing_before=$(ls -A "$work" | grep -vx 'out\|err')
+run -n 8 --checkpoint "$work/dangling.journal"
+check "--checkpoint to a dangling link: status 2, says so" \
+  bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && grep -q 'a symbolic link to nothing' '$err'"
+check "--checkpoint to a dangling link: nothing made" \
+  [ "$listing_before" = "$(ls -A "$work" | grep -vx 'out\|err')" ]
 
 # Bad input: status 2, one line, nothing made.
 for args in "--slice 0/3" "--slice 4/3" "--slice 3" "--verify 0.5" "--verify 2 --checkpoint $work/x.journal"; do

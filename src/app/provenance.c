@@ -165,8 +165,12 @@ static int resolve_destination(char *target, const char *path,
                                char message[static NQ__MESSAGE_SIZE]) {
   struct stat info;
   snprintf(target, PATH_MAX, "%s", path);
-  if (lstat(path, &info) != 0)
-    return NQ_OK; /* a new file */
+  if (lstat(path, &info) != 0) {
+    if (errno == ENOENT)
+      return NQ_OK; /* a new file */
+    nq__message(message, "--json %s: %s", path, strerror(errno));
+    return NQ_EINVAL;
+  }
   if (S_ISLNK(info.st_mode)) {
     char resolved[PATH_MAX];
     if (realpath(path, resolved) == NULL || stat(resolved, &info) != 0) {
@@ -223,7 +227,7 @@ static mode_t record_mode(const char *path) {
 
 FILE *nq__provenance_open_temp(const char *path, char *temp,
                                char message[static NQ__MESSAGE_SIZE]) {
-  snprintf(temp, PATH_MAX, "%s.XXXXXX", path);
+  nq__name_beside(temp, PATH_MAX, path, ".XXXXXX");
   int fd = mkstemp(temp);
   if (fd < 0) {
     failed(message, "cannot create a file beside", path, NQ_EIO);

@@ -6,12 +6,21 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 void nq__directory_of(char out[PATH_MAX], const char *path) {
   char copy[PATH_MAX];
   snprintf(copy, sizeof copy, "%s", path);
   snprintf(out, PATH_MAX, "%s", dirname(copy));
+}
+
+void nq__name_beside(char *out, size_t size, const char *path, const char *suffix) {
+  const char *slash = strrchr(path, '/');
+  const size_t directory = slash != NULL ? (size_t)(slash + 1 - path) : 0;
+  const size_t name = strlen(path) - directory, added = strlen(suffix);
+  const size_t kept = name + added <= NAME_MAX ? name : added < NAME_MAX ? NAME_MAX - added : 0;
+  snprintf(out, size, "%.*s%s", (int)(directory + kept), path, suffix);
 }
 
 int nq__sync_directory_of(const char *path) {

@@ -6,10 +6,18 @@
  * file itself is synced: the directory that holds the name is synced too. */
 
 #include <limits.h>
+#include <stddef.h>
 
 /* The directory part of `path` ("." for a bare name); dirname(3) may
  * change its argument, so it works on a copy. */
 void nq__directory_of(char out[PATH_MAX], const char *path);
+
+/* Into out (`size` bytes, at least strlen(path) + strlen(suffix) + 1):
+ * a name beside `path`, in its directory, so that a rename or link onto
+ * `path` is atomic: path's own name followed by `suffix`, the name cut
+ * short where the two would pass NAME_MAX (a legal name of 250 bytes
+ * must not leave its temporary file without a legal one). */
+void nq__name_beside(char *out, size_t size, const char *path, const char *suffix);
 
 /* Syncs the directory holding `path`, after a link, rename or create in
  * it.  0; or -1 with errno set (a filesystem that cannot sync a directory

@@ -106,7 +106,9 @@ static int create(nq__journal_t *journal, int *created, nq__journal_state_t *sta
   char *temporary = malloc(size);
   if (temporary == NULL)
     return NQ_ENOMEM;
-  snprintf(temporary, size, "%s.tmp.%ld", path, (long)getpid());
+  char suffix[32];
+  snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)getpid());
+  nq__name_beside(temporary, size, path, suffix);
   int fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0644);
   if (fd < 0) {
     int rc = nq__journal_refuse(message, path, "cannot create %s: %s", temporary, strerror(errno));
@@ -196,6 +198,11 @@ static int resume_read_only(nq__journal_t *journal, nq__journal_state_t *state, 
   return NQ_OK;
 }
 
+static int is_symbolic_link(const char *path) {
+  struct stat info;
+  return lstat(path, &info) == 0 && S_ISLNK(info.st_mode);
+}
+
 static int open_or_create(nq__journal_t *journal, nq__journal_state_t *state, char *message,
                           const char *path, const nq__journal_header_t *expected) {
   /* A second try finds a journal that another run created between this
@@ -208,6 +215,10 @@ static int open_or_create(nq__journal_t *journal, nq__journal_state_t *state, ch
       return resume_read_only(journal, state, message, path, expected, errno);
     if (errno != ENOENT)
       return nq__journal_refuse(message, path, "cannot open: %s", strerror(errno));
+    if (is_symbolic_link(path))
+      return nq__journal_refuse(message, path,
+                                "a symbolic link to nothing: a journal is created in place, "
+                                "not through a link");
     int created = 0;
     int rc = create(journal, &created, state, message, path, expected);
     if (rc != NQ_OK || created)
