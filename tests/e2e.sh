@@ -394,6 +394,16 @@ else
     [ "$(cat "$err")" = "nqueens-mpi: --gpu: no rank found a usable CUDA GPU (rank 0 drives one only when alone; see --version)" ]
   run_ranks 3 -n 12 --gpu
   usage_error_ok "--gpu without a GPU, 3 ranks" "-n 12 --gpu"
+  # Refused before the journal: none made, and one there not marked with
+  # a run.
+  run -n 12 --gpu --checkpoint "$work/gpu.journal"
+  check "-n 12 --gpu --checkpoint without a GPU: status $status (expected 2), journal made" \
+    bash -c "[ $status -eq 2 ] && [ ! -e '$work/gpu.journal' ]"
+  "$binary" -n 12 --slice 1/2 --checkpoint "$work/gpu.journal" -q >/dev/null 2>&1
+  cp "$work/gpu.journal" "$work/gpu.journal.before"
+  run_ranks 3 -n 12 --slice 1/2 --gpu --checkpoint "$work/gpu.journal"
+  check "--gpu without a GPU, 3 ranks, on a journal: status $status (expected 2), journal changed" \
+    bash -c "[ $status -eq 2 ] && cmp -s '$work/gpu.journal' '$work/gpu.journal.before'"
 fi
 
 # ---- progress on stderr ------------------------------------------------------

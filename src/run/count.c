@@ -288,14 +288,19 @@ static int set_up_and_run(nq_count_result_t *result, nq__run_t *run, MPI_Comm co
   int rc = walk_runs_everywhere(run, comm);
   if (rc == NQ_OK)
     rc = count_units(run, comm);
+  if (rc != NQ_OK)
+    return rc;
+  /* The GPUs before the journal: a --gpu that finds none is refused with
+   * the journal neither created nor marked with a run. */
+  rc = nq__gpu_ranks_open(run, comm);
   if (rc == NQ_OK)
     rc = open_journal(result, run, comm);
   if (rc == NQ_OK)
     rc = note_run(result, run, comm);
-  if (rc == NQ_OK)
-    rc = nq__gpu_ranks_open(run, comm);
-  if (rc != NQ_OK)
+  if (rc != NQ_OK) {
+    nq__gpu_ranks_close(run);
     return close_journal(result, run, rc);
+  }
   rc = share_batch_sizes(run, comm);
   if (rc == NQ_OK)
     rc = run_on(result, run, comm);
