@@ -149,6 +149,23 @@ for target in "$work/p.journal" "$work/./p.journal" "$work/p.link" "$work/record
 done
 run --json "$(j 2)" --merge "$(j 1)" "$(j 2)" "$(j 3)"
 check "--json onto a merged journal: status 2" bash -c "[ $status -eq 2 ] && grep -q 'is the journal' '$err'"
+# Any journal, not only the run's: another run's slice, and a journal made
+# at the record's path while the count ran (its journal already open, the
+# destination checked before it), whose record is kept beside it.
+"$binary" -n 12 --slice 2/2 --checkpoint "$work/other.journal" -q >/dev/null 2>&1
+cp "$work/other.journal" "$work/other.journal.before"
+run -n 12 --slice 1/2 --checkpoint "$work/mine.journal" --json "$work/other.journal" -q
+check "--json onto another run's journal: status 2 before any work, that journal unchanged" \
+  bash -c "[ $status -eq 2 ] && [ ! -e '$work/mine.journal' ] && grep -q 'is a checkpoint journal' '$err' && cmp -s '$work/other.journal' '$work/other.journal.before'"
+"$binary" -n 16 --method join -t 1 --checkpoint "$work/late.journal" --json "$work/late.json" -q \
+  >"$out" 2>"$err" &
+late=$!
+for _ in $(seq 3000); do [ -s "$work/late.journal" ] && break; sleep 0.01; done
+cp "$work/other.journal" "$work/late.json"
+wait "$late"
+status=$?
+check "--json whose path became a journal during the count: status 1, the journal kept, the record beside it" \
+  bash -c "[ $status -eq 1 ] && cmp -s '$work/late.json' '$work/other.journal' && grep -q 'is now a checkpoint journal' '$err' && grep -q '\"solutions\":\"${known_all[16]}\"' '$work'/late.json.??????"
 ln -s nowhere "$work/dangling"
 run -n 8 --json "$work/dangling"
 check "--json to a dangling link: status 2, nothing made" bash -c "[ $status -eq 2 ] && [ ! -e '$work/nowhere' ]"
@@ -171,6 +188,17 @@ check "--json and --checkpoint with 250-byte names: written" \
 run -n 8 --json "$work/$(printf 'r%.0s' {1..260}).json" -q
 check "--json with a 260-byte name: status 2 before any work" \
   bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && grep -q 'File name too long' '$err'"
+# A crashed creation's temporary file, where the new run has the same pid
+# (pid 1 of a new pid namespace, as in a container): the journal is made.
+echo stale >"$work/pid.journal.tmp.1"
+if unshare -pf --mount-proc true 2>/dev/null; then
+  unshare -pf --mount-proc "$binary" -n 10 --checkpoint "$work/pid.journal" -q >"$out" 2>"$err"
+  status=$?
+  check "a stale <journal>.tmp.1 and a run of pid 1: the journal made" \
+    bash -c "[ $status -eq 0 ] && grep -q '^nqueens-journal ' '$work/pid.journal'"
+else
+  echo "note: a run of pid 1 beside a stale temporary file not checked: unshare -p is refused here"
+fi
 ln -s nowhere "$work/dangling.journal"
 listing_before=$(ls -A "$work" | grep -vx 'out\|err')
 run -n 8 --checkpoint "$work/dangling.journal"

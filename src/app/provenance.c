@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "durable.h"
+#include "journal.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
 
@@ -205,6 +206,13 @@ int nq__provenance_check_destination(char *target, const char *path, const char 
                path, keep[i]);
       return NQ_EINVAL;
     }
+  /* Any run's journal, not only this one's: another run may be writing
+   * it, or it may be the only copy of a slice's finished work. */
+  if (nq__journal_file_is_one(target)) {
+    nq__message(message, "--json %s: is a checkpoint journal, which the record would destroy",
+                path);
+    return NQ_EINVAL;
+  }
   nq__directory_of(directory, target);
   if (access(directory, W_OK | X_OK) != 0) {
     nq__message(message, "--json %s: cannot write in %s: %s", path, directory,
@@ -220,9 +228,7 @@ static mode_t record_mode(const char *path) {
   struct stat info;
   if (stat(path, &info) == 0 && S_ISREG(info.st_mode))
     return info.st_mode & 07777;
-  mode_t mask = umask(0);
-  umask(mask);
-  return 0666 & ~mask;
+  return nq__mode_less_umask(0666);
 }
 
 FILE *nq__provenance_open_temp(const char *path, char *temp,
@@ -249,6 +255,15 @@ int nq__provenance_commit(FILE *file, const char *temp, const char *path,
     rc = failed(message, "cannot write", temp, NQ_EIO);
   if (fclose(file) != 0 && rc == NQ_OK)
     rc = failed(message, "cannot write", temp, NQ_EIO);
+  /* Checked before the count too; a run may have made its journal here
+   * since. */
+  if (rc == NQ_OK && nq__journal_file_is_one(path)) {
+    nq__message(message,
+                "%s: is now a checkpoint journal, which the record would destroy: "
+                "the record is left in %s",
+                path, temp);
+    return NQ_EIO;
+  }
   if (rc == NQ_OK && rename(temp, path) != 0)
     rc = failed(message, "cannot rename the record to", path, NQ_EIO);
   if (rc != NQ_OK) {

@@ -7,6 +7,7 @@
 #include <libgen.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void nq__directory_of(char out[PATH_MAX], const char *path) {
@@ -21,6 +22,12 @@ void nq__name_beside(char *out, size_t size, const char *path, const char *suffi
   const size_t name = strlen(path) - directory, added = strlen(suffix);
   const size_t kept = name + added <= NAME_MAX ? name : added < NAME_MAX ? NAME_MAX - added : 0;
   snprintf(out, size, "%.*s%s", (int)(directory + kept), path, suffix);
+}
+
+mode_t nq__mode_less_umask(mode_t mode) {
+  mode_t mask = umask(0);
+  umask(mask);
+  return mode & ~mask;
 }
 
 int nq__sync_directory_of(const char *path) {

@@ -1,4 +1,4 @@
-#define _POSIX_C_SOURCE 200809L /* fdatasync, pwrite, link, O_CLOEXEC */
+#define _POSIX_C_SOURCE 200809L /* fdatasync, pwrite, link, mkstemp, O_CLOEXEC */
 
 #include "journal.h"
 
@@ -106,10 +106,19 @@ static int create(nq__journal_t *journal, int *created, nq__journal_state_t *sta
   char *temporary = malloc(size);
   if (temporary == NULL)
     return NQ_ENOMEM;
-  char suffix[32];
-  snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)getpid());
-  nq__name_beside(temporary, size, path, suffix);
-  int fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0644);
+  /* A name no other process holds, where a pid could be (a stale file
+   * of a crashed run whose pid came round again, another container's run
+   * on a shared filesystem). */
+  nq__name_beside(temporary, size, path, ".tmp.XXXXXX");
+  int fd = mkstemp(temporary);
+  if (fd >= 0 &&
+      (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 || fchmod(fd, nq__mode_less_umask(0644)) != 0)) {
+    int failed_errno = errno;
+    close(fd);
+    unlink(temporary);
+    errno = failed_errno;
+    fd = -1;
+  }
   if (fd < 0) {
     int rc = nq__journal_refuse(message, path, "cannot create %s: %s", temporary, strerror(errno));
     free(temporary);
@@ -196,6 +205,19 @@ static int resume_read_only(nq__journal_t *journal, nq__journal_state_t *state, 
                        (long long)(l.file_end - l.good_end), "the journal cannot be written");
   journal->size = l.good_end;
   return NQ_OK;
+}
+
+int nq__journal_file_is_one(const char *path) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0)
+    return 0;
+  char start[sizeof JOURNAL_MAGIC];
+  ssize_t got;
+  do
+    got = read(fd, start, sizeof start - 1);
+  while (got < 0 && errno == EINTR);
+  close(fd);
+  return got == (ssize_t)(sizeof start - 1) && memcmp(start, JOURNAL_MAGIC, sizeof start - 1) == 0;
 }
 
 static int is_symbolic_link(const char *path) {

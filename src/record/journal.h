@@ -102,6 +102,11 @@ void nq__journal_header_set_method(nq__journal_header_t *header, const char *met
 void nq__journal_state_init(nq__journal_state_t *state);
 void nq__journal_state_clear(nq__journal_state_t *state);
 
+/* 1 when the file at `path` begins as a journal does (its first line's
+ * word), else 0 (another file, or none that can be read): what must not
+ * be replaced by anything but a journal's own writes. */
+int nq__journal_file_is_one(const char *path);
+
 /* Opens `path` for the run `expected` describes and locks it.  A missing
  * file is created holding the header alone, atomically (temporary file,
  * fsync, link into place, fsync of the directory); an existing one is
