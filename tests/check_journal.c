@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "journal.h"
+#include "journal_lines.h"
 #include "nqueens/error.h"
 #include "nqueens/frame.h"
 #include "nqueens/units.h"
@@ -264,10 +265,11 @@ START_TEST(test_journal_round_trip) {
   /* Ids 32..47, 0..15, 48..59, 16..31: ranges arrive out of order. */
   const uint64_t ranges[][2] = {{32, 16}, {0, 16}, {48, 12}, {16, 16}};
   for (size_t i = 0; i < 4; i++) {
-    mpz_ui_pow_ui(batch.solutions, 2, 70);
+    /* Past 64 bits, within what 12 units can hold (nq__journal_sum_fits). */
+    mpz_ui_pow_ui(batch.solutions, 2, 67);
     mpz_add_ui(batch.solutions, batch.solutions, i);
-    mpz_ui_pow_ui(batch.unique_times_8, 3, 45);
-    mpz_ui_pow_ui(batch.nodes, 10, 25);
+    mpz_ui_pow_ui(batch.unique_times_8, 3, 44);
+    mpz_ui_pow_ui(batch.nodes, 10, 20);
     mpz_add_ui(batch.nodes, batch.nodes, 7 * i);
     batch.units = ranges[i][1];
     mpz_add(solutions, solutions, batch.solutions);
@@ -703,6 +705,30 @@ END_TEST
 
 /* The header alone, as auto's resume reads it: the same fields as a whole
  * read, and a refusal for what is not a journal, without reading on. */
+/* A record's sum may be anything its units can give, 2^64 - 1 each
+ * (unique_times_8: 8 times that), and not one more. */
+START_TEST(test_journal_sum_bound_per_unit) {
+  mpz_t value;
+  mpz_init_set_ui(value, UINT64_MAX);
+  ck_assert(nq__journal_sum_fits(value, 1, 1));
+  ck_assert(!nq__journal_sum_fits(value, 0, 1));
+  mpz_add_ui(value, value, 1);
+  ck_assert(!nq__journal_sum_fits(value, 1, 1));
+  ck_assert(nq__journal_sum_fits(value, 2, 1));
+  ck_assert(nq__journal_sum_fits(value, 1, 8));
+  const uint64_t units = 65536;
+  for (unsigned per_unit = 1; per_unit <= 8; per_unit *= 8) {
+    mpz_set_ui(value, UINT64_MAX);
+    mpz_mul_ui(value, value, units);
+    mpz_mul_ui(value, value, per_unit);
+    ck_assert(nq__journal_sum_fits(value, units, per_unit));
+    mpz_add_ui(value, value, 1);
+    ck_assert(!nq__journal_sum_fits(value, units, per_unit));
+  }
+  mpz_clear(value);
+}
+END_TEST
+
 START_TEST(test_journal_header_read_alone) {
   const uint64_t batches[][2] = {{0, 16}, {16, 16}};
   write_journal(batches, 2);
@@ -862,6 +888,7 @@ static Suite *journal_suite(int argc, char **argv) {
   tcase_add_test(format, test_journal_golden_reads);
   tcase_add_test(format, test_journal_round_trip);
   tcase_add_test(format, test_journal_header_read_alone);
+  tcase_add_test(format, test_journal_sum_bound_per_unit);
   tcase_add_test(format, test_journal_append_refuses_bad_batches);
   tcase_add_test(format, test_journal_open_refuses_unwritable_header);
   suite_add_tcase(suite, format);

@@ -102,6 +102,12 @@ check "merge of a forged run and clean slices: status 1, no total, a conflict na
   bash -c "[ $status -eq 1 ] && ! grep -q '^Q(15)' '$out' && grep -q 'w15.journal' <<<'$conflict_line' && grep -q 's15-' <<<'$conflict_line'"
 run --merge "$work/s15-1.journal" "$work/s15-2.journal" "$work/s15-3.journal"
 check "merge of the clean slices: Q(15)" grep -qx "Q(15) = ${known_all[15]} solutions on the 15x15 board" "$out"
+run --merge "$work/s15-1.journal" "$work/s15-2.journal" "$work/s15-3.journal" --format json
+check "merge of the clean slices in JSON: the total and its residues" \
+  grep -q "\"complete\":true,\"solutions\":\"${known_all[15]}\",.*\"solutions_mod\":{" "$out"
+run --merge "$work/s15-1.journal" --format json
+check "merge of one slice in JSON: status 1, neither a sum nor its residues" \
+  bash -c "[ $status -eq 1 ] && grep -q '\"complete\":false' '$out' && ! grep -q '\"solutions' '$out'"
 run --merge "$work/s15-1.journal" "$work/./s15-1.journal"
 check "merge of one journal under two names: status 2" \
   bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && grep -q 'are the same file' '$err'"
@@ -112,6 +118,23 @@ check "merge of a FIFO: refused at once" bash -c "[ $status -eq 2 ] && grep -q '
 timeout 10 "$binary" --status "$work/fifo" >"$out" 2>"$err"
 status=$?
 check "--status of a FIFO: refused at once" bash -c "[ $status -eq 2 ] && grep -q 'not a regular file' '$err'"
+
+# A record whose sum passes what its units can hold (2^64 - 1 each), under
+# a valid CRC: a resume, --status and --merge refuse the journal rather
+# than sum it.
+"$binary" -n 12 --checkpoint "$work/big.journal" -q >/dev/null 2>&1
+big_line=$(grep -n '^[0-9]' "$work/big.journal" | sed -n '1s/:.*//p')
+read -r -a big_fields <<<"$(sed -n "${big_line}p" "$work/big.journal")"
+big_fields[2]=1$(printf '0%.0s' {1..40}) # 10^40: past any batch's 2^64 - 1 a unit
+sed -i "${big_line}s/.*/${big_fields[*]}/" "$work/big.journal"
+crc_line "$work/big.journal" "$big_line"
+cp "$work/big.journal" "$work/big.journal.before"
+for args in "-n 12 --checkpoint $work/big.journal" "--status $work/big.journal" "--merge $work/big.journal"; do
+  # shellcheck disable=SC2086
+  run $args
+  check "a record past 64 bits a unit: $args refused (status $status, expected 2), journal unchanged" \
+    bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && grep -q 'solutions sum is more than its' '$err' && cmp -s '$work/big.journal' '$work/big.journal.before'"
+done
 
 # --json: the provenance record, on a count and on the merge; the hashes
 # are those of the journals' bytes.

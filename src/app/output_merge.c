@@ -98,6 +98,9 @@ void nq__output_merge_totals(nq__output_t *output, const nq__merge_result_t *r) 
   if (r->header.unique)
     nq__output_format(output, ",\"unique\":\"%Zd\"", r->unique);
   nq__output_format(output, ",\"nodes\":\"%Zd\"", r->nodes);
+  /* With units missing or in conflict they would be the residues of a
+   * partial or wrong sum, which below 3 x 2^32 is that sum itself. */
+  nq__output_residues(output, r->solutions_mod);
 }
 
 static void merge_as_json(nq__output_t *output, char *const *paths, const nq__merge_result_t *r) {
@@ -137,7 +140,6 @@ static void merge_as_json(nq__output_t *output, char *const *paths, const nq__me
     nq__output_char(output, '}');
   }
   nq__output_char(output, ']');
-  nq__output_residues(output, r->solutions_mod);
   nq__output_format(output, ",\"version\":\"%s\"}\n", NQ_VERSION);
 }
 

@@ -100,8 +100,6 @@ int nq__output_merge_record(nq__output_t *output, const nq__cli_t *cli,
                             char (*sha256s)[NQ_SHA256_HEX]) {
   nq__output_format(output, "{\"record\":\"merge\",\"n\":%d", r->header.n);
   nq__output_merge_totals(output, r);
-  if (nq__merge_is_total(r))
-    nq__output_residues(output, r->solutions_mod);
   append_origin(output, p);
   nq__output_format(output,
                 ",\"unit_scheme\":%d,\"depth\":%d,\"units\":%" PRIu64 ",\"units_present\":%" PRIu64

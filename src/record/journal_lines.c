@@ -211,6 +211,18 @@ int nq__journal_take_sum(nq__journal_fields_t *fields, mpz_t sum, mpz_t scratch)
   return 1;
 }
 
+int nq__journal_sum_fits(const mpz_t value, uint64_t units, unsigned per_unit) {
+  if (mpz_sizeinbase(value, 2) <= 64)
+    return units > 0; /* the common case, with no bound to build */
+  mpz_t bound;
+  mpz_init_set_ui(bound, UINT64_MAX);
+  mpz_mul_ui(bound, bound, units);
+  mpz_mul_ui(bound, bound, per_unit);
+  int fits = mpz_cmp(value, bound) <= 0;
+  mpz_clear(bound);
+  return fits;
+}
+
 /* The record's solutions, just read into sums->term, join the residues:
  * summed record by record, apart from the big integer. */
 int nq__journal_take_residues(nq__totals_t *sums) {

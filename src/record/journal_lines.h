@@ -63,6 +63,9 @@ int nq__journal_format_check(nq__journal_text_t *line, uint64_t first_id, const 
 int nq__journal_take_field(nq__journal_fields_t *fields, const char **start, size_t *length);
 int nq__journal_take_u64(nq__journal_fields_t *fields, uint64_t max, uint64_t *out);
 int nq__journal_take_sum(nq__journal_fields_t *fields, mpz_t sum, mpz_t scratch);
+/* Whether `value` is a sum that `units` units can give, each at most
+ * `per_unit` times 2^64 - 1 (a unit's count is 64 bits). */
+int nq__journal_sum_fits(const mpz_t value, uint64_t units, unsigned per_unit);
 int nq__journal_take_residues(nq__totals_t *sums);
 /* Whether a line (without its newline) ends in the CRC of the rest;
  * *body_length is then the length before the CRC field. */

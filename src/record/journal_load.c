@@ -48,27 +48,45 @@ static int add_range(nq__journal_loader_t *l, uint64_t first, uint64_t end) {
   return NQ_OK;
 }
 
+static int damaged_fields(nq__journal_loader_t *l) {
+  return nq__journal_refuse(l->message, l->path, "damaged record at line %" PRIu64 " (fields)",
+                            l->line_number);
+}
+
 /* A batch's fields, common to records and checks: the sums go into
  * `sums` (added to what it holds). */
 static int take_batch(nq__journal_loader_t *l, nq__journal_fields_t *fields,
                       nq__journal_line_t *out, nq__totals_t *sums) {
   uint64_t rank, time_ms;
   if (!nq__journal_take_u64(fields, UINT64_MAX, &out->first) ||
-      !nq__journal_take_u64(fields, UINT64_MAX, &out->count) ||
-      !nq__journal_take_sum(fields, sums->solutions, sums->term) ||
-      !nq__journal_take_residues(sums) ||
-      !nq__journal_take_sum(fields, sums->unique_times_8, sums->term) ||
-      !nq__journal_take_sum(fields, sums->nodes, sums->term) ||
-      !nq__journal_take_u64(fields, INT_MAX, &rank) ||
-      !nq__journal_take_u64(fields, INT64_MAX, &time_ms))
-    return nq__journal_refuse(l->message, l->path, "damaged record at line %" PRIu64 " (fields)",
-                              l->line_number);
-  out->rank = (int)rank;
-  out->time_ms = (int64_t)time_ms;
-  uint64_t total = l->state->header.total_units;
+      !nq__journal_take_u64(fields, UINT64_MAX, &out->count))
+    return damaged_fields(l);
   if (out->count == 0)
     return nq__journal_refuse(l->message, l->path, "record at line %" PRIu64 " holds no unit",
                               l->line_number);
+  /* Each sum within what its units can give: a unit's count is 64 bits
+   * (unique_times_8 up to 8 times that), so a larger one was never
+   * written by a run, whatever its CRC says. */
+  mpz_ptr sum_of[] = {sums->solutions, sums->unique_times_8, sums->nodes};
+  static const unsigned per_unit[] = {1, 8, 1};
+  static const char *const names[] = {"solutions", "unique", "nodes"};
+  for (size_t i = 0; i < sizeof sum_of / sizeof sum_of[0]; i++) {
+    if (!nq__journal_take_sum(fields, sum_of[i], sums->term))
+      return damaged_fields(l);
+    if (!nq__journal_sum_fits(sums->term, out->count, per_unit[i]))
+      return nq__journal_refuse(l->message, l->path,
+                                "record at line %" PRIu64 ": its %s sum is more than its %" PRIu64
+                                " units can hold (64 bits a unit): a damaged or altered journal",
+                                l->line_number, names[i], out->count);
+    if (i == 0)
+      nq__journal_take_residues(sums);
+  }
+  if (!nq__journal_take_u64(fields, INT_MAX, &rank) ||
+      !nq__journal_take_u64(fields, INT64_MAX, &time_ms))
+    return damaged_fields(l);
+  out->rank = (int)rank;
+  out->time_ms = (int64_t)time_ms;
+  uint64_t total = l->state->header.total_units;
   if (out->first >= total || out->count > total - out->first)
     return nq__journal_refuse(l->message, l->path,
                               "record at line %" PRIu64 " holds %" PRIu64 " units from id %" PRIu64
