@@ -167,8 +167,10 @@ START_TEST(test_merge_compares_batches_that_never_line_up) {
 }
 END_TEST
 
-/* Slices of 3 whose blocks of 10 are dealt in turn (as a larger count's
- * would be: merge reads the records, not the dealing), and a whole run in
+/* Three journals whose blocks of 10 are dealt in turn, as the slices of 3
+ * of a larger count would be (merge reads the records, not the dealing;
+ * journals labelled slices of these 100 units would hold single units,
+ * their blocks, so these are labelled whole runs), and a whole run in
  * batches of 12 holding one wrong unit: no record of the run lines up
  * with a slice's block, yet the run is compared with the three slices
  * together over the ranges where they share ends (multiples of 60), and
@@ -187,8 +189,7 @@ START_TEST(test_merge_compares_a_whole_run_with_slices) {
     run[i][1] = i == 8 ? UNITS : (uint64_t)i * 12 + 12;
   }
   for (int s = 0; s < 3; s++)
-    write_laid_out(s, 10, (const uint64_t(*)[2])blocks[s], (size_t)dealt[s], 0,
-                   (layout_t){s, 3, UINT64_MAX});
+    write_laid_out(s, 10, (const uint64_t(*)[2])blocks[s], (size_t)dealt[s], 0, whole_run);
   write_laid_out(3, 10, (const uint64_t(*)[2])run, 9, 0, (layout_t){0, 1, 64});
   nq__merge_result_t r;
   ck_assert_int_eq(merge(&r, 3), NQ_OK); /* the slices alone: the total */

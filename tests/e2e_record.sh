@@ -136,6 +136,26 @@ for args in "-n 12 --checkpoint $work/big.journal" "--status $work/big.journal" 
     bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && grep -q 'solutions sum is more than its' '$err' && cmp -s '$work/big.journal' '$work/big.journal.before'"
 done
 
+# A slice's record moved to a unit of another slice under a valid CRC: the
+# journal is refused, not resumed into more units than the slice holds.
+"$binary" -n 12 --slice 2/3 --checkpoint "$work/moved.journal" -q >/dev/null 2>&1
+moved_line=$(grep -n '^[0-9]' "$work/moved.journal" | sed -n '1s/:.*//p')
+read -r -a moved_fields <<<"$(sed -n "${moved_line}p" "$work/moved.journal")"
+moved_fields[0]=$((moved_fields[0] + 1))
+sed -i "${moved_line}s/.*/${moved_fields[*]}/" "$work/moved.journal"
+crc_line "$work/moved.journal" "$moved_line"
+for args in "-n 12 --slice 2/3 --checkpoint $work/moved.journal" "--status $work/moved.journal" "--merge $work/moved.journal"; do
+  # shellcheck disable=SC2086
+  run $args
+  check "a record outside its slice: $args refused (status $status, expected 2)" \
+    bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && grep -q 'not all of slice 2/3' '$err'"
+done
+# More slices than units (n = 1 has one): the empty slices are not asked for.
+for i in 1 2 3; do "$binary" -n 1 --slice $i/3 --checkpoint "$work/one-$i.journal" -q >/dev/null 2>&1; done
+run --merge "$work/one-1.journal"
+check "merge of n = 1's one slice with units: Q(1), no slice to run again" \
+  bash -c "[ $status -eq 0 ] && grep -qx 'Q(1) = 1 solution on the 1x1 board' '$out' && ! grep -q 'run again' '$out'"
+
 # --json: the provenance record, on a count and on the merge; the hashes
 # are those of the journals' bytes.
 run -n 12 --checkpoint "$work/p.journal" --json "$work/count.json" -q

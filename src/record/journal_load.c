@@ -53,6 +53,17 @@ static int damaged_fields(nq__journal_loader_t *l) {
                             l->line_number);
 }
 
+/* Whether units first..first+count-1 are all the journal's slice's: one
+ * block of it, as the slice's runs record them (no two blocks of a slice
+ * are neighbours). */
+static int in_own_slice(const nq__journal_header_t *header, uint64_t first, uint64_t count) {
+  nq_slice_t slice;
+  if (header->slice_count < 2 ||
+      nq_slice_init(&slice, header->slice_index, header->slice_count, header->total_units) != NQ_OK)
+    return 1;
+  return nq_slice_holds(&slice, first) && first / slice.block == (first + count - 1) / slice.block;
+}
+
 /* A batch's fields, common to records and checks: the sums go into
  * `sums` (added to what it holds). */
 static int take_batch(nq__journal_loader_t *l, nq__journal_fields_t *fields,
@@ -92,6 +103,12 @@ static int take_batch(nq__journal_loader_t *l, nq__journal_fields_t *fields,
                               "record at line %" PRIu64 " holds %" PRIu64 " units from id %" PRIu64
                               ", past the journal's %" PRIu64 " units",
                               l->line_number, out->count, out->first, total);
+  if (!in_own_slice(&l->state->header, out->first, out->count))
+    return nq__journal_refuse(l->message, l->path,
+                              "record at line %" PRIu64 " holds units %" PRIu64 "..%" PRIu64
+                              ", not all of slice %d/%d: a damaged or altered journal",
+                              l->line_number, out->first, out->first + out->count - 1,
+                              l->state->header.slice_index + 1, l->state->header.slice_count);
   return NQ_OK;
 }
 

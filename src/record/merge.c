@@ -169,7 +169,13 @@ static int find_missing_slices(nq__merge_result_t *result, const nq__journal_sta
     free(wanted);
     return NQ_ENOMEM;
   }
-  memset(wanted, 1, (size_t)k);
+  /* A slice with no unit (more slices than units: n = 1 in 3) has nothing
+   * to run, journal or not. */
+  for (int s = 0; s < k; s++) {
+    nq_slice_t its;
+    wanted[s] =
+        nq_slice_init(&its, s, k, result->header.total_units) == NQ_OK && nq_slice_units(&its) > 0;
+  }
   for (int i = 0; i < count; i++)
     wanted[states[i].header.slice_index] = 0;
   for (size_t r = 0; r < result->missing_count; r++) {
