@@ -25,7 +25,7 @@ static void make_results(uint64_t *results, uint64_t count, uint64_t seed) {
 
 START_TEST(test_backups_copy_the_oldest_first_and_once) {
   nq__backups_t backups;
-  nq__backups_init(&backups);
+  nq__backups_init(&backups, 1);
   uint64_t small[1 + 2 * NQ_UNIT_WORDS], large[1 + 9 * NQ_UNIT_WORDS];
   make_batch(small, 2);
   make_batch(large, 9);
@@ -47,7 +47,7 @@ END_TEST
  * then a conflict; to a third, first then a copy that was dropped. */
 START_TEST(test_backups_judge_second_answers) {
   nq__backups_t backups;
-  nq__backups_init(&backups);
+  nq__backups_init(&backups, 1);
   uint64_t packed[1 + 3 * NQ_UNIT_WORDS];
   make_batch(packed, 3);
   uint64_t results[3 * NQ_RESULT_WORDS], other[3 * NQ_RESULT_WORDS];
@@ -77,7 +77,7 @@ END_TEST
  * with its one answer, and an answered batch is never copied. */
 START_TEST(test_backups_single_answers_and_counts) {
   nq__backups_t backups;
-  nq__backups_init(&backups);
+  nq__backups_init(&backups, 1);
   uint64_t packed[1 + 3 * NQ_UNIT_WORDS], results[3 * NQ_RESULT_WORDS];
   make_batch(packed, 3);
   make_results(results, 3, 2);
@@ -93,6 +93,35 @@ START_TEST(test_backups_single_answers_and_counts) {
 }
 END_TEST
 
+/* A copy whose nodes alone differ: a conflict where a method's nodes are
+ * fixed (the backtracker), confirmed where they follow the memory a unit
+ * was solved in (the join); a count that differs is a conflict either way. */
+START_TEST(test_backups_compare_nodes_where_fixed) {
+  uint64_t packed[1 + 2 * NQ_UNIT_WORDS], results[2 * NQ_RESULT_WORDS];
+  uint64_t other_nodes[2 * NQ_RESULT_WORDS], other_count[2 * NQ_RESULT_WORDS];
+  make_batch(packed, 2);
+  make_results(results, 2, 3);
+  make_results(other_nodes, 2, 3);
+  make_results(other_count, 2, 3);
+  other_nodes[NQ_RESULT_WORDS + NQ_RESULT_NODES_WORD] += 5;
+  other_count[NQ_RESULT_WORDS + 1]++; /* the second unit's solutions */
+  for (int compared = 0; compared <= 1; compared++) {
+    nq__backups_t backups;
+    nq__backups_init(&backups, compared);
+    const uint64_t *copies[] = {other_nodes, other_count};
+    const nq__answer_t expected[] = {compared ? NQ_ANSWER_CONFLICT : NQ_ANSWER_CONFIRMED,
+                                     NQ_ANSWER_CONFLICT};
+    for (int i = 0; i < 2; i++) {
+      nq__batch_t *batch = nq__backups_sent(&backups, packed);
+      ck_assert_ptr_eq(nq__backups_pick(&backups, 16), batch);
+      ck_assert_int_eq(nq__backups_answer(&backups, batch, NQ_OK, results, 2), NQ_ANSWER_FIRST);
+      ck_assert_int_eq(nq__backups_answer(&backups, batch, NQ_OK, copies[i], 2), expected[i]);
+    }
+    nq__backups_clear(&backups);
+  }
+}
+END_TEST
+
 static Suite *backups_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -101,6 +130,7 @@ static Suite *backups_suite(int argc, char **argv) {
   tcase_add_test(ledger, test_backups_copy_the_oldest_first_and_once);
   tcase_add_test(ledger, test_backups_judge_second_answers);
   tcase_add_test(ledger, test_backups_single_answers_and_counts);
+  tcase_add_test(ledger, test_backups_compare_nodes_where_fixed);
   suite_add_tcase(suite, ledger);
   return suite;
 }

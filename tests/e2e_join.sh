@@ -89,6 +89,19 @@ run_ranks_counting_wrong 2 1 -n 15 --method join --checkpoint "$work/w15.journal
 check "the join, a rank counting wrong: --verify fails the run" \
   bash -c "[ $status -eq 1 ] && grep -q 'differed from the journal' '$err' && grep -q ' differ ' '$work/w15.journal'"
 
+# The join's nodes follow the memory a unit was solved in (a bucket's parts
+# each walk the bottom): verified with another thread count and memory, and
+# merged with a run of other memory, the counts agree and the nodes are not
+# held against them.
+run -n 12 --method join -t 1 --memory 1M --checkpoint "$work/m12.journal" -q
+run -n 12 --method join -t 40 --memory 1M --checkpoint "$work/m12.journal" --verify 1 -q
+check "the join verified in parts of other sizes: status $status (expected 0), no differ line" \
+  bash -c "[ $status -eq 0 ] && ! grep -q ' differ ' '$work/m12.journal'"
+run -n 12 --method join -t 40 --memory 1M --checkpoint "$work/m12-small.journal" -q
+run --merge "$work/m12.journal" "$work/m12-small.journal"
+check "the join, two runs in parts of other sizes merged: Q(12), no conflict" \
+  bash -c "[ $status -eq 0 ] && grep -qx 'Q(12) = ${known_all[12]} solutions on the 12x12 board' '$out'"
+
 # ---- refusals -----------------------------------------------------------------
 run -n 15 --method backtrack --checkpoint "$work/b15.journal" -q
 cp "$work/b15.journal" "$work/b15.before"

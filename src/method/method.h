@@ -47,6 +47,12 @@ typedef struct nq__method {
   int scheme;          /* the version of its unit listing (journal headers) */
   const char *unit_word; /* how a unit is called in messages: "work unit", "column set" */
   const char *unit_param_word; /* and its unit parameter: "depth", "top rows" */
+  /* 1 where a unit's nodes are the same however it is solved (the
+   * backtracker's search); 0 where they depend on the memory it was
+   * solved in (the join walks the bottom again for each part of a bucket's
+   * tops, and a part's size follows the thread's share): copies, checks
+   * and merges then compare the counts alone. */
+  int nodes_are_fixed;
   /* A unit that leads the listing (id 0) and is not one that unit_word
    * names, where the options give it one: the join's turn search with
    * --unique.  Its words ("the turn search"), or NULL where it has none. */

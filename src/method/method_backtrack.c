@@ -98,6 +98,7 @@ const nq__method_t nq__method_backtrack = {
     .id = NQ_COUNT_BACKTRACK,
     .name = "backtrack",
     .scheme = NQ_UNIT_SCHEME,
+    .nodes_are_fixed = 1,
     .unit_word = "work unit",
     .unit_param_word = "depth",
     NQ__METHOD_OPERATIONS,

@@ -237,6 +237,7 @@ const nq__method_t nq__method_join = {
     .id = NQ_COUNT_JOIN,
     .name = "join",
     .scheme = NQ_JOIN_UNIT_SCHEME,
+    .nodes_are_fixed = 0,
     .unit_word = "column set",
     .unit_param_word = "top rows",
     .leading_unit_word = leading_unit_word,

@@ -16,6 +16,7 @@
 #include "nqueens/error.h"
 #include "nqueens/frame.h"
 #include "nqueens/slice.h"
+#include "nqueens/symmetry.h"
 #include "nqueens/units.h"
 
 /* ---- loading ---- */
@@ -75,11 +76,12 @@ static int take_batch(nq__journal_loader_t *l, nq__journal_fields_t *fields,
   if (out->count == 0)
     return nq__journal_refuse(l->message, l->path, "record at line %" PRIu64 " holds no unit",
                               l->line_number);
-  /* Each sum within what its units can give: a unit's count is 64 bits
-   * (unique_times_8 up to 8 times that), so a larger one was never
-   * written by a run, whatever its CRC says. */
+  /* Each sum within what its units can give: a unit's count is 64 bits,
+   * taken its frame's weight times (at most 8) for the solutions and the
+   * Burnside sum, so a larger one was never written by a run, whatever its
+   * CRC says. */
   mpz_ptr sum_of[] = {sums->solutions, sums->unique_times_8, sums->nodes};
-  static const unsigned per_unit[] = {1, 8, 1};
+  static const unsigned per_unit[] = {NQ_SYM_COUNT, NQ_SYM_COUNT, 1};
   static const char *const names[] = {"solutions", "unique", "nodes"};
   for (size_t i = 0; i < sizeof sum_of / sizeof sum_of[0]; i++) {
     if (!nq__journal_take_sum(fields, sum_of[i], sums->term))

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "method.h"
 #include "nqueens/error.h"
 #include "nqueens/slice.h"
 #include "totals.h"
@@ -54,8 +55,10 @@ static sums_t sums_add(sums_t a, sums_t b) {
   return a;
 }
 
-static int sums_equal(sums_t a, sums_t b) {
-  return a.v[0] == b.v[0] && a.v[1] == b.v[1] && a.v[2] == b.v[2];
+/* Two sums of one range agree: the counts, and the nodes where the
+ * method's are the same however a unit is solved (nodes_are_fixed). */
+static int sums_agree(sums_t a, sums_t b, int nodes_compared) {
+  return a.v[0] == b.v[0] && a.v[1] == b.v[1] && (a.v[2] == b.v[2] || !nodes_compared);
 }
 
 /* ---- reading ---- */
@@ -211,6 +214,7 @@ typedef struct graph {
   size_t *tree_parent;        /* the forest: a root is its own parent */
   size_t *tree_record;        /* the record joining a point to its tree parent */
   unsigned *mark, mark_round; /* points seen on a chain walk, by round */
+  int nodes_compared;         /* sums_agree's */
 } graph_t;
 
 static size_t point_of(const graph_t *g, uint64_t value) {
@@ -359,7 +363,7 @@ static int add_record(nq__merge_result_t *result, graph_t *g, size_t r) {
     join(g, a, b, r, record->sums);
     return NQ_OK;
   }
-  if (sums_equal(sums_sub(ob, oa), record->sums))
+  if (sums_agree(sums_sub(ob, oa), record->sums, g->nodes_compared))
     return NQ_OK;
   record->conflicted = 1;
   nq__merge_conflict_t *c;
@@ -564,7 +568,7 @@ static int compare_check(nq__merge_result_t *result, graph_t *g, const entry_t *
   if (g->points[a] != check->first || g->points[b] != check->end ||
       find(g, a, &at_first) != find(g, b, &at_end))
     return NQ_OK;
-  if (sums_equal(sums_sub(at_end, at_first), check->sums)) {
+  if (sums_agree(sums_sub(at_end, at_first), check->sums, g->nodes_compared)) {
     result->checks_confirmed++;
     return NQ_OK;
   }
@@ -619,6 +623,8 @@ static int combine(nq__merge_result_t *result, reader_t *reader,
     qsort(reader->records.items, reader->records.count, sizeof *reader->records.items, by_first);
   graph_t g;
   int rc = graph_build(&g, &reader->records);
+  const nq__method_t *method = nq__method_named(result->header.method);
+  g.nodes_compared = method == NULL || method->nodes_are_fixed;
   if (rc == NQ_OK)
     rc = add_records(result, &g, &reader->records);
   if (rc == NQ_OK)

@@ -16,7 +16,10 @@ struct nq__batch {
   uint64_t first_count;
 };
 
-void nq__backups_init(nq__backups_t *backups) { memset(backups, 0, sizeof *backups); }
+void nq__backups_init(nq__backups_t *backups, int nodes_compared) {
+  memset(backups, 0, sizeof *backups);
+  backups->nodes_compared = nodes_compared;
+}
 
 static void unlink_batch(nq__backups_t *backups, nq__batch_t *batch) {
   if (batch->older != NULL)
@@ -90,14 +93,23 @@ static nq__answer_t first_answer(nq__backups_t *backups, nq__batch_t *batch, int
   return NQ_ANSWER_FIRST;
 }
 
+/* Whether two answers of `count` units agree: every word, the nodes
+ * only where they are compared. */
+static int answers_agree(const nq__backups_t *backups, const uint64_t *a, const uint64_t *b,
+                         uint64_t count) {
+  for (uint64_t i = 0; i < count * NQ_RESULT_WORDS; i++)
+    if (a[i] != b[i] && (backups->nodes_compared || i % NQ_RESULT_WORDS != NQ_RESULT_NODES_WORD))
+      return 0;
+  return 1;
+}
+
 /* A later answer: agreeing, differing, or bringing nothing.  A first answer
  * that could not be kept (no memory) confirms nothing but is no conflict. */
 static nq__answer_t later_answer(nq__backups_t *backups, const nq__batch_t *batch, int status,
                                  const uint64_t *results, uint64_t count) {
   if (status != NQ_OK || batch->first_results == NULL)
     return NQ_ANSWER_LATE;
-  if (count != batch->first_count ||
-      memcmp(results, batch->first_results, (size_t)count * NQ_RESULT_WORDS * sizeof *results) != 0)
+  if (count != batch->first_count || !answers_agree(backups, results, batch->first_results, count))
     return NQ_ANSWER_CONFLICT;
   backups->copies_confirmed++;
   return NQ_ANSWER_CONFIRMED;

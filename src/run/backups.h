@@ -19,6 +19,7 @@ typedef struct nq__backups {
   nq__batch_t *oldest, *newest; /* unanswered batches, in the order sent */
   size_t unanswered;
   uint64_t copies_sent, copies_confirmed;
+  int nodes_compared; /* the method's nodes_are_fixed: else a copy's nodes may differ */
 } nq__backups_t;
 
 /* What an answer is to its batch. */
@@ -29,7 +30,7 @@ typedef enum nq__answer {
   NQ_ANSWER_LATE       /* a later one that brings nothing (stopped, failed) */
 } nq__answer_t;
 
-void nq__backups_init(nq__backups_t *backups);
+void nq__backups_init(nq__backups_t *backups, int nodes_compared);
 void nq__backups_clear(nq__backups_t *backups);
 
 /* Records a batch sent as `packed` (its message: the unit count, then the

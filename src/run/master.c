@@ -646,7 +646,7 @@ int nq__master_run(nq__totals_t *totals, nq__master_outcome_t *outcome, const nq
     m->capacity += (uint64_t)run->batch_units[rank];
   m->units_left = run->slice_units - run->resumed.sums.units;
   nq__totals_init(&m->record);
-  nq__backups_init(&m->backups);
+  nq__backups_init(&m->backups, m->run->method->nodes_are_fixed);
   if (run->journal != NULL) {
     nq__totals_merge(totals, &run->resumed.sums);
     nq__journal_done_cursor_init(&m->done, &run->resumed);

@@ -16,7 +16,7 @@ void nq__result_pack(uint64_t *words, const nq_unit_result_t *result) {
   words[0] = result->id;
   words[1] = result->solutions;
   words[2] = result->stabilizer_sum;
-  words[3] = result->nodes;
+  words[NQ_RESULT_NODES_WORD] = result->nodes;
   words[4] = result->weight;
 }
 
@@ -24,6 +24,6 @@ void nq__result_unpack(nq_unit_result_t *result, const uint64_t *words) {
   result->id = words[0];
   result->solutions = words[1];
   result->stabilizer_sum = words[2];
-  result->nodes = words[3];
+  result->nodes = words[NQ_RESULT_NODES_WORD];
   result->weight = (uint32_t)words[4];
 }

@@ -39,6 +39,7 @@ enum {
 
 #define NQ_UNIT_WORDS 3
 #define NQ_RESULT_WORDS 5
+#define NQ_RESULT_NODES_WORD 3 /* of a unit's NQ_RESULT_WORDS (nq__result_pack) */
 #define NQ_BATCH_DEFAULT 16
 #define NQ_BATCH_MAX 256
 
