@@ -360,7 +360,10 @@ int nq__journal_append_check(nq__journal_t *journal, uint64_t first_id, const nq
   if (!batch_is_valid(journal, first_id, batch, rank, time_ms) ||
       nq__journal_format_check(&line, first_id, batch, rank, time_ms, agrees) != NQ_OK)
     return NQ_EINVAL;
-  return append_line(journal, &line);
+  int rc = append_line(journal, &line);
+  /* A difference is what every later run must see to refuse the total:
+   * on the disk at once, not when a sync is due. */
+  return rc == NQ_OK && !agrees ? nq__journal_sync(journal) : rc;
 }
 
 int nq__journal_errno(const nq__journal_t *journal) { return journal->failed_errno; }

@@ -145,7 +145,8 @@ int nq__journal_visit(nq__journal_state_t *state, char message[static NQ__MESSAG
 
 /* Appends a check of the batch of ids first_id..first_id + batch->units -
  * 1: the sums `rank` found solving it again, and whether they agree with
- * the record.  As nq__journal_append otherwise. */
+ * the record.  As nq__journal_append otherwise, but a check that differs
+ * is synced before it returns. */
 int nq__journal_append_check(nq__journal_t *journal, uint64_t first_id, const nq__totals_t *batch,
                              int rank, int64_t time_ms, int agrees);
 
