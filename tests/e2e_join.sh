@@ -112,6 +112,10 @@ check "a backtracker's journal for the join: says which, untouched" \
 run -n 15 --checkpoint "$work/b15.journal" --format json
 check "auto with a backtracker's journal: resumed by the backtracker, with a note: $(head -c 200 "$err")" \
   bash -c "[ $status -eq 0 ] && grep -q '\"method\":\"backtrack\"' '$out' && grep -q '\"from_journal\":true' '$out' && grep -q 'note: --checkpoint .* was written by --method backtrack: resuming with it' '$err'"
+run -n 14 --checkpoint "$work/b15.journal"
+usage_error_ok "auto with a backtracker's journal of another board" "-n 14 --checkpoint (n = 15)"
+check "auto with a backtracker's journal of another board: the board named, no note of a resume" \
+  grep -q 'journal is for n = 15, this run is n = 14' "$err"
 cp "$work/v15.journal" "$work/v15.before"
 run -n 15 --method backtrack --checkpoint "$work/v15.journal"
 usage_error_ok "a join journal for the backtracker" "-n 15 --method backtrack --checkpoint"

@@ -135,6 +135,16 @@ static int without_silent_ranks(FILE *err, const nq_count_result_t *result, int 
   return status | NQ_EXIT_WITHOUT_SILENT_RANKS;
 }
 
+/* Whether the journal is of this run's board, --unique and slice: another
+ * is refused whatever the method, and a note that it resumes would be
+ * wrong. */
+static int journal_fits_run(const nq__journal_header_t *header, const nq__cli_t *cli) {
+  const int whole = header->slice_count < 2 && cli->slice_count < 2;
+  return header->n == cli->n && header->unique == cli->unique &&
+         (whole ||
+          (header->slice_count == cli->slice_count && header->slice_index == cli->slice_index));
+}
+
 /* Rank 0: the method that wrote the journal at cli->checkpoint, where it
  * is not auto's and the options allow it (with a note on `err`), else
  * auto's.  A journal it cannot read leaves auto's: the count then refuses
@@ -143,7 +153,8 @@ static nq__method_choice_t journals_method(const nq__cli_t *cli, FILE *err) {
   const nq__method_choice_t choice = nq__cli_method(cli);
   nq__journal_header_t header;
   char message[NQ__MESSAGE_SIZE];
-  if (nq__journal_read_header(&header, message, cli->checkpoint) != NQ_OK)
+  if (nq__journal_read_header(&header, message, cli->checkpoint) != NQ_OK ||
+      !journal_fits_run(&header, cli))
     return choice;
   const nq__method_t *written = nq__method_named(header.method);
   const nq__method_t *chosen = nq__method_of(nq__app_count_method(cli));

@@ -413,9 +413,8 @@ static const char *unit_param_word(const char *method_name) {
  * differ. */
 int nq__journal_compare_headers(char *message, const char *path, const nq__journal_header_t *found,
                                 const nq__journal_header_t *expected) {
-  if (strcmp(found->method, expected->method) != 0)
-    return nq__journal_refuse(message, path, "journal is for --method %s, this run is --method %s",
-                              found->method, expected->method);
+  /* The board and --unique first: a run of another board is told that,
+   * not that the method auto took for it differs. */
   if (found->n != expected->n)
     return nq__journal_refuse(message, path, "journal is for n = %d, this run is n = %d", found->n,
                               expected->n);
@@ -423,6 +422,9 @@ int nq__journal_compare_headers(char *message, const char *path, const nq__journ
     return nq__journal_refuse(message, path, "journal was written %s --unique, this run is %s it",
                               found->unique ? "with" : "without",
                               expected->unique ? "with" : "without");
+  if (strcmp(found->method, expected->method) != 0)
+    return nq__journal_refuse(message, path, "journal is for --method %s, this run is --method %s",
+                              found->method, expected->method);
   if (found->depth != expected->depth) {
     const char *word = unit_param_word(expected->method); /* found's: the same */
     return nq__journal_refuse(message, path, "journal has %s %d, this run %s %d", word,
