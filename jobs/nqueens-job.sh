@@ -205,13 +205,46 @@ nq_job_journal_size() { stat -c %s "$nq_job_journal" 2>/dev/null || echo none; }
 # same count submitted again gets the same directory, and with it its
 # journal; so does a requeued job.
 nq_job_key() {
-  local key="q$NQ_N" arg
+  local key="q${NQ_N//[^A-Za-z0-9._=]/_}" arg
   for arg in "$@"; do
     arg=${arg##-}
     arg=${arg##-}
     key+="-${arg//[^A-Za-z0-9._=]/_}"
   done
   echo "$key"
+}
+
+# nq_job_make_dir DIR: mkdir -p DIR, one level at a time, remembering the
+# directories this job made itself (nq_job_made, outermost first) for
+# nq_job_unmake_dir: the tasks of an array make theirs at once, and each
+# takes back only its own.
+nq_job_make_dir() {
+  local dir=$1 missing=() level
+  nq_job_made=()
+  while [ ! -d "$dir" ]; do
+    missing=("$dir" "${missing[@]}")
+    dir=$(dirname -- "$dir")
+  done
+  for level in "${missing[@]}"; do
+    if mkdir -- "$level" 2>/dev/null; then
+      nq_job_made+=("$level")
+    elif [ ! -d "$level" ]; then
+      mkdir -- "$level" # again, for its message
+      return 1
+    fi
+  done
+}
+
+# nq_job_unmake_dir: after a refused count (status 2: a bad argument, which
+# every task of an array meets alike), the directories this job made,
+# innermost first, while they are empty: none is left behind, and one that
+# was there before is never touched.
+nq_job_unmake_dir() {
+  [ "$nq_job_status" -eq 2 ] || return 0
+  local i
+  for ((i = ${#nq_job_made[@]} - 1; i >= 0; i--)); do
+    rmdir -- "${nq_job_made[i]}" 2>/dev/null || return 0
+  done
 }
 
 # nq_job_count OUT ARGS...: nq_job_run, again while the journal is held

@@ -279,10 +279,23 @@ if submit NQ_N=14 -- --ntasks=2 --time=5 "$repo/jobs/nqueens.sbatch"; then
     grep -qE '"units":([0-9]+),.*"resumed_units":\1,"counting_runs":1,"run_seconds":[0-9.]+,"from_journal":true' "$out"
 fi
 
-if submit NQ_N=abc -- --ntasks=1 --time=5 "$repo/jobs/nqueens.sbatch"; then
+# Refused counts leave none of the directories they made (NQ_RUNS new
+# here), and a board size with a slash stays inside NQ_RUNS.
+if submit NQ_N=abc NQ_RUNS=new/runs -- --ntasks=1 --time=5 "$repo/jobs/nqueens.sbatch"; then
   ended_as "NQ_N=abc" FAILED 2:0
   log_says "NQ_N=abc" "nqueens-mpi: board size 'abc' is not a whole number"
-  check "NQ_N=abc: no run directory left" [ ! -e "$work/submit/runs/qabc" ]
+  check "NQ_N=abc: no run directory left" [ ! -e "$work/submit/new" ]
+fi
+if submit NQ_N=../12 NQ_RUNS=new/runs -- --ntasks=1 --time=5 "$repo/jobs/nqueens.sbatch"; then
+  ended_as "NQ_N=../12" FAILED 2:0
+  check "NQ_N=../12: no directory left, none made outside NQ_RUNS" \
+    bash -c "[ ! -e '$work/submit/new' ] && [ ! -e '$work/submit/12' ]"
+fi
+if submit NQ_N=12 NQ_RUNS=new/runs -- --array=0-1 --ntasks=1 --time=5 \
+  "$repo/jobs/nqueens-array.sbatch" --bogus; then
+  ended_as "an array with a bad argument" FAILED 2:0 0
+  ended_as "an array with a bad argument" FAILED 2:0 1
+  check "an array with a bad argument: no slice directory left" [ ! -e "$work/submit/new" ]
 fi
 # mpirun as root without Open MPI's two variables: said, not "status 1".
 if submit -u OMPI_ALLOW_RUN_AS_ROOT -u OMPI_ALLOW_RUN_AS_ROOT_CONFIRM NQ_N=12 NQ_LAUNCHER=mpirun -- \
