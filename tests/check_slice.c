@@ -62,6 +62,32 @@ START_TEST(test_slices_draw_from_the_whole_order) {
 }
 END_TEST
 
+/* A range is the slice's exactly when every id of it is: against
+ * nq_slice_holds id by id, every range of up to three blocks from every id
+ * of totals up to 3073, and a long one at 123457. */
+START_TEST(test_slice_holds_exactly_its_ranges) {
+  const uint64_t total = totals[_i];
+  for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+    const int k = counts[c];
+    uint64_t wrong = 0;
+    for (int index = 0; index < k; index++) {
+      nq_slice_t slice;
+      ck_assert_int_eq(nq_slice_init(&slice, index, k, total), NQ_OK);
+      const uint64_t step = total > 5000 ? 997 : 1;
+      for (uint64_t first = 0; first < total; first += step) {
+        int all_held = 1;
+        for (uint64_t count = 1; count <= 3 * slice.block && first + count <= total; count++) {
+          all_held = all_held && nq_slice_holds(&slice, first + count - 1);
+          wrong += nq_slice_holds_range(&slice, first, count) != all_held;
+        }
+      }
+    }
+    ck_assert_msg(wrong == 0, "total %llu, %d slices: %llu ranges judged wrong",
+                  (unsigned long long)total, k, (unsigned long long)wrong);
+  }
+}
+END_TEST
+
 START_TEST(test_slice_init_refuses_bad_slices) {
   nq_slice_t slice;
   ck_assert_int_eq(nq_slice_init(&slice, 0, 0, 10), NQ_EINVAL);
@@ -78,6 +104,7 @@ static Suite *slice_suite(int argc, char **argv) {
   tcase_add_loop_test(tc, test_slices_partition_the_units, 0,
                       (int)(sizeof totals / sizeof totals[0]));
   tcase_add_test(tc, test_slices_draw_from_the_whole_order);
+  tcase_add_loop_test(tc, test_slice_holds_exactly_its_ranges, 0, sizeof totals / sizeof totals[0]);
   tcase_add_test(tc, test_slice_init_refuses_bad_slices);
   suite_add_tcase(suite, tc);
   return suite;

@@ -309,14 +309,27 @@ crc_line() {
   sed -i "${line}s/.*/$body $crc/" "$file"
 }
 
+# record_field FILE K FIELD: field FIELD (0: the first id, 1: the units,
+# 2: the solutions) of the K-th record of journal FILE.
+record_line() { grep -n '^[0-9]' "$1" | sed -n "${2}s/:.*//p"; }
+record_field() {
+  local fields
+  read -r -a fields <<<"$(sed -n "$(record_line "$1" "$2")p" "$1")"
+  echo "${fields[$3]}"
+}
+# set_record_field FILE K FIELD VALUE: that field set to VALUE under a
+# valid CRC: a forgery only the counts' checks can catch.
+set_record_field() {
+  local line fields
+  line=$(record_line "$1" "$2")
+  read -r -a fields <<<"$(sed -n "${line}p" "$1")"
+  fields[$3]=$4
+  sed -i "${line}s/.*/${fields[*]}/" "$1"
+  crc_line "$1" "$line"
+}
 # forge_record FILE [K]: the K-th record (default 1) of journal FILE with
 # one solution more under a valid CRC: what --verify and --merge must
 # catch.
 forge_record() {
-  local file=$1 line fields
-  line=$(grep -n '^[0-9]' "$file" | sed -n "${2:-1}s/:.*//p")
-  read -r -a fields <<<"$(sed -n "${line}p" "$file")"
-  fields[2]=$((fields[2] + 1))
-  sed -i "${line}s/.*/${fields[*]}/" "$file"
-  crc_line "$file" "$line"
+  set_record_field "$1" "${2:-1}" 2 $(($(record_field "$1" "${2:-1}" 2) + 1))
 }

@@ -119,15 +119,11 @@ timeout 10 "$binary" --status "$work/fifo" >"$out" 2>"$err"
 status=$?
 check "--status of a FIFO: refused at once" bash -c "[ $status -eq 2 ] && grep -q 'not a regular file' '$err'"
 
-# A record whose sum passes what its units can hold (2^64 - 1 each), under
-# a valid CRC: a resume, --status and --merge refuse the journal rather
-# than sum it.
+# A record whose sum passes what its units can hold (8 x (2^64 - 1) each),
+# under a valid CRC: a resume, --status and --merge refuse the journal
+# rather than sum it.
 "$binary" -n 12 --checkpoint "$work/big.journal" -q >/dev/null 2>&1
-big_line=$(grep -n '^[0-9]' "$work/big.journal" | sed -n '1s/:.*//p')
-read -r -a big_fields <<<"$(sed -n "${big_line}p" "$work/big.journal")"
-big_fields[2]=1$(printf '0%.0s' {1..40}) # 10^40: past any batch's 2^64 - 1 a unit
-sed -i "${big_line}s/.*/${big_fields[*]}/" "$work/big.journal"
-crc_line "$work/big.journal" "$big_line"
+set_record_field "$work/big.journal" 1 2 "1$(printf '0%.0s' {1..40})" # 10^40
 cp "$work/big.journal" "$work/big.journal.before"
 for args in "-n 12 --checkpoint $work/big.journal" "--status $work/big.journal" "--merge $work/big.journal"; do
   # shellcheck disable=SC2086
@@ -139,11 +135,7 @@ done
 # A slice's record moved to a unit of another slice under a valid CRC: the
 # journal is refused, not resumed into more units than the slice holds.
 "$binary" -n 12 --slice 2/3 --checkpoint "$work/moved.journal" -q >/dev/null 2>&1
-moved_line=$(grep -n '^[0-9]' "$work/moved.journal" | sed -n '1s/:.*//p')
-read -r -a moved_fields <<<"$(sed -n "${moved_line}p" "$work/moved.journal")"
-moved_fields[0]=$((moved_fields[0] + 1))
-sed -i "${moved_line}s/.*/${moved_fields[*]}/" "$work/moved.journal"
-crc_line "$work/moved.journal" "$moved_line"
+set_record_field "$work/moved.journal" 1 0 $(($(record_field "$work/moved.journal" 1 0) + 1))
 for args in "-n 12 --slice 2/3 --checkpoint $work/moved.journal" "--status $work/moved.journal" "--merge $work/moved.journal"; do
   # shellcheck disable=SC2086
   run $args

@@ -32,6 +32,11 @@ int nq_slice_init(nq_slice_t *slice, int index, int count, uint64_t total);
 /* Whether unit `id` belongs to the slice. */
 int nq_slice_holds(const nq_slice_t *slice, uint64_t id);
 
+/* Whether units first..first+count-1 (count >= 1) are all the slice's:
+ * within one of its blocks, as no two of a slice's blocks are neighbours
+ * (every id, for the whole count). */
+int nq_slice_holds_range(const nq_slice_t *slice, uint64_t first, uint64_t count);
+
 /* Units of the slice. */
 uint64_t nq_slice_units(const nq_slice_t *slice);
 

@@ -21,6 +21,11 @@ int nq_slice_holds(const nq_slice_t *slice, uint64_t id) {
   return slice->count == 1 || nq_slice_of(slice, id) == slice->index;
 }
 
+int nq_slice_holds_range(const nq_slice_t *slice, uint64_t first, uint64_t count) {
+  return slice->count == 1 || (nq_slice_holds(slice, first) &&
+                               first / slice->block == (first + count - 1) / slice->block);
+}
+
 /* Blocks b < `blocks` with b = index (mod count). */
 static uint64_t blocks_dealt(uint64_t blocks, uint64_t index, uint64_t count) {
   return blocks > index ? (blocks - index + count - 1) / count : 0;

@@ -214,7 +214,7 @@ void nq__join_walk_rest_in_one_word(bottom_walk_t *walk, const top_table_t *tabl
                          .last_row = n - 1,
                          .completion_row =
                              walk->scratch->completions != NULL ? n - JOIN_COMPLETION_ROWS : n};
-  nq__join_add_solutions(walk, walk_one_word(&one, row, allowed, ld, rd, ~ruled_out));
+  walk->solutions += walk_one_word(&one, row, allowed, ld, rd, ~ruled_out);
   walk->stats.bottom_nodes += one.nodes;
   walk->stats.words += one.nodes;
 }
@@ -338,7 +338,7 @@ static void count_last_two_rows(bottom_walk_t *walk, const top_table_t *table,
       fitting += nq__join_counted(
           table, w, ~(ruled_out[k] | by_ld[w] | by_rd[w] | last_ld[w] | last_rd[w]), twice_counts);
     }
-    nq__join_add_solutions(walk, fitting);
+    walk->solutions += fitting;
     ++*nodes;
     *combined += live;
   }
@@ -416,11 +416,10 @@ static size_t counted_once(const completions_fitting_t *c, int some_twice) {
 static void count_completions(fused_rows_t *f) {
   const nq_bit_sets_t *sets = f->walk->scratch->completion_sets;
   const size_t words = f->table->words;
-  const uint64_t fitting = f->twices == 0
-                               ? nq__bit_count_clear(f->above, sets, f->onces, 0, words)
-                               : nq__bit_count_clear_twice(f->above, sets, f->onces + f->twices,
-                                                           f->onces, f->table->once, words);
-  nq__join_add_solutions(f->walk, fitting);
+  f->walk->solutions += f->twices == 0
+                            ? nq__bit_count_clear(f->above, sets, f->onces, 0, words)
+                            : nq__bit_count_clear_twice(f->above, sets, f->onces + f->twices,
+                                                        f->onces, f->table->once, words);
 }
 
 /* Where a fitting completion's five bitsets lie: row j's queen bitsets
@@ -557,10 +556,9 @@ static void count_single_row(bottom_walk_t *walk, uint64_t squares, uint64_t *no
   for (; squares != 0; squares = drop_lowest_bit(squares)) {
     int column = bit_index(lowest_bit(squares)), row = scratch->top_rows;
     const uint64_t before = walk->solutions;
-    nq__join_add_solutions(
-        walk, tops_fitting(scratch->live_index[0], scratch->ruled_out[0], bucket->words,
-                           nq__join_ruled_out_along_ld(scratch, bucket, row, column),
-                           nq__join_ruled_out_along_rd(scratch, bucket, row, column)));
+    walk->solutions += tops_fitting(scratch->live_index[0], scratch->ruled_out[0], bucket->words,
+                                    nq__join_ruled_out_along_ld(scratch, bucket, row, column),
+                                    nq__join_ruled_out_along_rd(scratch, bucket, row, column));
     nq__join_weigh_since(walk, before, walk->first_row_weight[column]);
     ++*nodes;
     *combined += bucket->words;

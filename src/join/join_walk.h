@@ -189,15 +189,13 @@ typedef struct bottom_walk {
   nq_join_stats_t stats;
 } bottom_walk_t;
 
-/* Every sum into walk->solutions goes through these two, checked: a
- * bucket's count is a share of Q(n), and Q(n) passes 2^64 before n = 32.
- * The sums inside one call below them (a popcount a word or a completion,
- * at most 128 each) would need over 2^57 steps of one call to wrap. */
-static inline void nq__join_add_solutions(bottom_walk_t *walk, uint64_t found) {
-  walk->overflowed |= __builtin_add_overflow(walk->solutions, found, &walk->solutions);
-}
-
-/* What the walk found since `before`, taken `weight` times. */
+/* What the walk found since `before`, taken `weight` times, with the carry
+ * checked: a bucket's count is a share of Q(n), and Q(n) passes 2^64
+ * before n = 32.  Every bottom queen's subtree ends here, so the sums
+ * inside one (plain adds, each far below 2^64: the deepest subtree is a
+ * row or two) need no check of their own: where one wraps walk->solutions,
+ * the difference from `before` is still the true one, and the add below
+ * carries. */
 static inline void nq__join_weigh_since(bottom_walk_t *walk, uint64_t before, uint64_t weight) {
   uint64_t weighed;
   int wrapped = __builtin_mul_overflow(walk->solutions - before, weight, &weighed);

@@ -54,15 +54,14 @@ static int damaged_fields(nq__journal_loader_t *l) {
                             l->line_number);
 }
 
-/* Whether units first..first+count-1 are all the journal's slice's: one
- * block of it, as the slice's runs record them (no two blocks of a slice
- * are neighbours). */
-static int in_own_slice(const nq__journal_header_t *header, uint64_t first, uint64_t count) {
+/* The slice a header names; the whole count where it names none (or one
+ * that cannot be, which its loading has refused). */
+static nq_slice_t header_slice(const nq__journal_header_t *header) {
   nq_slice_t slice;
   if (header->slice_count < 2 ||
       nq_slice_init(&slice, header->slice_index, header->slice_count, header->total_units) != NQ_OK)
-    return 1;
-  return nq_slice_holds(&slice, first) && first / slice.block == (first + count - 1) / slice.block;
+    nq_slice_init(&slice, 0, 1, header->total_units);
+  return slice;
 }
 
 /* A batch's fields, common to records and checks: the sums go into
@@ -89,7 +88,7 @@ static int take_batch(nq__journal_loader_t *l, nq__journal_fields_t *fields,
     if (!nq__journal_sum_fits(sums->term, out->count, per_unit[i]))
       return nq__journal_refuse(l->message, l->path,
                                 "record at line %" PRIu64 ": its %s sum is more than its %" PRIu64
-                                " units can hold (64 bits a unit): a damaged or altered journal",
+                                " units can hold: a damaged or altered journal",
                                 l->line_number, names[i], out->count);
     if (i == 0)
       nq__journal_take_residues(sums);
@@ -105,7 +104,8 @@ static int take_batch(nq__journal_loader_t *l, nq__journal_fields_t *fields,
                               "record at line %" PRIu64 " holds %" PRIu64 " units from id %" PRIu64
                               ", past the journal's %" PRIu64 " units",
                               l->line_number, out->count, out->first, total);
-  if (!in_own_slice(&l->state->header, out->first, out->count))
+  const nq_slice_t slice = header_slice(&l->state->header);
+  if (!nq_slice_holds_range(&slice, out->first, out->count))
     return nq__journal_refuse(l->message, l->path,
                               "record at line %" PRIu64 " holds units %" PRIu64 "..%" PRIu64
                               ", not all of slice %d/%d: a damaged or altered journal",
@@ -426,11 +426,7 @@ int nq__journal_check_units(const nq__journal_header_t *header,
 }
 
 uint64_t nq__journal_units(const nq__journal_state_t *state) {
-  const nq__journal_header_t *h = &state->header;
-  nq_slice_t slice;
-  if (h->slice_count < 2 ||
-      nq_slice_init(&slice, h->slice_index, h->slice_count, h->total_units) != NQ_OK)
-    return h->total_units;
+  const nq_slice_t slice = header_slice(&state->header);
   return nq_slice_units(&slice);
 }
 
