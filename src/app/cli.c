@@ -108,6 +108,31 @@ static int parse_integer(long long *value, const char *text) {
   return errno == ERANGE ? NQ_EOVERFLOW : NQ_OK;
 }
 
+/* A plain decimal: digits with at most one point and an optional exponent.
+ * strtod alone would also take hex ("0x1p-1"), "inf", "nan", leading
+ * spaces and a '+'; refusing those gives each number one spelling, as
+ * parse_integer does for whole numbers. */
+static int parse_decimal(double *value, const char *text) {
+  size_t whole = strspn(text, "0123456789");
+  size_t point = text[whole] == '.';
+  size_t fraction = strspn(text + whole + point, "0123456789");
+  const char *rest = text + whole + point + fraction;
+  if (whole + fraction == 0)
+    return NQ_EINVAL;
+  if (*rest == 'e' || *rest == 'E') {
+    rest += 1 + (rest[1] == '-' || rest[1] == '+');
+    size_t exponent = strspn(rest, "0123456789");
+    if (exponent == 0)
+      return NQ_EINVAL;
+    rest += exponent;
+  }
+  if (*rest != '\0')
+    return NQ_EINVAL;
+  errno = 0;
+  *value = strtod(text, NULL);
+  return errno == ERANGE || !isfinite(*value) ? NQ_EOVERFLOW : NQ_OK;
+}
+
 static int parse_size(parser_t *p, const char *text) {
   long long value;
   int rc = parse_integer(&value, text);
@@ -167,9 +192,8 @@ static const char *optional_value(parser_t *p, const char *value) {
   if (value != NULL || optind >= p->operands)
     return value;
   const char *next = p->argv[optind];
-  char *end = NULL;
-  strtod(next, &end);
-  if (next[0] != '-' || (end != next && *end == '\0')) {
+  double ignored;
+  if (next[0] != '-' || parse_decimal(&ignored, next + 1) != NQ_EINVAL) {
     optind++;
     return next;
   }
@@ -182,11 +206,8 @@ static int parse_estimate(parser_t *p, const char *text) {
   text = optional_value(p, text);
   if (text == NULL)
     return NQ_OK;
-  char *end = NULL;
-  errno = 0;
-  double value = strtod(text, &end);
-  if (text[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(value) || value <= 0 ||
-      value > 604800)
+  double value;
+  if (parse_decimal(&value, text) != NQ_OK || value <= 0 || value > 604800)
     return fail(p, "--estimate '%s' is not a number of seconds above 0 (at most 604800)", text);
   p->cli->estimate_seconds = value;
   p->estimate_seconds_given = 1;
@@ -254,11 +275,8 @@ static int parse_slice(parser_t *p, const char *text) {
 
 /* A share of the journal's batches: above 0, at most 1. */
 static int parse_verify(parser_t *p, const char *text) {
-  char *end = NULL;
-  errno = 0;
-  double value = strtod(text, &end);
-  if (text[0] == '\0' || *end != '\0' || errno == ERANGE || !isfinite(value) || value <= 0 ||
-      value > 1)
+  double value;
+  if (parse_decimal(&value, text) != NQ_OK || value <= 0 || value > 1)
     return fail(p, "--verify '%s' is not a fraction above 0 and at most 1", text);
   p->cli->verify = value;
   return NQ_OK;
