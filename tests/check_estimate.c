@@ -327,6 +327,9 @@ START_TEST(test_estimate_refuses_bad_options) {
       {.n = 12, .probes = 2, .exact_rows = 1},
       {.n = 12, .probes = 2, .exact_rows = -3},
       {.n = 12, .probes = 2, .walk = (nq_walk_t)7},
+      /* probes times frames past 64 bits: wrapped, it left frames unprobed */
+      {.n = 12, .probes = UINT64_MAX / 2},
+      {.n = 12, .probes = UINT64_MAX / 2, .method = NQ_COUNT_JOIN, .strata = 4},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     nq_estimate_result_t result;

@@ -103,8 +103,9 @@ int nq_estimate_join_exact_rows(int n);
  * that share them (with probes > 0 the result is the same on any number
  * of ranks, up to the rounding of the sums).  Returns 0, or on every rank
  * NQ_EINVAL for options no rank can run (n outside 0..NQ_MAX_N, probes 1,
- * seconds <= 0 without probes, exact_rows 1 or below 0, strata for the
- * backtracker) and NQ_ENOTSUP when an explicit walk cannot run on some rank; NQ_EOVERFLOW if an exact
+ * probes times the strata past 2^64 - 1, seconds <= 0 without probes,
+ * exact_rows 1 or below 0, strata for the backtracker) and NQ_ENOTSUP
+ * when an explicit walk cannot run on some rank; NQ_EOVERFLOW if an exact
  * count wrapped; NQ_ENOMEM; NQ_ESTOPPED when options.stop was raised on
  * any rank; NQ_EMPI on the rank whose MPI call failed. */
 int nq_estimate_run(nq_estimate_result_t *result, const nq_estimate_options_t *options,

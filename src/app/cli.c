@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -347,8 +348,13 @@ static int take_option(parser_t *p, int option, const char *value) {
     int rc = parse_estimate(p, value);
     return rc == NQ_OK ? set_mode(p, NQ_MODE_ESTIMATE, "--estimate") : rc;
   }
-  case OPT_ESTIMATE_SAMPLES:
-    return parse_count(p, &p->cli->estimate_samples, value, 2, "estimate-samples");
+  case OPT_ESTIMATE_SAMPLES: {
+    int rc = parse_count(p, &p->cli->estimate_samples, value, 2, "estimate-samples");
+    if (rc == NQ_OK && p->cli->estimate_samples > NQ_CLI_MOST_ESTIMATE_SAMPLES)
+      return fail(p, "--estimate-samples %s is too large (at most %" PRIu64 " a frame)", value,
+                  NQ_CLI_MOST_ESTIMATE_SAMPLES);
+    return rc;
+  }
   case OPT_ESTIMATE_RANKS:
     return parse_count(p, &p->cli->estimate_ranks, value, 1, "estimate-ranks");
   case OPT_ESTIMATE_STRATA:
@@ -655,7 +661,7 @@ void nq__cli_print_help(FILE *out) {
         "      --estimate [S] predict Q(N), the count's nodes and its time (one core, the\n"
         "                     ranks x threads of this run) from random probes of the\n"
         "                     search, with 95% intervals, for S seconds (default 20)\n"
-        "      --estimate-samples K  instead of a time: K probes on each frame (K >= 2),\n"
+        "      --estimate-samples K  instead of a time: K probes on each frame (2 to 2^32),\n"
         "                     the same result for the same seed on any ranks x threads\n"
         "      --estimate-ranks P    also the time on P cores\n"
         "      --estimate-strata K   the join's estimate: its sets cut into K strata\n"

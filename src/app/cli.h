@@ -75,6 +75,10 @@ typedef struct nq__cli {
 
 #define NQ_CLI_ESTIMATE_SECONDS 20.0
 #define NQ_CLI_ESTIMATE_SEED 1
+/* --estimate-samples at most: times the most strata (under 2^25 frames at
+ * n = 64, at most half the join's sets of 32 columns) it stays within the
+ * estimator's 64-bit count of probes. */
+#define NQ_CLI_MOST_ESTIMATE_SAMPLES ((uint64_t)1 << 32)
 
 /* Parses argv.  On a usage error returns NQ_EINVAL and writes one line
  * (without newline) naming the problem into `message`. */

@@ -506,6 +506,17 @@ static uint64_t join_strata(const nq_estimate_options_t *options, uint64_t sets)
   return strata > 0 ? strata : 1;
 }
 
+/* The probes in all, fixed or at least: a product past 64 bits would wrap
+ * to fewer probes than frames and leave frames unprobed, an estimate
+ * silently too low.  Every rank computes the same, so all agree. */
+static int set_probe_budget(plan_t *plan) {
+  if (__builtin_mul_overflow(plan->options->probes, plan->frame_count, &plan->probes_fixed) ||
+      __builtin_mul_overflow((uint64_t)NQ_ESTIMATE_MIN_PROBES, plan->frame_count,
+                             &plan->probes_minimum))
+    return NQ_EINVAL;
+  return NQ_OK;
+}
+
 static int estimate_join(nq_estimate_result_t *result, const nq_estimate_options_t *options,
                          MPI_Comm comm) {
   plan_t plan = {.options = options,
@@ -524,9 +535,9 @@ static int estimate_join(nq_estimate_result_t *result, const nq_estimate_options
   }
   plan.sets = sets;
   plan.frame_count = join_strata(options, plan.set_count);
-  plan.probes_fixed = options->probes * plan.frame_count;
-  plan.probes_minimum = NQ_ESTIMATE_MIN_PROBES * plan.frame_count;
-  rc = probe_everywhere(result, &plan, options->threads > 1 ? options->threads : 1, comm);
+  rc = set_probe_budget(&plan);
+  if (rc == NQ_OK)
+    rc = probe_everywhere(result, &plan, options->threads > 1 ? options->threads : 1, comm);
   free(sets);
   return rc;
 }
@@ -549,9 +560,9 @@ static int estimate_on(nq_estimate_result_t *result, const nq_estimate_options_t
     return rc;
   }
   plan.frames = frames;
-  plan.probes_fixed = options->probes * plan.frame_count;
-  plan.probes_minimum = NQ_ESTIMATE_MIN_PROBES * plan.frame_count;
-  rc = probe_everywhere(result, &plan, options->threads > 1 ? options->threads : 1, comm);
+  rc = set_probe_budget(&plan);
+  if (rc == NQ_OK)
+    rc = probe_everywhere(result, &plan, options->threads > 1 ? options->threads : 1, comm);
   free(frames);
   return rc;
 }
