@@ -139,6 +139,49 @@ START_TEST(test_merge_confirms_duplicates_that_line_up) {
 }
 END_TEST
 
+/* Units in two journals whose records end where no chain of the other's
+ * does were summed once, not compared: never confirmed, whatever overlaps
+ * them.  A record that ends alone (a rerun stopped at 60) is uncompared
+ * however the other journal's records fall, and so is one that spans no
+ * other chain's ends (the second merge: units 30..79 against the first
+ * journal's 0..59 and 60..99), which then holds a wrong unit unseen. */
+START_TEST(test_merge_confirms_only_what_was_compared) {
+  make_directory();
+  const uint64_t whole[][2] = {{0, 30}, {30, 100}}, rerun[][2] = {{0, 10}, {10, 30}, {30, 60}};
+  write_journal(0, 10, whole, 2, 0);
+  write_journal(1, 10, rerun, 3, 0);
+  nq__merge_result_t r;
+  ck_assert_int_eq(merge(&r, 2), NQ_OK);
+  ck_assert(nq__merge_is_total(&r));
+  ck_assert_uint_eq(mpz_get_ui(r.solutions), expected_solutions());
+  ck_assert_uint_eq(r.units_confirmed, 30);
+  ck_assert_uint_eq(r.units_uncompared, 30);
+  nq__merge_result_clear(&r);
+  const uint64_t halves[][2] = {{0, 60}, {60, 100}}, middle[][2] = {{30, 80}};
+  write_journal(0, 10, halves, 2, 0);
+  write_laid_out(1, 10, middle, 1, 0, (layout_t){0, 1, 42});
+  ck_assert_int_eq(merge(&r, 2), NQ_OK);
+  ck_assert(nq__merge_is_total(&r));
+  ck_assert_uint_eq(r.units_confirmed, 0);
+  ck_assert_uint_eq(r.units_uncompared, 50);
+  nq__merge_result_clear(&r);
+  /* The same batch in both journals: parallel records, each the other's
+   * chain, confirmed; the rest of the rerun stopped short is not. */
+  const uint64_t again[][2] = {{0, 30}, {30, 50}};
+  write_journal(1, 10, again, 2, 0);
+  ck_assert_int_eq(merge(&r, 2), NQ_OK);
+  ck_assert_uint_eq(r.units_confirmed, 0); /* {0, 30} parallel to nothing in halves */
+  ck_assert_uint_eq(r.units_uncompared, 50);
+  nq__merge_result_clear(&r);
+  write_journal(0, 10, whole, 2, 0);
+  ck_assert_int_eq(merge(&r, 2), NQ_OK);
+  ck_assert_uint_eq(r.units_confirmed, 30);
+  ck_assert_uint_eq(r.units_uncompared, 20);
+  nq__merge_result_clear(&r);
+  remove_directory();
+}
+END_TEST
+
 /* Batches that never end together but at 0 and 100: compared as a whole,
  * confirmed when equal; one wrong unit anywhere is a conflict over the
  * whole range. */
@@ -390,6 +433,7 @@ static Suite *merge_suite(int argc, char **argv) {
   TCase *tc = support_tcase("merge");
   tcase_add_test(tc, test_merge_of_halves_is_the_total);
   tcase_add_test(tc, test_merge_confirms_duplicates_that_line_up);
+  tcase_add_test(tc, test_merge_confirms_only_what_was_compared);
   tcase_add_test(tc, test_merge_compares_batches_that_never_line_up);
   tcase_add_test(tc, test_merge_compares_a_whole_run_with_slices);
   tcase_add_test(tc, test_merge_names_conflicts);

@@ -60,9 +60,13 @@ static void merge_as_text(nq__output_t *output, char *const *paths, const nq__me
   nq__output_format(output, "merged %d journal%s of n = %d: %" PRIu64 " of %" PRIu64 " units present",
                 r->journals, r->journals == 1 ? "" : "s", n, r->units_present,
                 r->header.total_units);
-  nq__output_format(output, "; solved more than once and confirmed: %" PRIu64
-                        " units; checks: %" PRIu64 " of %" PRIu64 " confirmed\n",
-                r->units_confirmed, r->checks_confirmed, r->checks);
+  nq__output_format(output, "; solved more than once and confirmed: %" PRIu64 " units",
+                    r->units_confirmed);
+  if (r->units_uncompared > 0) /* their records end where no other chain of records does */
+    nq__output_format(output, "; solved more than once, not compared: %" PRIu64 " units",
+                      r->units_uncompared);
+  nq__output_format(output, "; checks: %" PRIu64 " of %" PRIu64 " confirmed\n",
+                    r->checks_confirmed, r->checks);
   if (r->units_missing > 0) {
     nq__output_format(output, "missing: %" PRIu64 " units in %zu range%s:", r->units_missing,
                   r->missing_count, r->missing_count == 1 ? "" : "s");
@@ -108,10 +112,12 @@ static void merge_as_json(nq__output_t *output, char *const *paths, const nq__me
   nq__output_merge_totals(output, r);
   nq__output_format(output,
                 ",\"journals\":%d,\"depth\":%d,\"units\":%" PRIu64 ",\"units_present\":%" PRIu64
-                ",\"units_confirmed\":%" PRIu64 ",\"units_unresolved\":%" PRIu64
-                ",\"checks\":%" PRIu64 ",\"checks_confirmed\":%" PRIu64 ",\"missing\":[",
+                ",\"units_confirmed\":%" PRIu64 ",\"units_uncompared\":%" PRIu64
+                ",\"units_unresolved\":%" PRIu64 ",\"checks\":%" PRIu64
+                ",\"checks_confirmed\":%" PRIu64 ",\"missing\":[",
                 r->journals, r->header.depth, r->header.total_units, r->units_present,
-                r->units_confirmed, r->units_unresolved, r->checks, r->checks_confirmed);
+                r->units_confirmed, r->units_uncompared, r->units_unresolved, r->checks,
+                r->checks_confirmed);
   for (size_t i = 0; i < r->missing_count; i++)
     nq__output_format(output, "%s[%" PRIu64 ",%" PRIu64 "]", i ? "," : "", r->missing[i].first,
                   r->missing[i].end);

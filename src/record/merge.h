@@ -45,7 +45,10 @@ typedef struct nq__merge_result {
   uint64_t units_present, units_missing;
   nq__journal_range_t *missing; /* sorted, disjoint */
   size_t missing_count;
-  uint64_t units_confirmed;  /* recorded twice or more, compared, no conflict there */
+  uint64_t units_confirmed;  /* recorded twice or more, each record compared (on a cycle of
+                                records whose sums agree), no conflict there */
+  uint64_t units_uncompared; /* recorded twice or more, but some record there spanned by no
+                                other chain of records: summed once only */
   uint64_t units_unresolved; /* in groups no chain of records spans: no total */
   uint64_t checks, checks_confirmed;
   nq__merge_conflict_t *conflicts; /* the first NQ__MERGE_CONFLICTS_KEPT, in the order found */
