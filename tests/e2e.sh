@@ -319,6 +319,18 @@ mpmd_refused_ok "-n 12" "-n 13" "nqueens-mpi: ranks were started with different 
 mpmd_refused_ok "-n 8 --first" "-n 8 --first --format json" \
   "nqueens-mpi: ranks were started with different arguments"
 mpmd_refused_ok "-n abc" "-n 12" "nqueens-mpi: board size 'abc' is not a whole number (see --help)"
+# Files named on one rank and not another, or other files: the rank with
+# a journal waited for the others forever; none of them is created.
+mpmd_refused_ok "-n 4" "-n 4 --checkpoint $work/mpmd.journal" \
+  "nqueens-mpi: ranks were started with different arguments"
+mpmd_refused_ok "-n 8 --checkpoint $work/mpmd.journal" "-n 8" \
+  "nqueens-mpi: ranks were started with different arguments"
+mpmd_refused_ok "-n 8 --checkpoint $work/mpmd.journal" "-n 8 --checkpoint $work/other.journal" \
+  "nqueens-mpi: ranks were started with different arguments"
+mpmd_refused_ok "-n 4 --json $work/mpmd.json" "-n 4" \
+  "nqueens-mpi: ranks were started with different arguments"
+check "ranks with different files created none" \
+  bash -c "[ ! -e '$work/mpmd.journal' ] && [ ! -e '$work/other.journal' ] && [ ! -e '$work/mpmd.json' ]"
 
 # ---- a reader that stops early ---------------------------------------------
 # Like any filter, the listing ends quietly when its reader goes: killed by

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "app_modes.h"
 #include "cli.h"
@@ -50,7 +51,25 @@ static void print_version(FILE *out) {
 
 /* The parsed options as numbers: ranks that read the same command line
  * encode the same words. */
-enum { CLI_WORDS = 20 };
+/* The file names as one word: whether each is given and what it says
+ * (NUL included, so that "ab" + "c" differs from "a" + "bc").  Ranks given
+ * other journals or records would act on different files, and one given
+ * --checkpoint where another is not waits forever for the others. */
+static long long names_digest(const nq__cli_t *cli) {
+  const char *names[] = {cli->checkpoint, cli->status, cli->json_file};
+  uLong crc = crc32(0L, Z_NULL, 0);
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    const unsigned char given = names[i] != NULL;
+    crc = crc32(crc, &given, 1);
+    if (given)
+      crc = crc32(crc, (const Bytef *)names[i], (uInt)strlen(names[i]) + 1);
+  }
+  for (int i = 0; i < cli->merge_count; i++)
+    crc = crc32(crc, (const Bytef *)cli->merge_files[i], (uInt)strlen(cli->merge_files[i]) + 1);
+  return (long long)crc;
+}
+
+enum { CLI_WORDS = 22 };
 static void encode_cli(long long words[CLI_WORDS], const nq__cli_t *cli) {
   words[0] = cli->mode;
   words[1] = cli->n;
@@ -76,6 +95,8 @@ static void encode_cli(long long words[CLI_WORDS], const nq__cli_t *cli) {
   words[17] = cli->method;
   words[18] = (long long)cli->estimate_strata;
   words[19] = (long long)cli->memory; /* at most NQ_CLI_MOST_MEMORY */
+  words[20] = cli->merge_count;
+  words[21] = names_digest(cli);
 }
 
 static int agreement_failed(FILE *err, int rank, int mpi_code) {
