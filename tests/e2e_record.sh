@@ -201,6 +201,13 @@ wait "$late"
 status=$?
 check "--json whose path became a journal during the count: status 1, the journal kept, the record beside it" \
   bash -c "[ $status -eq 1 ] && cmp -s '$work/late.json' '$work/other.journal' && grep -q 'is now a checkpoint journal' '$err' && grep -q '\"solutions\":\"${known_all[16]}\"' '$work'/late.json.??????"
+# A directory whose permission bits let root write, whose file system
+# does not: refused before the count, not after it.
+if [ -d /sys/kernel ]; then
+  run -n 8 --checkpoint "$work/sysfs.journal" --json /sys/kernel/nq-record.json -q
+  check "--json where the file system refuses files: status 2 before any work" \
+    bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && [ ! -e '$work/sysfs.journal' ] && grep -q 'cannot write in /sys/kernel' '$err'"
+fi
 ln -s nowhere "$work/dangling"
 run -n 8 --json "$work/dangling"
 check "--json to a dangling link: status 2, nothing made" bash -c "[ $status -eq 2 ] && [ ! -e '$work/nowhere' ]"

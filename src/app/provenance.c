@@ -189,6 +189,21 @@ static int resolve_destination(char *target, const char *path,
   return NQ_OK;
 }
 
+/* access() answers for the permission bits, which root passes where the
+ * file system still refuses (sysfs, an NFS export squashing root): the
+ * record's temporary file made and removed at once says what the rename
+ * at the end will meet.  errno tells why not. */
+static int can_create_beside(const char *target) {
+  char temp[PATH_MAX];
+  nq__name_beside(temp, PATH_MAX, target, ".XXXXXX");
+  int fd = mkstemp(temp);
+  if (fd < 0)
+    return 0;
+  close(fd);
+  unlink(temp);
+  return 1;
+}
+
 int nq__provenance_check_destination(char *target, const char *path, const char *const *keep,
                                      int keep_count, char message[static NQ__MESSAGE_SIZE]) {
   char directory[PATH_MAX];
@@ -214,7 +229,7 @@ int nq__provenance_check_destination(char *target, const char *path, const char 
     return NQ_EINVAL;
   }
   nq__directory_of(directory, target);
-  if (access(directory, W_OK | X_OK) != 0) {
+  if (access(directory, W_OK | X_OK) != 0 || !can_create_beside(target)) {
     nq__message(message, "--json %s: cannot write in %s: %s", path, directory,
              strerror(errno));
     return NQ_EINVAL;
