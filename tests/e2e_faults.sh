@@ -5,7 +5,8 @@
 #  - A lone process killed every 0.3 s still finishes: it journals each
 #    unit as it finishes.
 #  - A complete journal that cannot be written still gives its result; an
-#    incomplete one is refused, untouched.  A full disk under --json is
+#    incomplete one is refused, untouched, and so is --verify of a complete
+#    one (its checks are written).  A full disk under --json is
 #    named.
 #  - mpiexec killed (SIGKILL): its orphaned ranks let the journal go within
 #    a second; a rerun that finds it still held exits 4 and is retried.
@@ -48,6 +49,12 @@ with_shim NQ_SHIM_READ_ONLY=1 "$binary" -n 12 -t 1 --checkpoint "$journal" >"$ou
 status=$?
 check "a complete journal that cannot be written: its result, status 0, untouched" \
   bash -c "[ $status -eq 0 ] && grep -qx 'Q(12) = $(q 12) solutions on the 12x12 board' '$out' && cmp -s '$journal' '$work/before'"
+# --verify writes its checks: refused before any is solved, the file as it was.
+with_shim NQ_SHIM_READ_ONLY=1 "$binary" -n 12 -t 1 --checkpoint "$journal" --verify 1 >"$out" 2>"$err"
+status=$?
+usage_error_ok "--verify of a complete journal that cannot be written" "-n 12 --verify 1 (read-only)"
+check "--verify of a complete journal that cannot be written: says why, untouched" \
+  bash -c "grep -q 'cannot be written, and --verify records its checks' '$err' && cmp -s '$journal' '$work/before'"
 head -n 4 "$work/before" >"$journal"
 cp "$journal" "$work/before"
 with_shim NQ_SHIM_READ_ONLY=1 "$binary" -n 12 -t 1 --checkpoint "$journal" >"$out" 2>"$err"

@@ -1,6 +1,7 @@
 #include "nqueens/count.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -261,6 +262,23 @@ static void take_verify_outcome(nq_count_result_t *result, const nq__verify_outc
   result->silent_ranks += outcome->silent_ranks;
 }
 
+/* A complete journal that cannot be written still answers a count, but
+ * not a --verify with batches left to check: their verdicts are written
+ * as they come.  Refused before any is solved, as a journal that cannot
+ * serve the run (rank 0 holds the journal; every rank learns). */
+static int journal_takes_checks(nq_count_result_t *result, const nq__run_t *run,
+                                uint64_t batches, MPI_Comm comm) {
+  int rc = NQ_OK;
+  if (run->journal != NULL && batches > 0 && nq__journal_read_only(run->journal)) {
+    snprintf(result->message, sizeof result->message,
+             "%s: cannot be written, and --verify records its checks of %" PRIu64
+             " batches in it: make it writable, or count without --verify",
+             run->options->checkpoint, batches);
+    rc = NQ_EJOURNAL;
+  }
+  return nq__agree_with_rank0(rc, comm);
+}
+
 /* --verify, once the count is complete and its journal closed: the sample
  * drawn, then the journal opened again for the verdicts, written as they
  * come.  A journal that records a difference (now or in an earlier run)
@@ -272,6 +290,8 @@ static int verify(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm) {
   nq__journal_state_init(&run->resumed);
   if (rc == NQ_OK)
     rc = open_journal(result, run, comm);
+  if (rc == NQ_OK)
+    rc = journal_takes_checks(result, run, v.count, comm);
   if (rc == NQ_OK)
     rc = nq__verify_solve(&v, run, comm);
   take_verify_outcome(result, &v.outcome);
