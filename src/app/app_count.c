@@ -6,6 +6,7 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "app_faults.h"
 #include "count_faults.h"
@@ -75,6 +76,13 @@ static void report_stop(FILE *err, const nq__cli_t *cli, const nq_count_result_t
   if (cli->checkpoint == NULL) {
     fprintf(err, "nqueens-mpi: stopped cleanly; nothing was saved (no --checkpoint): "
                  "rerun to start over\n");
+    return;
+  }
+  /* A stop during the set-up comes before the journal is made. */
+  if (access(cli->checkpoint, F_OK) != 0) {
+    fprintf(err, "nqueens-mpi: stopped cleanly before the journal %s was made; nothing was "
+                 "saved: rerun the same command to start over\n",
+            cli->checkpoint);
     return;
   }
   fprintf(err,
