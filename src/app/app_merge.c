@@ -55,12 +55,13 @@ static int say_no_total(FILE *err, const nq__merge_result_t *result) {
     return NQ_EXIT_FAILURE;
   }
   if (result->slices_missing_count == 0) {
-    fprintf(err, "nqueens-mpi: --merge: no total: %" PRIu64 " units are missing (see the "
-                 "ranges)\n", result->units_missing);
+    fprintf(err, "nqueens-mpi: --merge: no total: %" PRIu64 " unit%s missing (see the "
+                 "ranges)\n", result->units_missing, result->units_missing == 1 ? " is" : "s are");
     return NQ_EXIT_FAILURE;
   }
-  fprintf(err, "nqueens-mpi: --merge: no total: %" PRIu64 " units are missing; run again slice%s",
-          result->units_missing, result->slices_missing_count == 1 ? "" : "s");
+  fprintf(err, "nqueens-mpi: --merge: no total: %" PRIu64 " unit%s missing; run again slice%s",
+          result->units_missing, result->units_missing == 1 ? " is" : "s are",
+          result->slices_missing_count == 1 ? "" : "s");
   for (int i = 0; i < result->slices_missing_count; i++)
     fprintf(err, "%s %d/%d", i == 0 ? "" : ",", result->slices_missing[i] + 1,
             result->slice_count);

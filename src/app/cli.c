@@ -589,13 +589,13 @@ int nq__cli_parse(nq__cli_t *cli, char message[static NQ__MESSAGE_SIZE], int arg
 #define NQ_CLI_TEXT(x) NQ_CLI_TEXT_OF(x)
 
 void nq__cli_print_help(FILE *out) {
-  fputs("Usage: nqueens-mpi -n N [--list [--limit K] | --first] [--unique] [--format text|json]\n"
+  fputs("Usage: nqueens-mpi -n N [--list [--limit K] | --first | --unique] [--format text|json]\n"
         "                        [--walk auto|scalar|avx512] [--gpu] [--progress SECS] [-q]\n"
         "                        [-t T] [--checkpoint FILE [--verify F [--seed S]]]\n"
         "                        [--slice I/K] [--json FILE]\n"
         "       nqueens-mpi -n N --method join [-t T] [--format text|json] [--progress S] [-q]\n"
         "                        [--checkpoint FILE [--verify F [--seed S]]] [--slice I/K]\n"
-        "                        [--json FILE]\n"
+        "                        [--json FILE] [--memory SIZE]\n"
         "       nqueens-mpi -n N --estimate [SECS] [--estimate-samples K] [--estimate-ranks P]\n"
         "                        [--estimate-strata K] [--seed S] [--format text|json]\n"
         "                        [--walk W] [--method M] [-t T]\n"

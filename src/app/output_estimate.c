@@ -79,9 +79,10 @@ static void join_sample_as_text(nq__output_t *output, uint64_t seed,
   else
     nq__output_text(output, "solved exactly");
   nq__output_format(output,
-                    ", in %llu strata (at least %llu each), seed %llu: %.3f s on %d rank%s, "
+                    ", in %llu strat%s (at least %llu each), seed %llu: %.3f s on %d rank%s, "
                     "%d thread%s, tables within ",
-                    (unsigned long long)r->frames, (unsigned long long)r->min_probes,
+                    (unsigned long long)r->frames, r->frames == 1 ? "um" : "a",
+                    (unsigned long long)r->min_probes,
                     (unsigned long long)seed, r->seconds, r->ranks, r->ranks == 1 ? "" : "s",
                     r->threads, r->threads == 1 ? "" : "s");
   nq__output_bytes(output, r->memory);
@@ -119,9 +120,10 @@ static void estimate_as_text(nq__output_t *output, int n, uint64_t cores, uint64
     join_sample_as_text(output, seed, r);
   else
     nq__output_format(output,
-                  "%llu probes on %llu frames (at least %llu each), exact below %d rows, seed "
+                  "%llu probes on %llu frame%s (at least %llu each), exact below %d rows, seed "
                   "%llu: %.3f s on %d rank%s, %d thread%s, %s walk\n",
                   (unsigned long long)r->probes, (unsigned long long)r->frames,
+                  r->frames == 1 ? "" : "s",
                   (unsigned long long)r->min_probes, r->exact_rows, (unsigned long long)seed,
                   r->seconds, r->ranks, r->ranks == 1 ? "" : "s", r->threads,
                   r->threads == 1 ? "" : "s", nq_walk_name(r->walk));
