@@ -79,7 +79,9 @@ static void write_laid_out(int which, int n, const uint64_t (*ranges)[2], size_t
     batch_sums(&sums, ranges[i][0], ranges[i][1] - ranges[i][0], skew);
     if (layout.wrong_unit >= ranges[i][0] && layout.wrong_unit < ranges[i][1])
       mpz_add_ui(sums.solutions, sums.solutions, 1);
-    ck_assert_int_eq(nq__journal_append(journal, ranges[i][0], &sums, 1, 1700000000000), NQ_OK);
+    /* Each journal its own run's time: the same line in two is a copy. */
+    ck_assert_int_eq(nq__journal_append(journal, ranges[i][0], &sums, 1, 1700000000000 + which),
+                     NQ_OK);
   }
   nq__totals_clear(&sums);
   ck_assert_int_eq(nq__journal_close(journal), NQ_OK);
@@ -385,6 +387,36 @@ START_TEST(test_merge_refuses_a_journal_twice) {
 }
 END_TEST
 
+/* A byte copy is another file but the same run's work: its lines are
+ * taken once and confirm nothing, and a copy resumed on its own (a line
+ * more, at another time) adds only that line. */
+START_TEST(test_merge_takes_a_copy_once) {
+  make_directory();
+  const uint64_t half[][2] = {{0, 20}, {20, 50}}, more[][2] = {{50, 100}};
+  write_journal(0, 10, half, 2, 0);
+  char command[512];
+  snprintf(command, sizeof command, "cp '%s' '%s'", paths[0], paths[1]);
+  ck_assert_int_eq(system(command), 0);
+  nq__merge_result_t r;
+  ck_assert_int_eq(merge(&r, 2), NQ_OK);
+  ck_assert_uint_eq(r.lines_copied, 2);
+  ck_assert_uint_eq(r.units_confirmed, 0);
+  ck_assert_uint_eq(r.units_uncompared, 0);
+  ck_assert_uint_eq(r.units_present, 50);
+  nq__merge_result_clear(&r);
+  write_journal(2, 10, more, 1, 0);
+  snprintf(command, sizeof command, "cat '%s' | sed 1d >> '%s'", paths[2], paths[1]);
+  ck_assert_int_eq(system(command), 0);
+  ck_assert_int_eq(merge(&r, 2), NQ_OK);
+  ck_assert(nq__merge_is_total(&r));
+  ck_assert_uint_eq(mpz_get_ui(r.solutions), expected_solutions());
+  ck_assert_uint_eq(r.lines_copied, 2);
+  ck_assert_uint_eq(r.units_confirmed, 0);
+  nq__merge_result_clear(&r);
+  remove_directory();
+}
+END_TEST
+
 /* A header whose unit total is not its n's (an n changed under a valid
  * checksum) is refused: its sums would be summed as another board's. */
 START_TEST(test_merge_refuses_an_altered_header) {
@@ -442,6 +474,7 @@ static Suite *merge_suite(int argc, char **argv) {
   tcase_add_test(tc, test_merge_names_the_slices_to_run_again);
   tcase_add_test(tc, test_merge_refuses_another_count);
   tcase_add_test(tc, test_merge_refuses_a_journal_twice);
+  tcase_add_test(tc, test_merge_takes_a_copy_once);
   tcase_add_test(tc, test_merge_refuses_a_fifo);
   tcase_add_test(tc, test_merge_refuses_an_altered_header);
   suite_add_tcase(suite, tc);

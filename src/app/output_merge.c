@@ -67,6 +67,11 @@ static void merge_as_text(nq__output_t *output, char *const *paths, const nq__me
                       r->units_uncompared);
   nq__output_format(output, "; checks: %" PRIu64 " of %" PRIu64 " confirmed\n",
                     r->checks_confirmed, r->checks);
+  if (r->lines_copied > 0)
+    nq__output_format(output,
+                      "copied: %" PRIu64 " line%s held by two journals alike (one run's work, "
+                      "copied), each taken once and confirming nothing\n",
+                      r->lines_copied, r->lines_copied == 1 ? "" : "s");
   if (r->units_missing > 0) {
     nq__output_format(output, "missing: %" PRIu64 " units in %zu range%s:", r->units_missing,
                   r->missing_count, r->missing_count == 1 ? "" : "s");
@@ -114,10 +119,10 @@ static void merge_as_json(nq__output_t *output, char *const *paths, const nq__me
                 ",\"journals\":%d,\"depth\":%d,\"units\":%" PRIu64 ",\"units_present\":%" PRIu64
                 ",\"units_confirmed\":%" PRIu64 ",\"units_uncompared\":%" PRIu64
                 ",\"units_unresolved\":%" PRIu64 ",\"checks\":%" PRIu64
-                ",\"checks_confirmed\":%" PRIu64 ",\"missing\":[",
+                ",\"checks_confirmed\":%" PRIu64 ",\"lines_copied\":%" PRIu64 ",\"missing\":[",
                 r->journals, r->header.depth, r->header.total_units, r->units_present,
                 r->units_confirmed, r->units_uncompared, r->units_unresolved, r->checks,
-                r->checks_confirmed);
+                r->checks_confirmed, r->lines_copied);
   for (size_t i = 0; i < r->missing_count; i++)
     nq__output_format(output, "%s[%" PRIu64 ",%" PRIu64 "]", i ? "," : "", r->missing[i].first,
                   r->missing[i].end);

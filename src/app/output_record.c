@@ -105,10 +105,11 @@ int nq__output_merge_record(nq__output_t *output, const nq__cli_t *cli,
                 ",\"unit_scheme\":%d,\"depth\":%d,\"units\":%" PRIu64 ",\"units_present\":%" PRIu64
                 ",\"units_confirmed\":%" PRIu64 ",\"units_uncompared\":%" PRIu64
                 ",\"checks\":%" PRIu64 ",\"checks_confirmed\":%" PRIu64
-                ",\"missing_units\":%" PRIu64 ",\"conflicts\":%zu,\"journals\":[",
+                ",\"lines_copied\":%" PRIu64 ",\"missing_units\":%" PRIu64
+                ",\"conflicts\":%zu,\"journals\":[",
                 r->header.scheme, r->header.depth, r->header.total_units, r->units_present,
                 r->units_confirmed, r->units_uncompared, r->checks, r->checks_confirmed,
-                r->units_missing, r->conflict_count);
+                r->lines_copied, r->units_missing, r->conflict_count);
   for (int i = 0; i < cli->merge_count; i++) {
     nq__output_text(output, i ? ",{\"path\":" : "{\"path\":");
     nq__output_json_string(output, cli->merge_files[i]);

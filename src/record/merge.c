@@ -28,6 +28,8 @@ typedef struct sums {
 typedef struct entry {
   uint64_t first, end;
   sums_t sums;
+  int64_t time_ms; /* with the rank, which run wrote it: a copy has the same */
+  int rank;
   int journal;
   int is_check, agrees;
   int conflicted; /* a record that closed a cycle whose two sums differ */
@@ -75,8 +77,8 @@ static int push(entries_t *list, const entry_t *entry) {
 static int keep_line(const nq__journal_line_t *line, void *context) {
   reader_t *reader = context;
   entry_t entry = {.first = line->first, .end = line->first + line->count,
-                   .journal = reader->journal, .is_check = line->is_check,
-                   .agrees = line->agrees};
+                   .time_ms = line->time_ms, .rank = line->rank, .journal = reader->journal,
+                   .is_check = line->is_check, .agrees = line->agrees};
   const mpz_srcptr sums[3] = {line->sums->solutions, line->sums->unique_times_8,
                               line->sums->nodes};
   for (int i = 0; i < 3; i++)
@@ -426,6 +428,45 @@ static void graph_free(graph_t *g) {
   free(g->confirmed);
 }
 
+/* ---- copies ---- */
+
+/* The same line in two journals (same units, rank, millisecond and sums)
+ * is one run's work copied (a journal backed up, or copied and then
+ * resumed in both places), not a second solve: kept once, it confirms
+ * nothing.  Lines of one journal never repeat. */
+static int by_identity(const void *a, const void *b) {
+  const entry_t *x = a, *y = b;
+  if (x->first != y->first)
+    return (x->first > y->first) - (x->first < y->first);
+  if (x->end != y->end)
+    return (x->end > y->end) - (x->end < y->end);
+  if (x->time_ms != y->time_ms)
+    return (x->time_ms > y->time_ms) - (x->time_ms < y->time_ms);
+  if (x->rank != y->rank)
+    return (x->rank > y->rank) - (x->rank < y->rank);
+  return (x->journal > y->journal) - (x->journal < y->journal);
+}
+
+static int same_line(const entry_t *x, const entry_t *y) {
+  return x->first == y->first && x->end == y->end && x->time_ms == y->time_ms &&
+         x->rank == y->rank && x->agrees == y->agrees &&
+         memcmp(&x->sums, &y->sums, sizeof x->sums) == 0;
+}
+
+/* Drops every line that an earlier journal holds too; returns how many. */
+static uint64_t drop_copies(entries_t *list) {
+  if (list->count < 2)
+    return 0;
+  qsort(list->items, list->count, sizeof *list->items, by_identity);
+  size_t kept = 1;
+  for (size_t i = 1; i < list->count; i++)
+    if (!same_line(&list->items[i], &list->items[kept - 1]))
+      list->items[kept++] = list->items[i];
+  uint64_t dropped = list->count - kept;
+  list->count = kept;
+  return dropped;
+}
+
 /* ---- combining ---- */
 
 static int by_first(const void *a, const void *b) {
@@ -760,6 +801,7 @@ int nq__merge_is_total(const nq__merge_result_t *result) {
 
 static int combine(nq__merge_result_t *result, reader_t *reader,
                    const nq__journal_state_t *states) {
+  result->lines_copied = drop_copies(&reader->records) + drop_copies(&reader->checks);
   if (reader->records.count > 0) /* qsort takes no NULL, even for nothing */
     qsort(reader->records.items, reader->records.count, sizeof *reader->records.items, by_first);
   graph_t g;

@@ -51,6 +51,8 @@ typedef struct nq__merge_result {
                                 other chain of records: summed once only */
   uint64_t units_unresolved; /* in groups no chain of records spans: no total */
   uint64_t checks, checks_confirmed;
+  uint64_t lines_copied; /* records and checks a journal before held too: one run's work
+                            copied, kept once */
   nq__merge_conflict_t *conflicts; /* the first NQ__MERGE_CONFLICTS_KEPT, in the order found */
   size_t conflict_count;           /* all of them */
   mpz_t solutions, unique_times_8, nodes; /* over the units present, each once */
