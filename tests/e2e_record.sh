@@ -27,6 +27,9 @@ for i in 1 2 3; do
   total=$((total + ${got:-0}))
 done
 check "the slices add up to Q($n)" [ "$total" = "${known_all[$n]}" ]
+run --status "$(j 2)" --format json
+check "--status of a slice in JSON names its slice and method: $(head -c 300 "$out")" \
+  grep -q '"method":"backtrack","slice":"2/3",' "$out"
 
 run --merge "$(j 1)" "$(j 2)" "$(j 3)"
 check "merge of the three: status 0" [ "$status" -eq 0 ]

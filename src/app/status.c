@@ -80,6 +80,9 @@ static void print_json(FILE *out, const char *path, const status_t *s) {
               (unsigned long long)st->sums.units, (unsigned long long)nq__journal_units(st),
               st->sums.solutions, st->sums.nodes, (unsigned long long)st->records,
               s->complete ? "true" : "false");
+  fprintf(out, ",\"method\":\"%s\"", st->header.method); /* letters alone: no escaping */
+  if (st->header.slice_count > 1)
+    fprintf(out, ",\"slice\":\"%d/%d\"", st->header.slice_index + 1, st->header.slice_count);
   fprintf(out, ",\"checks\":%llu,\"checks_differing\":%llu,\"trusted\":%s",
           (unsigned long long)st->checks, (unsigned long long)st->checks_differing,
           st->checks_differing == 0 ? "true" : "false");
