@@ -42,6 +42,19 @@ check "merge without slice 2: no total" bash -c "! grep -q '\"solutions\"' '$out
 check "merge without slice 2: names it" grep -q '"slices_missing":\[2\]' "$out"
 check "merge without slice 2: says why" grep -q "units are missing" "$err"
 
+# Two journals whose records overlap with no chain of records spanning
+# them (units 0..59 against 30..99 of n = 10): held, yet no sum can be
+# told; said so, no total.
+"$binary" -n 10 --checkpoint "$work/ten.journal" -q >/dev/null 2>&1
+for part in "a 0 60" "b 30 70"; do
+  read -r name first count <<<"$part"
+  { head -n 1 "$work/ten.journal"; echo "$first $count 1 0 1 0 1700000000000 x"; } >"$work/$name.journal"
+  crc_line "$work/$name.journal" 2
+done
+run --merge "$work/a.journal" "$work/b.journal"
+check "merge of overlaps no chain spans: status 1, the units held named: $(head -c 300 "$out")" \
+  bash -c "[ $status -eq 1 ] && grep -q '0 of 100 units present (and 100 held that cannot be summed)' '$out' && grep -q 'cannot be compared' '$err'"
+
 # A slice killed part way (SIGKILL to mpiexec and its ranks, as a node
 # failure would), then resumed: the same merge.  The kill races the
 # slice's end; a slice that ended first is resumed all the same.

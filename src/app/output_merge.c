@@ -60,6 +60,9 @@ static void merge_as_text(nq__output_t *output, char *const *paths, const nq__me
   nq__output_format(output, "merged %d journal%s of n = %d: %" PRIu64 " of %" PRIu64 " units present",
                 r->journals, r->journals == 1 ? "" : "s", n, r->units_present,
                 r->header.total_units);
+  if (r->units_unresolved > 0) /* held, but in overlaps no chain of records spans */
+    nq__output_format(output, " (and %" PRIu64 " held that cannot be summed)",
+                      r->units_unresolved);
   nq__output_format(output, "; solved more than once and confirmed: %" PRIu64 " units",
                     r->units_confirmed);
   if (r->units_uncompared > 0) /* their records end where no other chain of records does */
