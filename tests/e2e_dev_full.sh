@@ -13,9 +13,12 @@ fi
 
 # Singletons only: under mpirun, output goes through Open MPI's forwarding,
 # which does not report write errors back to the program (README).
+"$binary" -n 8 --checkpoint "$work/full.journal" -q >/dev/null 2>&1
 for case in "-n 8 --list|listing failed" "-n 8 --list --format json|listing failed" \
   "-n 8|writing the count failed" "-n 8 --format json|writing the count failed" \
-  "-n 8 --first|--first failed" "--help|writing failed" "--version|writing failed"; do
+  "-n 8 --first|--first failed" "--help|writing failed" "--version|writing failed" \
+  "--status $work/full.journal|--status failed" \
+  "--status $work/full.journal --format json|--status failed"; do
   args=${case%%|*}
   expected="nqueens-mpi: ${case#*|}: write to output failed: No space left on device"
   read -ra words <<<"$args"

@@ -1,12 +1,14 @@
+#define _POSIX_C_SOURCE 200809L /* PATH_MAX, in app_modes.h */
+
 #include "status.h"
 
-#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
-#include <gmp.h>
-
 #include "app.h"
+#include "app_modes.h"
 #include "journal.h"
+#include "output.h"
 #include "nqueens/error.h"
 
 typedef struct status {
@@ -29,7 +31,7 @@ static status_t measure(const nq__journal_state_t *state) {
   return s;
 }
 
-static void print_text(FILE *out, const char *path, const status_t *s) {
+static void print_text(nq__output_t *out, const char *path, const status_t *s) {
   const nq__journal_header_t *h = &s->state->header;
   uint64_t done = s->state->sums.units;
   const uint64_t units = nq__journal_units(s->state);
@@ -37,60 +39,57 @@ static void print_text(FILE *out, const char *path, const status_t *s) {
   char slice[48] = "";
   if (h->slice_count > 1)
     snprintf(slice, sizeof slice, ", slice %d/%d", h->slice_index + 1, h->slice_count);
-  gmp_fprintf(out, "%s: n = %d%s%s, %llu/%llu units (%.1f%%), %Zd solutions so far\n", path,
-              h->n, h->unique ? ", --unique" : "", slice, (unsigned long long)done,
-              (unsigned long long)units, share, s->state->sums.solutions);
+  nq__output_format(out, "%s: n = %d%s%s, %llu/%llu units (%.1f%%), %Zd solutions so far\n",
+                    path, h->n, h->unique ? ", --unique" : "", slice, (unsigned long long)done,
+                    (unsigned long long)units, share, s->state->sums.solutions);
   if (s->state->checks_differing > 0) {
-    fprintf(out,
-            "%llu check%s found a difference (the first units %llu..%llu): the total is not "
-            "trusted, and a rerun fails\n",
-            (unsigned long long)s->state->checks_differing,
-            s->state->checks_differing == 1 ? "" : "s",
-            (unsigned long long)s->state->differing_first,
-            (unsigned long long)s->state->differing_end - 1);
+    nq__output_format(out,
+                      "%llu check%s found a difference (the first units %llu..%llu): the total "
+                      "is not trusted, and a rerun fails\n",
+                      (unsigned long long)s->state->checks_differing,
+                      s->state->checks_differing == 1 ? "" : "s",
+                      (unsigned long long)s->state->differing_first,
+                      (unsigned long long)s->state->differing_end - 1);
   } else if (s->complete) {
-    fprintf(out, "complete%s: rerun the same command to print the result\n",
-            s->state->checks > 0 ? ", and every check agrees" : "");
+    nq__output_format(out, "complete%s: rerun the same command to print the result\n",
+                      s->state->checks > 0 ? ", and every check agrees" : "");
   } else if (s->rate > 0) {
-    fprintf(out,
-            "%.3g units/s over %.0f s of counting in %llu run%s, ETA %.0f s of counting at that "
-            "rate\n",
-            s->rate, (double)s->state->counting_ms / 1000.0,
-            (unsigned long long)s->state->counting_runs, s->state->counting_runs == 1 ? "" : "s",
-            s->eta_seconds);
+    nq__output_format(out,
+                      "%.3g units/s over %.0f s of counting in %llu run%s, ETA %.0f s of "
+                      "counting at that rate\n",
+                      s->rate, (double)s->state->counting_ms / 1000.0,
+                      (unsigned long long)s->state->counting_runs,
+                      s->state->counting_runs == 1 ? "" : "s", s->eta_seconds);
   } else {
-    fputs("rate unknown: too few records yet\n", out);
+    nq__output_text(out, "rate unknown: too few records yet\n");
   }
 }
 
-static void print_json(FILE *out, const char *path, const status_t *s) {
+static void print_json(nq__output_t *out, const char *path, const status_t *s) {
   const nq__journal_state_t *st = s->state;
-  fputs("{\"journal\":\"", out);
-  for (const char *c = path; *c; c++) /* JSON string: escape quotes, backslashes, controls */
-    if (*c == '"' || *c == '\\')
-      fprintf(out, "\\%c", *c);
-    else if ((unsigned char)*c < 0x20)
-      fprintf(out, "\\u%04x", (unsigned char)*c);
-    else
-      fputc(*c, out);
-  gmp_fprintf(out,
-              "\",\"n\":%d,\"unique\":%s,\"depth\":%d,\"units_done\":%llu,\"units_total\":%llu,"
-              "\"solutions\":\"%Zd\",\"nodes\":\"%Zd\",\"records\":%llu,\"complete\":%s",
-              st->header.n, st->header.unique ? "true" : "false", st->header.depth,
-              (unsigned long long)st->sums.units, (unsigned long long)nq__journal_units(st),
-              st->sums.solutions, st->sums.nodes, (unsigned long long)st->records,
-              s->complete ? "true" : "false");
-  fprintf(out, ",\"method\":\"%s\"", st->header.method); /* letters alone: no escaping */
+  nq__output_text(out, "{\"journal\":");
+  nq__output_json_string(out, path);
+  nq__output_format(out,
+                    ",\"n\":%d,\"unique\":%s,\"depth\":%d,\"units_done\":%llu,"
+                    "\"units_total\":%llu,\"solutions\":\"%Zd\",\"nodes\":\"%Zd\",\"records\":%llu,"
+                    "\"complete\":%s",
+                    st->header.n, st->header.unique ? "true" : "false", st->header.depth,
+                    (unsigned long long)st->sums.units, (unsigned long long)nq__journal_units(st),
+                    st->sums.solutions, st->sums.nodes, (unsigned long long)st->records,
+                    s->complete ? "true" : "false");
+  nq__output_format(out, ",\"method\":\"%s\"", st->header.method); /* letters alone */
   if (st->header.slice_count > 1)
-    fprintf(out, ",\"slice\":\"%d/%d\"", st->header.slice_index + 1, st->header.slice_count);
-  fprintf(out, ",\"checks\":%llu,\"checks_differing\":%llu,\"trusted\":%s",
-          (unsigned long long)st->checks, (unsigned long long)st->checks_differing,
-          st->checks_differing == 0 ? "true" : "false");
-  fprintf(out, ",\"counting_seconds\":%.3f,\"counting_runs\":%llu",
-          (double)st->counting_ms / 1000.0, (unsigned long long)st->counting_runs);
+    nq__output_format(out, ",\"slice\":\"%d/%d\"", st->header.slice_index + 1,
+                      st->header.slice_count);
+  nq__output_format(out, ",\"checks\":%llu,\"checks_differing\":%llu,\"trusted\":%s",
+                    (unsigned long long)st->checks, (unsigned long long)st->checks_differing,
+                    st->checks_differing == 0 ? "true" : "false");
+  nq__output_format(out, ",\"counting_seconds\":%.3f,\"counting_runs\":%llu",
+                    (double)st->counting_ms / 1000.0, (unsigned long long)st->counting_runs);
   if (s->rate > 0)
-    fprintf(out, ",\"units_per_second\":%.6g,\"eta_seconds\":%.0f", s->rate, s->eta_seconds);
-  fputs("}\n", out);
+    nq__output_format(out, ",\"units_per_second\":%.6g,\"eta_seconds\":%.0f", s->rate,
+                      s->eta_seconds);
+  nq__output_text(out, "}\n");
 }
 
 int nq__status_print(FILE *out, FILE *err, const char *path, nq__format_t format) {
@@ -113,17 +112,18 @@ int nq__status_print(FILE *out, FILE *err, const char *path, nq__format_t format
     fprintf(err, "nqueens-mpi: warning: --status %s: %s\n", path, message);
   const status_t s = measure(&state);
   const int untrusted = state.checks_differing > 0;
-  errno = 0;
-  if (format == NQ_FORMAT_JSON)
-    print_json(out, path, &s);
-  else
-    print_text(out, path, &s);
-  nq__journal_state_clear(&state);
-  if (fflush(out) != 0 || ferror(out)) {
-    fprintf(err, "nqueens-mpi: --status failed: write to output failed: %s\n",
-            strerror(errno ? errno : EIO));
-    return NQ_EXIT_FAILURE;
+  nq__output_t output;
+  int status = nq__app_open_output(&output, out, err, "--status failed");
+  if (status == NQ_EXIT_OK) {
+    if (format == NQ_FORMAT_JSON)
+      print_json(&output, path, &s);
+    else
+      print_text(&output, path, &s);
+    status = nq__app_close_output(&output, output.status, err, "--status failed");
   }
+  nq__journal_state_clear(&state);
+  if (status != NQ_EXIT_OK)
+    return status;
   /* As a rerun would: a journal with a failed check gives no total. */
   return untrusted ? NQ_EXIT_FAILURE : NQ_EXIT_OK;
 }
