@@ -55,6 +55,20 @@ if [ "$ranks" -lt 1 ]; then
   echo "bench.sh: -np must be at least 1" >&2
   exit 2
 fi
+# The program's own bounds, before the build and the header.
+case $walk in
+  auto | scalar | avx512) ;;
+  *)
+    echo "bench.sh: unknown --walk '$walk' (use auto, scalar or avx512)" >&2
+    exit 2
+    ;;
+esac
+for n in "${sizes[@]}"; do
+  if [ "$n" -gt 64 ]; then
+    echo "bench.sh: n = $n: boards go up to 64" >&2
+    exit 2
+  fi
+done
 if [ "${#sizes[@]}" -eq 0 ]; then
   sizes=(12 13 14 15 16 17)
 fi
@@ -68,7 +82,7 @@ NQ_BUILD_TARGET=nqueens-mpi nq_build "$build_dir" -DNQ_NATIVE="$native"
 nq_mpirun_flags "$ranks"
 
 echo "# ${build_dir#"$NQ_ROOT"/}/nqueens-mpi, $ranks rank(s), --walk $walk, NQ_NATIVE=$native," \
-  "$(nproc) logical CPUs"
+  "$(nq_cpus) logical CPUs"
 printf '%4s %22s %10s %12s %12s %7s\n' n total seconds nodes/s units/s walk
 for n in "${sizes[@]}"; do
   status=0

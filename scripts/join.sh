@@ -4,8 +4,9 @@
 # median is printed), and one table row gives each one's seconds and work
 # and their ratio.
 #   scripts/join.sh [-t THREADS] [--repeat K] N...    (default: -t 1, K = 3, N = 12..17)
-# Builds build/ first.  Columns: backtrack seconds and nodes; join seconds,
-# bottom and top nodes, words combined; backtrack seconds / join seconds.
+# Builds build/ first.  Columns: backtrack seconds and nodes; join seconds
+# and nodes (the queens its bottom walks placed); backtrack seconds / join
+# seconds.  bench_join (tests/) gives the join's finer work counters.
 set -euo pipefail
 # shellcheck source=scripts/setup.sh
 . "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
@@ -33,9 +34,20 @@ if [ "${#sizes[@]}" -eq 0 ]; then
   sizes=(12 13 14 15 16 17)
 fi
 for value in "$threads" "$repeat" "${sizes[@]}"; do
-  if ! [[ $value =~ ^[0-9]+$ ]] || [ "$value" -lt 1 ]; then
-    echo "join.sh: '$value' is not a whole number above 0" >&2
-    usage >&2
+  if ! [[ $value =~ ^[1-9][0-9]{0,5}$ ]]; then
+    echo "join.sh: '$value' is not a whole number from 1 to 999999" >&2
+    exit 2
+  fi
+done
+# The program's own bounds, checked before the build and the header: the
+# join counts up to n = 32, a rank takes up to 4096 threads.
+if [ "$threads" -gt 4096 ]; then
+  echo "join.sh: -t $threads: at most 4096 threads" >&2
+  exit 2
+fi
+for n in "${sizes[@]}"; do
+  if [ "$n" -gt 32 ]; then
+    echo "join.sh: n = $n: the join counts boards up to 32" >&2
     exit 2
   fi
 done
@@ -48,10 +60,9 @@ binary=$NQ_ROOT/build/nqueens-mpi
 field() { sed -n "s/.*\"$1\":\"\{0,1\}\([0-9.e+-]*\).*/\1/p" <<<"$2"; }
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
-echo "# $binary, 1 rank, $threads thread(s), median of $repeat, $(nproc) logical CPUs:" \
+echo "# $binary, 1 rank, $threads thread(s), median of $repeat, $(nq_cpus) logical CPUs:" \
   "$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1)"
-printf '%3s %20s | %10s %14s | %10s %13s %13s %14s | %6s\n' n Q backtrack_s nodes join_s \
-  bottom_nodes top_nodes words ratio
+printf '%3s %20s | %10s %14s | %10s %14s | %6s\n' n Q backtrack_s nodes join_s nodes ratio
 for n in "${sizes[@]}"; do
   back_times=() join_times=()
   for ((i = 0; i < repeat; i++)); do
@@ -66,8 +77,8 @@ for n in "${sizes[@]}"; do
   done
   back_s=$(median "${back_times[@]}")
   join_s=$(median "${join_times[@]}")
-  printf '%3s %20s | %10.3f %14s | %10.3f %13s %13s %14s | %6.2f\n' "$n" \
+  printf '%3s %20s | %10.3f %14s | %10.3f %14s | %6.2f\n' "$n" \
     "$(field solutions "$join")" "$back_s" "$(field nodes "$back")" "$join_s" \
-    "$(field bottom_nodes "$join")" "$(field top_nodes "$join")" "$(field words "$join")" \
+    "$(field nodes "$join")" \
     "$(awk -v b="$back_s" -v j="$join_s" 'BEGIN { print (j > 0 ? b / j : 0) }')"
 done

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds build/ and runs nqueens-mpi on every local
 # logical CPU:
-#   scripts/run.sh                   mpirun -np $(nproc) build/nqueens-mpi -n 16
+#   scripts/run.sh                   mpirun -np <logical CPUs> build/nqueens-mpi -n 16
 #   scripts/run.sh -n 18 --unique    the arguments replace "-n 16"
 # The build's output goes to build/build.log (shown if the build fails), so
 # stdout and stderr carry only the program's own.
@@ -12,7 +12,7 @@ set -euo pipefail
 nq_install_deps
 NQ_BUILD_TARGET=nqueens-mpi nq_build "$NQ_ROOT/build"
 
-ranks=$(nproc)
+ranks=$(nq_cpus)
 nq_mpirun_flags "$ranks"
 if [ "$#" -eq 0 ]; then
   set -- -n 16

@@ -88,7 +88,7 @@ for model in trace lognormal; do
   done
 done
 
-echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs; $(date -u +%FT%TZ);" \
+echo "# $(lscpu | sed -n 's/^Model name: *//p'), $(nq_cpus) CPUs; $(date -u +%FT%TZ);" \
   "git $(git -C "$NQ_ROOT" rev-parse --short HEAD)" | tee -a "$out/runs.log"
 mpirun "${flags[@]}" -np "$max_ranks" "$NQ_ROOT/build/tests/bench_master" "${groups[@]}" |
   tee -a "$out/runs.log"

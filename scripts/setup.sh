@@ -4,6 +4,7 @@
 #   nq_install_deps [PKG...] apt-get the build and run dependencies that are
 #                            missing, and PKG... (test.sh: NQ_TEST_PACKAGES)
 #   nq_build DIR [ARGS...]   configure (Release) and build into DIR; ARGS go to cmake
+#   nq_cpus                  the logical CPUs this process may run on
 #   nq_mpirun_flags RANKS    set NQ_MPIRUN_FLAGS for a local mpirun of RANKS ranks
 #   nq_median, nq_lowest, nq_highest VALUE...
 #                            of the numbers given (versus.sh, pairs.sh)
@@ -67,7 +68,7 @@ nq_install_deps() {
 nq_build() {
   local dir=$1 log
   shift
-  local build=(cmake --build "$dir" -j "${NQ_BUILD_JOBS:-$(nproc)}")
+  local build=(cmake --build "$dir" -j "${NQ_BUILD_JOBS:-$(nq_cpus)}")
   if [ -n "${NQ_BUILD_TARGET:-}" ]; then
     build+=(--target "$NQ_BUILD_TARGET")
   fi
@@ -88,15 +89,23 @@ nq_build() {
   fi
 }
 
+# The logical CPUs this process may run on (its affinity mask, as nproc
+# reads it), whatever OMP_NUM_THREADS says: GNU nproc answers with that
+# variable where it is set, which site modules often set to 1.
+nq_cpus() { env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc; }
+
 # nq_mpirun_flags RANKS sets NQ_MPIRUN_FLAGS for an mpirun of RANKS local ranks.
 # -q: no Open MPI report on top of the program's own message when a rank exits
 # non-zero (it also hides mpirun's own errors, hence the next two flags).
 # --use-hwthread-cpus: one slot per logical CPU, as nproc counts them; by
 # default Open MPI counts cores and refuses -np $(nproc) on hyperthreaded CPUs.
-# --oversubscribe: only when asked for more ranks than logical CPUs.
+# --oversubscribe: when asked for more ranks than logical CPUs, and inside
+# a Slurm allocation, where Open MPI's slots are the allocation's tasks (one
+# under `salloc -n 1 -c 8`), not the CPUs this shell may use.  Without it,
+# -q would leave mpirun's refusal unsaid: status 1 and no word.
 nq_mpirun_flags() {
   NQ_MPIRUN_FLAGS=(-q --use-hwthread-cpus)
-  if [ "$1" -gt "$(nproc)" ]; then
+  if [ "$1" -gt "$(nq_cpus)" ] || [ -n "${SLURM_JOB_ID:-}" ]; then
     NQ_MPIRUN_FLAGS+=(--oversubscribe)
   fi
   if [ "$(id -u)" -eq 0 ]; then

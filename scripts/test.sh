@@ -27,28 +27,36 @@ fi
 
 timings=()
 # step NAME COMMAND...: runs COMMAND and records its wall time.
+# A step that fails ends the script with its status, after the times of
+# the steps so far.
 step() {
-  local name=$1 started=$SECONDS
+  local name=$1 started=$SECONDS status=0
   shift
   echo "== test.sh: $name" >&2
-  "$@"
+  "$@" || status=$?
   timings+=("$(printf '%-28s %4d s' "$name" $((SECONDS - started)))")
+  if [ "$status" -ne 0 ]; then
+    printf 'test.sh: %s\n' "${timings[@]}" >&2
+    echo "test.sh: $name failed (status $status)" >&2
+    exit "$status"
+  fi
 }
 
 # One test a core at once (NQ_TEST_JOBS overrides): most tests are one
 # process that waits on its own start or on MPI's more than it computes;
 # those that time a run's answer to a signal or a fault run alone
 # (RUN_SERIAL, tests/CMakeLists.txt).
-jobs=${NQ_TEST_JOBS:-$(nproc)}
+jobs=${NQ_TEST_JOBS:-$(nq_cpus)}
 
 # suite DIR CTEST_ARGS...: ctest in DIR; then, for each test it skipped
 # (status 77: this machine or build cannot run it), the line where that test
 # said why (the last one naming a skip, else its last line).
 suite() {
-  local dir=$1 summary name
+  local dir=$1 summary name status=0
   shift
   summary=$(mktemp)
-  ctest --test-dir "$dir" --output-on-failure --parallel "$jobs" "$@" | tee "$summary"
+  ctest --test-dir "$dir" --output-on-failure --parallel "$jobs" "$@" | tee "$summary" ||
+    status=$?
   for name in $(sed -n 's/^\t *[0-9]* - \(.*\) (Skipped)$/\1/p' "$summary"); do
     awk -v name="$name" '
       $0 ~ "^[0-9]+/[0-9]+ Test: " { this = $3 }
@@ -60,6 +68,7 @@ suite() {
       this == name && !/^-+$/ { last = $0 }' "$dir/Testing/Temporary/LastTest.log"
   done
   rm -f "$summary"
+  return "$status"
 }
 
 NQ_BUILD_VERBOSE=1 # read by nq_build: the build log goes to the CI log

@@ -64,11 +64,21 @@ for value in "$threads" "$repeat" "$limit" "${sizes[@]}"; do
   fi
 done
 IFS=, read -ra our_methods <<<"$methods"
+[ "${#our_methods[@]}" -gt 0 ] || fail_usage "--methods '' names none of ours: our runs give the count the others are checked against"
 for method in "${our_methods[@]}"; do
   case $method in
     auto | backtrack | join) ;;
     *) fail_usage "unknown method '$method' in --methods (use auto, backtrack, join)" ;;
   esac
+done
+# The program's own bounds, before the build and the header: boards up to
+# 64 (the join's up to 32), up to 4096 threads.
+[ "$threads" -le 4096 ] || fail_usage "-t $threads: at most 4096 threads"
+for n in "${sizes[@]}"; do
+  [ "$n" -le 64 ] || fail_usage "n = $n: boards go up to 64"
+  if [ "$n" -gt 32 ] && [[ ,$methods, == *,join,* ]]; then
+    fail_usage "n = $n: the join counts boards up to 32"
+  fi
 done
 
 nq_install_deps
@@ -124,7 +134,7 @@ timed_run() {
 }
 
 commands=$((${#our_methods[@]} + ${#other_commands[@]}))
-echo "# versus.sh: $threads thread(s), median of $repeat, $(nproc) logical CPUs:" \
+echo "# versus.sh: $threads thread(s), median of $repeat, $(nq_cpus) logical CPUs:" \
   "$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -n 1)"
 printf '%3s %-28s %10s %10s %10s %10s %8s %8s %s\n' n command median_s fastest_s slowest_s cpu_s \
   peak_MB x_best "same count"
