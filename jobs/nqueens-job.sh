@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# What the batch scripts nqueens.sbatch and nqueens-array.sbatch share;
-# they source it, it is not submitted.  jobs/README.md explains the whole.
+# What the batch scripts nqueens.sbatch, nqueens-array.sbatch and
+# nqueens-merge.sbatch share; they source them, it is not submitted.  jobs/README.md explains the whole.
 #
 #   nq_job_setup               the binary, the launcher, the signal traps and
 #                              their lead against the time limit
@@ -41,10 +41,27 @@ nq_job_part() { echo "$1.$(nq_job_id).part"; }
 # one directory), replacing what was there.
 nq_job_publish() { mv -f -- "$1" "$2"; }
 
+# nq_job_numbers: the settings that are counts of seconds or of tries
+# must be whole numbers: each goes into arithmetic, where another word
+# would end the job with a shell error (or be run as a command).  Returns
+# 2, naming the first that is not.
+nq_job_numbers() {
+  local name value
+  for name in NQ_SIGNAL_LEAD NQ_SIGNAL_HOLD NQ_BUSY_WAIT NQ_BUSY_RETRIES NQ_MAX_REQUEUES; do
+    value=${!name-}
+    if [ -n "${!name+set}" ] && ! [[ $value =~ ^[0-9]{1,9}$ ]]; then
+      nq_job_say "$name is '$value': give a whole number (or leave it unset for its default)"
+      return 2
+    fi
+  done
+}
+
 # nq_job_setup: NQ_BINARY (default $NQ_ROOT/build/nqueens-mpi) must run;
-# chooses how to start the ranks (nq_job_launch) and catches SIGUSR1 and
-# SIGUSR2 for the ranks.  Returns 2, having said why, when it cannot go on.
+# chooses how to start the ranks (nq_job_launch) and catches SIGUSR1,
+# SIGUSR2, SIGTERM and SIGINT for the ranks.  Returns 2, having said why,
+# when it cannot go on.
 nq_job_setup() {
+  nq_job_numbers || return
   NQ_ROOT=${NQ_ROOT:-$PWD}
   nq_job_binary=${NQ_BINARY:-$NQ_ROOT/build/nqueens-mpi}
   if [ ! -x "$nq_job_binary" ]; then
@@ -61,6 +78,11 @@ nq_job_setup() {
   nq_job_keep_stopped=0
   trap 'nq_job_forward USR1' USR1
   trap 'nq_job_forward USR2' USR2
+  # scancel and the time limit send SIGTERM (SIGKILL some seconds later):
+  # without a trap the batch shell died at once, leaving its part file and
+  # the launcher.  Like SIGUSR2, a stop for good; an interactive ^C too.
+  trap 'nq_job_forward TERM' TERM
+  trap 'nq_job_forward INT' INT
 }
 
 # NQ_LAUNCHER: srun (srun --mpi=pmix), mpirun (Open MPI's mpirun, which
@@ -164,23 +186,27 @@ nq_job_plan_lead() {
 # its handlers (while MPI starts, which takes seconds on a loaded node)
 # dies of it instead, so the launcher gets it only once the ranks are
 # counting (nq_job_started); one that comes earlier waits in nq_job_count.
+# SIGTERM and SIGINT go on as SIGUSR2, the same stop for good: mpirun
+# passes the USR signals to the ranks and exits with their status, but
+# ends the job itself on SIGTERM, with status 1.
 nq_job_forward() {
   local what="stopping the count"
   nq_job_signal=$1
-  if [ "$1" = USR2 ]; then
-    nq_job_keep_stopped=1
+  if [ "$1" != USR1 ]; then
+    nq_job_keep_stopped=$1
+    nq_job_signal=USR2
     what+=", no requeue"
   fi
   nq_job_say "SIG$1 received at $(date '+%F %T'): $what"
   if [ -n "$nq_job_pid" ] && nq_job_started && nq_job_due; then
-    kill -s "$1" "$nq_job_pid" 2>/dev/null
+    kill -s "$nq_job_signal" "$nq_job_pid" 2>/dev/null
     nq_job_signal=""
   fi
 }
 
 # A SIGUSR1 is held while the limit's lead says so (nq_job_plan_lead); a
-# SIGUSR2, a stop for good, never.
-nq_job_due() { [ "$nq_job_signal" = USR2 ] || [ "$SECONDS" -ge "$nq_job_hold_until" ]; }
+# stop for good (SIGUSR2, and SIGTERM and SIGINT as it) never.
+nq_job_due() { [ "$nq_job_signal" != USR1 ] || [ "$SECONDS" -ge "$nq_job_hold_until" ]; }
 
 # The ranks set their handlers before rank 0 opens the journal, which it
 # creates, or else (a resume) cuts or appends to within seconds: they are
@@ -309,8 +335,9 @@ nq_job_finish() {
   fi
   if [ -z "${SLURM_JOB_ID:-}" ]; then
     nq_job_say "stopped, not in Slurm: run the same command again to resume"
-  elif [ "$nq_job_keep_stopped" = 1 ]; then
-    nq_job_say "stopped by SIGUSR2: not requeued; submit the same command again to resume"
+  elif [ "$nq_job_keep_stopped" != 0 ]; then
+    nq_job_say "stopped by SIG$nq_job_keep_stopped: not requeued; submit the same command" \
+      "again to resume"
   elif [ "$restarts" -ge "${NQ_MAX_REQUEUES:-20}" ]; then
     nq_job_say "stopped after $restarts requeues (NQ_MAX_REQUEUES): not requeued;" \
       "submit the same command again to resume"
