@@ -51,6 +51,11 @@ while [ "$#" -gt 0 ]; do
   esac
 done
 [ "$#" -eq 2 ] || fail_usage "two commands are needed after --"
+# A list this process may not run on is the argument's fault, not the
+# commands': taskset refuses it before either runs.
+if [ -n "$cpus" ] && ! taskset -c "$cpus" true 2>/dev/null; then
+  fail_usage "--cpu '$cpus' is not a list of processors this process may run on"
+fi
 [ -x /usr/bin/time ] || {
   echo "scripts/pairs.sh: /usr/bin/time (GNU time) is missing" >&2
   exit 2

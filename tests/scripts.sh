@@ -27,7 +27,8 @@ check "pairs.sh prints the wall median over 3 pairs" \
 check "pairs.sh prints the cpu median over 3 pairs" \
   grep -Eq '^A/B cpu: median [0-9]+\.[0-9]{3} \([0-9.]+ to [0-9.]+, 3 pairs\)$' <<<"$out"
 
-for bad in "--pairs 0 -- true true" "--pairs x -- true true" "-- true" "--what -- true true"; do
+for bad in "--pairs 0 -- true true" "--pairs x -- true true" "-- true" "--what -- true true" \
+  "--cpu 9999 -- true true"; do
   # shellcheck disable=SC2086 # the words of each case are the arguments
   stdout=$("$pairs" $bad 2>/dev/null)
   rc=$?
