@@ -16,6 +16,7 @@
 
 #include "journal.h"
 #include "merge.h"
+#include "merge_cycles.h"
 #include "nqueens/error.h"
 #include "support.h"
 
@@ -138,6 +139,31 @@ START_TEST(test_merge_confirms_duplicates_that_line_up) {
   ck_assert_uint_eq(mpz_get_ui(r.solutions), expected_solutions());
   nq__merge_result_clear(&r);
   remove_directory();
+}
+END_TEST
+
+/* The cycle finder alone (merge_cycles.h), on points 0..5: a triangle
+ * 0-1-2-0, a bridge 2-3, two parallel edges 3-4 and a dangling 4-5.  On a
+ * cycle: the triangle's three and the parallel pair; the stretches
+ * confirmed are those no bridge covers (edges span [first, end) of the
+ * sorted points: 0-1, 1-2 and the triangle's 0-2 cover stretches 0 and 1;
+ * 2-3 is a bridge over stretch 2; 3-4 twice over 3; 4-5, a bridge, over 4). */
+START_TEST(test_merge_finds_the_records_on_cycles) {
+  const nq__merge_edge_t edges[] = {{0, 1}, {1, 2}, {0, 2}, {2, 3}, {3, 4}, {3, 4}, {4, 5}};
+  const unsigned char cycle_expected[] = {1, 1, 1, 0, 1, 1, 0};
+  const unsigned char confirmed_expected[] = {1, 1, 0, 1, 0, 0};
+  unsigned char on_cycle[7], confirmed[6];
+  ck_assert_int_eq(nq__merge_find_compared(on_cycle, confirmed, edges, 7, 6), NQ_OK);
+  for (int i = 0; i < 7; i++)
+    ck_assert_msg(on_cycle[i] == cycle_expected[i], "edge %d: on_cycle %d", i, on_cycle[i]);
+  for (int i = 0; i < 6; i++)
+    ck_assert_msg(confirmed[i] == confirmed_expected[i], "stretch %d: confirmed %d", i,
+                  confirmed[i]);
+  /* Two components, each a lone edge: nothing on a cycle. */
+  const nq__merge_edge_t apart[] = {{0, 2}, {1, 3}};
+  ck_assert_int_eq(nq__merge_find_compared(on_cycle, confirmed, apart, 2, 4), NQ_OK);
+  ck_assert(!on_cycle[0] && !on_cycle[1]);
+  ck_assert(!confirmed[0] && !confirmed[1] && !confirmed[2] && !confirmed[3]);
 }
 END_TEST
 
@@ -465,6 +491,7 @@ static Suite *merge_suite(int argc, char **argv) {
   TCase *tc = support_tcase("merge");
   tcase_add_test(tc, test_merge_of_halves_is_the_total);
   tcase_add_test(tc, test_merge_confirms_duplicates_that_line_up);
+  tcase_add_test(tc, test_merge_finds_the_records_on_cycles);
   tcase_add_test(tc, test_merge_confirms_only_what_was_compared);
   tcase_add_test(tc, test_merge_compares_batches_that_never_line_up);
   tcase_add_test(tc, test_merge_compares_a_whole_run_with_slices);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "merge_cycles.h"
 #include "method.h"
 #include "nqueens/error.h"
 #include "nqueens/slice.h"
@@ -33,7 +34,6 @@ typedef struct entry {
   int journal;
   int is_check, agrees;
   int conflicted; /* a record that closed a cycle whose two sums differ */
-  int on_cycle;   /* another chain of records spans it: a wrong sum would show */
 } entry_t;
 
 typedef struct entries {
@@ -218,7 +218,7 @@ typedef struct graph {
   size_t *tree_record;        /* the record joining a point to its tree parent */
   unsigned *mark, mark_round; /* points seen on a chain walk, by round */
   int nodes_compared;         /* sums_agree's */
-  unsigned char *confirmed;   /* by stretch from each point to the next: stretches_confirmed */
+  unsigned char *confirmed;   /* by stretch from each point to the next: mark_compared */
 } graph_t;
 
 static size_t point_of(const graph_t *g, uint64_t value) {
@@ -516,135 +516,22 @@ static void add_to_totals(nq__merge_result_t *result, mpz_t scratch, sums_t sums
 
 /* ---- which records were compared ---- */
 
-/* A record is compared when it lies on a cycle of the points' graph:
- * another chain of records spans its range.  One that is a bridge (its
- * ends joined by it alone) was summed once, however many records overlap
- * it: a partial rerun's batches ending where no other record ends, say.
- * Bridges by Tarjan's depth-first numbering, iteratively (a merge may hold
- * millions of records), over the points with the records as edges;
- * parallel records (the same batch in two journals) are told apart by
- * record, not by point. */
-typedef struct arc {
-  size_t to, record;
-} arc_t;
-
-typedef struct walk_state {
-  size_t *arc_start; /* point i's arcs: arcs[arc_start[i] .. arc_start[i + 1]) */
-  arc_t *arcs;
-  size_t *order, *low, *next_arc, *via, *stack; /* order 0: not reached yet */
-} walk_state_t;
-
-static void walk_state_free(walk_state_t *w) {
-  free(w->arc_start);
-  free(w->arcs);
-  free(w->order);
-  free(w->low);
-  free(w->next_arc);
-  free(w->via);
-  free(w->stack);
-}
-
-static int walk_state_build(walk_state_t *w, const graph_t *g, size_t count) {
-  const size_t points = g->point_count ? g->point_count : 1;
-  memset(w, 0, sizeof *w);
-  w->arc_start = calloc(points + 1, sizeof *w->arc_start);
-  w->arcs = malloc((count ? 2 * count : 1) * sizeof *w->arcs);
-  w->order = calloc(points, sizeof *w->order);
-  w->low = malloc(points * sizeof *w->low);
-  w->next_arc = malloc(points * sizeof *w->next_arc);
-  w->via = malloc(points * sizeof *w->via);
-  w->stack = malloc(points * sizeof *w->stack);
-  if (!w->arc_start || !w->arcs || !w->order || !w->low || !w->next_arc || !w->via || !w->stack)
-    return NQ_ENOMEM;
-  for (size_t r = 0; r < count; r++) {
-    w->arc_start[point_of(g, g->records[r].first) + 1]++;
-    w->arc_start[point_of(g, g->records[r].end) + 1]++;
-  }
-  for (size_t i = 0; i < g->point_count; i++)
-    w->arc_start[i + 1] += w->arc_start[i];
-  memcpy(w->next_arc, w->arc_start, g->point_count * sizeof *w->next_arc);
-  for (size_t r = 0; r < count; r++) {
-    size_t a = point_of(g, g->records[r].first), b = point_of(g, g->records[r].end);
-    w->arcs[w->next_arc[a]++] = (arc_t){b, r};
-    w->arcs[w->next_arc[b]++] = (arc_t){a, r};
-  }
-  memcpy(w->next_arc, w->arc_start, g->point_count * sizeof *w->next_arc);
-  return NQ_OK;
-}
-
-/* Marks every record on a cycle, from one start point: a record is a
- * bridge when nothing below its far end reaches back above it. */
-static void walk_from(walk_state_t *w, entry_t *records, size_t start, size_t *numbered) {
-  size_t depth = 0;
-  w->stack[depth++] = start;
-  w->order[start] = w->low[start] = ++*numbered;
-  w->via[start] = SIZE_MAX;
-  while (depth > 0) {
-    size_t x = w->stack[depth - 1];
-    if (w->next_arc[x] < w->arc_start[x + 1]) {
-      arc_t arc = w->arcs[w->next_arc[x]++];
-      if (arc.record == w->via[x])
-        continue;
-      if (w->order[arc.to] == 0) {
-        w->order[arc.to] = w->low[arc.to] = ++*numbered;
-        w->via[arc.to] = arc.record;
-        w->stack[depth++] = arc.to;
-      } else {
-        records[arc.record].on_cycle = 1; /* not in the tree: it closes a cycle */
-        if (w->order[arc.to] < w->low[x])
-          w->low[x] = w->order[arc.to];
-      }
-      continue;
-    }
-    depth--;
-    if (depth == 0)
-      break;
-    size_t parent = w->stack[depth - 1];
-    if (w->low[x] < w->low[parent])
-      w->low[parent] = w->low[x];
-    records[w->via[x]].on_cycle = w->low[x] <= w->order[parent];
-  }
-}
-
+/* Each record as an edge between its two points, into merge_cycles.c:
+ * g->confirmed by stretch (the flags by record are not kept). */
 static int mark_compared(graph_t *g, size_t count) {
-  walk_state_t w;
-  int rc = walk_state_build(&w, g, count);
-  size_t numbered = 0;
-  for (size_t i = 0; rc == NQ_OK && i < g->point_count; i++)
-    if (w.order[i] == 0)
-      walk_from(&w, g->records, i, &numbered);
-  walk_state_free(&w);
+  const size_t slots = count ? count : 1, points = g->point_count ? g->point_count : 1;
+  nq__merge_edge_t *edges = malloc(slots * sizeof *edges);
+  unsigned char *on_cycle = malloc(slots);
+  g->confirmed = malloc(points);
+  int rc = edges && on_cycle && g->confirmed ? NQ_OK : NQ_ENOMEM;
+  for (size_t r = 0; rc == NQ_OK && r < count; r++)
+    edges[r] = (nq__merge_edge_t){point_of(g, g->records[r].first),
+                                  point_of(g, g->records[r].end)};
+  if (rc == NQ_OK)
+    rc = nq__merge_find_compared(on_cycle, g->confirmed, edges, count, g->point_count);
+  free(edges);
+  free(on_cycle);
   return rc;
-}
-
-/* For each stretch between two neighbouring points, whether it is
- * confirmed: some record covers it and every record that does is on a
- * cycle, so that a wrong sum in any of them would have been a conflict. */
-static int stretches_confirmed(unsigned char **confirmed, const graph_t *g, size_t count) {
-  *confirmed = NULL;
-  const size_t points = g->point_count ? g->point_count : 1;
-  int64_t *covers = calloc(points, sizeof *covers), *bridges = calloc(points, sizeof *bridges);
-  *confirmed = calloc(points, 1);
-  if (covers == NULL || bridges == NULL || *confirmed == NULL) {
-    free(covers);
-    free(bridges);
-    return NQ_ENOMEM;
-  }
-  for (size_t r = 0; r < count; r++) {
-    size_t a = point_of(g, g->records[r].first), b = point_of(g, g->records[r].end);
-    covers[a]++, covers[b]--;
-    if (!g->records[r].on_cycle)
-      bridges[a]++, bridges[b]--;
-  }
-  int64_t cover = 0, bridge = 0;
-  for (size_t i = 0; i < g->point_count; i++) {
-    cover += covers[i];
-    bridge += bridges[i];
-    (*confirmed)[i] = cover > 0 && bridge == 0;
-  }
-  free(covers);
-  free(bridges);
-  return NQ_OK;
 }
 
 /* Units that two or more records cover, among records sorted by first
@@ -812,8 +699,6 @@ static int combine(nq__merge_result_t *result, reader_t *reader,
     rc = add_records(result, &g, &reader->records);
   if (rc == NQ_OK)
     rc = mark_compared(&g, reader->records.count);
-  if (rc == NQ_OK)
-    rc = stretches_confirmed(&g.confirmed, &g, reader->records.count);
   if (rc == NQ_OK)
     rc = take_groups(result, &g, &reader->records);
   for (size_t i = 0; rc == NQ_OK && i < reader->checks.count; i++)
