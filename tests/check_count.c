@@ -238,6 +238,26 @@ START_TEST(test_count_stops_when_a_rank_raises_its_flag_midway) {
 }
 END_TEST
 
+/* A worker's flag up after its last batch is in (its signal came as the
+ * count ended): rank 0 holds the whole count, and no rank may end as
+ * stopped, which made the job exit 3 with the result printed. */
+START_TEST(test_count_ignores_a_stop_after_the_last_batch) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  volatile sig_atomic_t stop = 0;
+  nq_count_options_t options = {.n = 12, .stop = &stop};
+  nq__faults_t faults = NQ_NO_FAULTS;
+  faults.late_stop_rank = size - 1; /* rank 0 alone is no worker: nothing then */
+  nq_count_result_t result;
+  nq_count_result_init(&result);
+  ck_assert_int_eq(nq__count_run_with_faults(&result, &options, faults, MPI_COMM_WORLD), NQ_OK);
+  ck_assert_int_eq(stop, size > 1 && support_rank() == size - 1);
+  if (support_rank() == 0)
+    assert_count(result.solutions, known_all[12], "Q", 12);
+  nq_count_result_clear(&result);
+}
+END_TEST
+
 /* The scheduling benchmark's hook (faults.simulated_seconds): a simulated
  * unit costs what the hook says and returns one solution, weight 1,
  * stabilizer_sum 8 and id + 1 nodes.  Its context counts the calls. */
@@ -814,6 +834,7 @@ static Suite *run_suite(int argc, char **argv) {
   TCase *stops = support_tcase("stops");
   tcase_add_loop_test(stops, test_count_stops_when_flag_is_up_before_the_run, 0, 3);
   tcase_add_loop_test(stops, test_count_stops_when_a_rank_raises_its_flag_midway, 0, 4);
+  tcase_add_test(stops, test_count_ignores_a_stop_after_the_last_batch);
   suite_add_tcase(suite, stops);
   TCase *simulated = support_tcase("simulated");
   tcase_add_loop_test(simulated, test_count_simulated_units_account_exactly, 0, 3);

@@ -338,6 +338,11 @@ static int set_up_and_run(nq_count_result_t *result, nq__run_t *run, MPI_Comm co
   int verdict = rc;
   if (rc != NQ_EMPI && (verdict = nq__agree_with_rank0(rc, comm)) == NQ_EMPI)
     rc = NQ_EMPI;
+  /* A worker stopped after its last batch was in: rank 0 holds the whole
+   * count and prints it, and the job must not end as stopped (status 3
+   * with the result on stdout). */
+  if (verdict == NQ_OK && rc == NQ_ESTOPPED)
+    rc = NQ_OK;
   if (verdict == NQ_OK && wants_verify)
     rc = verify(result, run, comm);
   else if (rc == NQ_OK)

@@ -31,6 +31,8 @@ typedef struct nq__faults {
                              (NQ_TEST_WRONG_COUNT: what verification and merge must catch) */
   int stop_rank;          /* this rank sets *options.stop, as a signal would, */
   uint64_t stop_after_units; /* when it starts its unit after this many */
+  int late_stop_rank; /* this worker sets *options.stop, and sees it, as the master's last
+                         word arrives: a signal after its last batch was in */
   /* Benchmarks of the scheduling (tests/bench_master.c): when set, a CPU
    * unit is not searched but costs simulated_seconds(id, simulated_context)
    * of sleep, and its result is made for exact accounting (simulated.h).
@@ -43,7 +45,8 @@ typedef struct nq__faults {
 
 #define NQ_NO_FAULTS                                                                     \
   ((nq__faults_t){.failing_unit = UINT64_MAX, .walk_refusing_rank = -1,                  \
-                  .gpu_stand_in_rank = -1, .stop_rank = -1, .wrong_count_rank = -1})
+                  .gpu_stand_in_rank = -1, .stop_rank = -1, .wrong_count_rank = -1,     \
+                  .late_stop_rank = -1})
 
 /* How often, at most, a rank inside a unit looks for messages: a worker
  * for the master's cancel, the master for its workers' results. */

@@ -117,6 +117,10 @@ static int solve_on_gpu(worker_t *w, int status, size_t count) {
  * when anything failed before (a message of no known kind included). */
 static int take_message(worker_t *w, const MPI_Status *status) {
   if (status->MPI_TAG == NQ_TAG_STOP) {
+    if (w->run->rank == w->run->faults.late_stop_rank && w->run->options->stop != NULL) {
+      *w->run->options->stop = 1;
+      stop_here(w);
+    }
     w->stop_received = 1;
     return NQ_OK;
   }
