@@ -85,6 +85,15 @@ static void report_stop(FILE *err, const nq__cli_t *cli, const nq_count_result_t
             cli->checkpoint);
     return;
   }
+  /* Stopped while the journal was being loaded, units is still 0 whatever
+   * the journal holds: reading a record count's gigabytes again to say how
+   * much would hold up a stop that a time limit may follow closely. */
+  if (result->units == 0) {
+    fprintf(err, "nqueens-mpi: stopped cleanly before any unit was done; %s keeps what it "
+                 "held: rerun the same command to resume\n",
+            cli->checkpoint);
+    return;
+  }
   fprintf(err,
           "nqueens-mpi: stopped cleanly, resumable with the same command: %" PRIu64
           " units done are in %s\n",
