@@ -1,6 +1,6 @@
 /* What the modes of the command line share: the environment's defaults,
- * failure lines, the output stream's opening and closing, and --json's
- * destination and durable record. */
+ * the walk's refusal, and --json's destination and durable record (the
+ * output stream's opening and closing: app_output.c). */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 
 #include "app_modes.h"
@@ -55,33 +55,6 @@ int nq__app_default_threads(void) {
 /* The library's method for what the command line chose (auto resolved). */
 nq_count_method_t nq__app_count_method(const nq__cli_t *cli) {
   return nq__cli_method(cli) == NQ_METHOD_JOIN ? NQ_COUNT_JOIN : NQ_COUNT_BACKTRACK;
-}
-
-/* One line; a failed write adds the system's reason (write_errno, 0 when
- * there is none). */
-int nq__app_runtime_failure(FILE *err, const char *what, int code, int write_errno) {
-  if (write_errno != 0)
-    fprintf(err, "nqueens-mpi: %s: %s: %s\n", what, nq_strerror(code), strerror(write_errno));
-  else
-    fprintf(err, "nqueens-mpi: %s: %s\n", what, nq_strerror(code));
-  return code == NQ_EMPI ? NQ_EXIT_ABORT : NQ_EXIT_FAILURE;
-}
-
-/* Counts, boards and --first go through the output module's buffer,
- * opened here on `out` ... */
-int nq__app_open_output(nq__output_t *output, FILE *out, FILE *err, const char *what) {
-  int rc = nq__output_open(output, out, NQ_OUTPUT_CAPACITY);
-  return rc == NQ_OK ? NQ_EXIT_OK : nq__app_runtime_failure(err, what, rc, 0);
-}
-
-/* ... and after the writers (whose result is `rc`), flush what is left,
- * free the buffer and report a failure with the system's reason. */
-int nq__app_close_output(nq__output_t *output, int rc, FILE *err, const char *what) {
-  if (rc == NQ_OK)
-    rc = nq__output_flush(output);
-  int write_errno = rc == NQ_EIO ? output->write_errno : 0;
-  nq__output_close(output);
-  return rc == NQ_OK ? NQ_EXIT_OK : nq__app_runtime_failure(err, what, rc, write_errno);
 }
 
 /* NQ_ENOTSUP from a count or an estimate: the walk asked for is refused on
