@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # What the batch scripts nqueens.sbatch, nqueens-array.sbatch and
-# nqueens-merge.sbatch share; they source them, it is not submitted.  jobs/README.md explains the whole.
+# nqueens-merge.sbatch share; they source it, it is not submitted.  jobs/README.md explains the whole.
 #
 #   nq_job_setup               the binary, the launcher, the signal traps and
 #                              their lead against the time limit
@@ -49,7 +49,8 @@ nq_job_numbers() {
   local name value
   for name in NQ_SIGNAL_LEAD NQ_SIGNAL_HOLD NQ_BUSY_WAIT NQ_BUSY_RETRIES NQ_MAX_REQUEUES; do
     value=${!name-}
-    if [ -n "${!name+set}" ] && ! [[ $value =~ ^[0-9]{1,9}$ ]]; then
+    # No leading zero: bash arithmetic reads 010 as octal 8, and 08 not at all.
+    if [ -n "${!name+set}" ] && ! [[ $value =~ ^(0|[1-9][0-9]{0,8})$ ]]; then
       nq_job_say "$name is '$value': give a whole number (or leave it unset for its default)"
       return 2
     fi
@@ -281,7 +282,7 @@ nq_job_count() {
   local retries=0
   nq_job_run "$@"
   while [ "$nq_job_status" -eq 4 ] && [ "$retries" -lt "${NQ_BUSY_RETRIES:-30}" ] &&
-    [ -z "$nq_job_signal" ]; do
+    [ -z "$nq_job_signal" ] && [ "$nq_job_keep_stopped" = 0 ]; do
     retries=$((retries + 1))
     nq_job_say "the journal is in use by another run: retry $retries of" \
       "${NQ_BUSY_RETRIES:-30} in ${NQ_BUSY_WAIT:-10} s"
@@ -326,7 +327,7 @@ nq_job_run() {
 
 # nq_job_finish: exits with the program's status, except that a stop (3)
 # in a job started with --requeue is requeued first: the next run resumes
-# from the journal.  Not after SIGUSR2, and at most NQ_MAX_REQUEUES times
+# from the journal.  Not after SIGUSR2, SIGTERM or SIGINT, and at most NQ_MAX_REQUEUES times
 # (default 20), so that a job that never gets anywhere ends.
 nq_job_finish() {
   local restarts=${SLURM_RESTART_COUNT:-0}

@@ -45,7 +45,7 @@ while [ "$#" -gt 0 ]; do
   esac
 done
 for value in "$ranks" "${sizes[@]}"; do
-  if ! [[ $value =~ ^[0-9]+$ ]]; then
+  if ! [[ $value =~ ^[0-9]{1,6}$ ]]; then
     echo "bench.sh: '$value' is not a whole number" >&2
     usage >&2
     exit 2

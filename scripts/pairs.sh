@@ -53,6 +53,10 @@ done
 [ "$#" -eq 2 ] || fail_usage "two commands are needed after --"
 # A list this process may not run on is the argument's fault, not the
 # commands': taskset refuses it before either runs.
+if [ -n "$cpus" ] && ! command -v taskset >/dev/null 2>&1; then
+  echo "scripts/pairs.sh: --cpu needs taskset (util-linux), which is missing" >&2
+  exit 2
+fi
 if [ -n "$cpus" ] && ! taskset -c "$cpus" true 2>/dev/null; then
   fail_usage "--cpu '$cpus' is not a list of processors this process may run on"
 fi

@@ -193,12 +193,14 @@ START_TEST(test_merge_confirms_only_what_was_compared) {
   ck_assert_uint_eq(r.units_confirmed, 0);
   ck_assert_uint_eq(r.units_uncompared, 50);
   nq__merge_result_clear(&r);
-  /* The same batch in both journals: parallel records, each the other's
-   * chain, confirmed; the rest of the rerun stopped short is not. */
+  /* A rerun stopped at 50 against the halves: no end in common but 0, so
+   * nothing compared; against `whole`, whose first batch it repeats, that
+   * batch (parallel records, each the other's chain) is confirmed and the
+   * rest of the rerun is not. */
   const uint64_t again[][2] = {{0, 30}, {30, 50}};
   write_journal(1, 10, again, 2, 0);
   ck_assert_int_eq(merge(&r, 2), NQ_OK);
-  ck_assert_uint_eq(r.units_confirmed, 0); /* {0, 30} parallel to nothing in halves */
+  ck_assert_uint_eq(r.units_confirmed, 0);
   ck_assert_uint_eq(r.units_uncompared, 50);
   nq__merge_result_clear(&r);
   write_journal(0, 10, whole, 2, 0);

@@ -55,6 +55,14 @@ status=$?
 usage_error_ok "--verify of a complete journal that cannot be written" "-n 12 --verify 1 (read-only)"
 check "--verify of a complete journal that cannot be written: says why, untouched" \
   bash -c "grep -q 'cannot be written, and --verify records its checks' '$err' && cmp -s '$journal' '$work/before'"
+# Its sample checked already (a writable run did), nothing is left to
+# write: it answers.
+run -n 12 -t 1 --checkpoint "$journal" --verify 1 -q
+cp "$journal" "$work/before"
+with_shim NQ_SHIM_READ_ONLY=1 "$binary" -n 12 -t 1 --checkpoint "$journal" --verify 1 >"$out" 2>"$err"
+status=$?
+check "--verify of a complete, checked journal that cannot be written: its result, status $status, untouched" \
+  bash -c "[ $status -eq 0 ] && grep -qx 'Q(12) = $(q 12) solutions on the 12x12 board' '$out' && cmp -s '$journal' '$work/before'"
 head -n 4 "$work/before" >"$journal"
 cp "$journal" "$work/before"
 with_shim NQ_SHIM_READ_ONLY=1 "$binary" -n 12 -t 1 --checkpoint "$journal" >"$out" 2>"$err"

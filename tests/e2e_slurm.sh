@@ -322,7 +322,7 @@ if submit NQ_N=14 -- --array=0-2 --ntasks=1 --time=5 "$repo/jobs/nqueens-array.s
   if submit NQ_N=14 NQ_SLICES=3 -- --dependency=afterany:"$array_job" "$repo/jobs/nqueens-merge.sbatch"; then
     ended_as "merge, a slice failed" FAILED 1:0
     log_says "merge, a slice failed" "slices to run again (array tasks) 1:"
-    log_says "merge, a slice failed" "NQ_N=14 NQ_SLICES=3 sbatch --array=1 jobs/nqueens-array.sbatch"
+    log_says "merge, a slice failed" "NQ_N=14 NQ_SLICES=3 sbatch --array=1 $repo/jobs/nqueens-array.sbatch"
     check "merge, a slice failed: merge-report.json, no result.json" \
       bash -c "grep -q '\"complete\":false' '$work/submit/runs/q14/slices-3/merge-report.json' && [ ! -e '$work/submit/runs/q14/slices-3/result.json' ]"
   fi

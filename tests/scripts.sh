@@ -39,7 +39,7 @@ done
 # The benchmark scripts refuse what the program would refuse before they
 # build or print a header: status 2, nothing on stdout, no file.
 scripts=$source_dir/scripts
-for bad in "join.sh 33" "join.sh -t 5000 12" "versus.sh --methods , 12" "versus.sh 65" \
+for bad in "join.sh 33" "join.sh -t 5000 12" "versus.sh 65" \
   "versus.sh -t 5000 12" "versus.sh 33" "bench.sh --walk bogus 12" "bench.sh 65"; do
   read -ra words <<<"$bad"
   stdout=$(cd "$work" && "$scripts/${words[0]}" "${words[@]:1}" 2>/dev/null)
@@ -47,6 +47,11 @@ for bad in "join.sh 33" "join.sh -t 5000 12" "versus.sh --methods , 12" "versus.
   check "$bad exits 2 before any build ($rc)" [ "$rc" -eq 2 ]
   check "$bad prints nothing on stdout" [ -z "$stdout" ]
 done
+stdout=$(cd "$work" && "$scripts/versus.sh" --methods '' 12 2>"$work/err")
+rc=$?
+check "versus.sh --methods '' exits 2 ($rc), naming it" \
+  bash -c "[ $rc -eq 2 ] && [ -z '$stdout' ] && grep -q \"names none of ours\" '$work/err'"
+rm -f "$work/err"
 check "the refused scripts wrote no file" [ -z "$(ls -A "$work")" ]
 
 # The batch scripts outside Slurm, on a stand-in for the program that

@@ -49,8 +49,6 @@ static void print_version(FILE *out) {
   fputs(")\n", out);
 }
 
-/* The parsed options as numbers: ranks that read the same command line
- * encode the same words. */
 /* The file names as one word: whether each is given and what it says
  * (NUL included, so that "ab" + "c" differs from "a" + "bc").  Ranks given
  * other journals or records would act on different files, and one given
@@ -69,6 +67,8 @@ static long long names_digest(const nq__cli_t *cli) {
   return (long long)crc;
 }
 
+/* The parsed options as numbers: ranks that read the same command line
+ * encode the same words. */
 enum { CLI_WORDS = 22 };
 static void encode_cli(long long words[CLI_WORDS], const nq__cli_t *cli) {
   words[0] = cli->mode;

@@ -272,8 +272,8 @@ static int journal_takes_checks(nq_count_result_t *result, const nq__run_t *run,
   if (run->journal != NULL && batches > 0 && nq__journal_read_only(run->journal)) {
     snprintf(result->message, sizeof result->message,
              "%s: cannot be written, and --verify records its checks of %" PRIu64
-             " batches in it: make it writable, or count without --verify",
-             run->options->checkpoint, batches);
+             " batch%s in it: make it writable, or count without --verify",
+             run->options->checkpoint, batches, batches == 1 ? "" : "es");
     rc = NQ_EJOURNAL;
   }
   return nq__agree_with_rank0(rc, comm);
