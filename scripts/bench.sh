@@ -63,12 +63,7 @@ case $walk in
     exit 2
     ;;
 esac
-for n in "${sizes[@]}"; do
-  if [ "$n" -gt 64 ]; then
-    echo "bench.sh: n = $n: boards go up to 64" >&2
-    exit 2
-  fi
-done
+nq_within_bounds bench.sh 1 "$NQ_MOST_N" "${sizes[@]}" || exit
 if [ "${#sizes[@]}" -eq 0 ]; then
   sizes=(12 13 14 15 16 17)
 fi

@@ -39,18 +39,7 @@ for value in "$threads" "$repeat" "${sizes[@]}"; do
     exit 2
   fi
 done
-# The program's own bounds, checked before the build and the header: the
-# join counts up to n = 32, a rank takes up to 4096 threads.
-if [ "$threads" -gt 4096 ]; then
-  echo "join.sh: -t $threads: at most 4096 threads" >&2
-  exit 2
-fi
-for n in "${sizes[@]}"; do
-  if [ "$n" -gt 32 ]; then
-    echo "join.sh: n = $n: the join counts boards up to 32" >&2
-    exit 2
-  fi
-done
+nq_within_bounds join.sh "$threads" "$NQ_JOIN_MOST_N" "${sizes[@]}" || exit
 
 nq_install_deps
 NQ_BUILD_TARGET=nqueens-mpi nq_build "$NQ_ROOT/build"

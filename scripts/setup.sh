@@ -5,6 +5,8 @@
 #                            missing, and PKG... (test.sh: NQ_TEST_PACKAGES)
 #   nq_build DIR [ARGS...]   configure (Release) and build into DIR; ARGS go to cmake
 #   nq_cpus                  the logical CPUs this process may run on
+#   nq_within_bounds NAME THREADS MOST_N N...
+#                            the program's limits, checked before a build
 #   nq_mpirun_flags RANKS    set NQ_MPIRUN_FLAGS for a local mpirun of RANKS ranks
 #   nq_median, nq_lowest, nq_highest VALUE...
 #                            of the numbers given (versus.sh, pairs.sh)
@@ -93,6 +95,33 @@ nq_build() {
 # reads it), whatever OMP_NUM_THREADS says: GNU nproc answers with that
 # variable where it is set, which site modules often set to 1.
 nq_cpus() { env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc; }
+
+# The program's limits (NQ_COUNT_MAX_THREADS, NQ_MAX_N and NQ_JOIN_MAX_N in
+# include/nqueens/), for the benchmark scripts to refuse before their build
+# and header what the program would refuse after them.
+NQ_MOST_THREADS=4096
+# shellcheck disable=SC2034 # used by bench.sh and versus.sh
+NQ_MOST_N=64
+NQ_JOIN_MOST_N=32
+
+# nq_within_bounds NAME THREADS MOST_N N...: THREADS at most
+# NQ_MOST_THREADS and every N at most MOST_N (NQ_MOST_N, or NQ_JOIN_MOST_N
+# where the join counts); else one line naming the first that is not,
+# prefixed NAME, and status 2.
+nq_within_bounds() {
+  local name=$1 threads=$2 most=$3 n
+  shift 3
+  if [ "$threads" -gt "$NQ_MOST_THREADS" ]; then
+    echo "$name: -t $threads: at most $NQ_MOST_THREADS threads" >&2
+    return 2
+  fi
+  for n in "$@"; do
+    if [ "$n" -gt "$most" ]; then
+      echo "$name: n = $n: boards go up to $most$([ "$most" = "$NQ_JOIN_MOST_N" ] && echo " for the join")" >&2
+      return 2
+    fi
+  done
+}
 
 # nq_mpirun_flags RANKS sets NQ_MPIRUN_FLAGS for an mpirun of RANKS local ranks.
 # -q: no Open MPI report on top of the program's own message when a rank exits

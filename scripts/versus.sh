@@ -71,15 +71,9 @@ for method in "${our_methods[@]}"; do
     *) fail_usage "unknown method '$method' in --methods (use auto, backtrack, join)" ;;
   esac
 done
-# The program's own bounds, before the build and the header: boards up to
-# 64 (the join's up to 32), up to 4096 threads.
-[ "$threads" -le 4096 ] || fail_usage "-t $threads: at most 4096 threads"
-for n in "${sizes[@]}"; do
-  [ "$n" -le 64 ] || fail_usage "n = $n: boards go up to 64"
-  if [ "$n" -gt 32 ] && [[ ,$methods, == *,join,* ]]; then
-    fail_usage "n = $n: the join counts boards up to 32"
-  fi
-done
+most=$NQ_MOST_N
+[[ ,$methods, == *,join,* ]] && most=$NQ_JOIN_MOST_N
+nq_within_bounds versus.sh "$threads" "$most" "${sizes[@]}" || exit
 
 nq_install_deps
 NQ_BUILD_TARGET=nqueens-mpi nq_build "$NQ_ROOT/build"

@@ -37,7 +37,14 @@ for bad in "--pairs 0 -- true true" "--pairs x -- true true" "-- true" "--what -
 done
 
 # The benchmark scripts refuse what the program would refuse before they
-# build or print a header: status 2, nothing on stdout, no file.
+# build or print a header: status 2, nothing on stdout, no file.  Their
+# limits are the program's constants.
+limits=$(bash -c ". '$source_dir/scripts/setup.sh' && echo \$NQ_MOST_THREADS \$NQ_MOST_N \$NQ_JOIN_MOST_N")
+read -r most_threads most_n join_most_n <<<"$limits"
+check "setup.sh's limits ($limits) are the program's" bash -c \
+  "grep -qx '#define NQ_COUNT_MAX_THREADS $most_threads' '$source_dir/include/nqueens/options.h' &&
+   grep -qx '#define NQ_MAX_N $most_n' '$source_dir/include/nqueens/frame.h' &&
+   grep -qx '#define NQ_JOIN_MAX_N $join_most_n' '$source_dir/include/nqueens/join.h'"
 scripts=$source_dir/scripts
 for bad in "join.sh 33" "join.sh -t 5000 12" "versus.sh 65" \
   "versus.sh -t 5000 12" "versus.sh 33" "bench.sh --walk bogus 12" "bench.sh 65"; do

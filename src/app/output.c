@@ -125,6 +125,11 @@ void nq__output_json_string(nq__output_t *output, const char *text) {
   nq__output_char(output, '"');
 }
 
+void nq__output_json_slice(nq__output_t *output, int index, int count) {
+  if (count > 1)
+    nq__output_format(output, ",\"slice\":\"%d/%d\"", index + 1, count);
+}
+
 void nq__output_bytes(nq__output_t *output, size_t bytes) {
   const int in_gib = (bytes >> 30) != 0;
   nq__output_format(output, "%.4g %s", (double)bytes / (double)((size_t)1 << (in_gib ? 30 : 20)),

@@ -50,6 +50,10 @@ void nq__output_bytes(nq__output_t *output, size_t bytes);
 void nq__output_format(nq__output_t *output, const char *format, ...);
 /* A JSON string: quotes, backslashes and control characters escaped. */
 void nq__output_json_string(nq__output_t *output, const char *text);
+/* ,"slice":"I/K" for slice index (0-based) of count, as --slice spells it;
+ * nothing for a whole count (count 0 or 1).  Counts, records and --status
+ * write it alike. */
+void nq__output_json_slice(nq__output_t *output, int index, int count);
 /* Room for `size` bytes at the end of the buffer (the caller adds what it
  * wrote to output->used), or NULL once the output has failed. */
 char *nq__output_room(nq__output_t *output, size_t size);

@@ -106,8 +106,7 @@ static void count_as_json(nq__output_t *output, int n, int unique, const nq_coun
   if (unique)
     nq__output_format(output, r->slice_count > 1 ? ",\"unique_times_8\":\"%Zd\"" : ",\"unique\":\"%Zd\"",
                   r->unique);
-  if (r->slice_count > 1)
-    nq__output_format(output, ",\"slice\":\"%d/%d\"", r->slice_index + 1, r->slice_count);
+  nq__output_json_slice(output, r->slice_index, r->slice_count);
   nq__output_format(output,
                 ",\"seconds\":%.6f,\"ranks\":%d,\"threads\":%d,\"units\":%llu,\"depth\":%d,"
                 "\"nodes\":\"%Zd\"",

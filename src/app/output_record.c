@@ -62,8 +62,7 @@ int nq__output_count_record(nq__output_t *output, const nq__cli_t *cli,
                   r->unique);
   nq__output_format(output, ",\"nodes\":\"%Zd\"", r->nodes);
   nq__output_residues(output, r->solutions_mod);
-  if (r->slice_count > 1)
-    nq__output_format(output, ",\"slice\":\"%d/%d\"", r->slice_index + 1, r->slice_count);
+  nq__output_json_slice(output, r->slice_index, r->slice_count);
   append_origin(output, p);
   const nq__method_t *method = nq__method_of(r->method);
   nq__output_format(output, ",\"ranks\":%d,\"threads\":%d,\"gpu_ranks\":%d,\"method\":\"%s\"",

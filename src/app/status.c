@@ -78,9 +78,7 @@ static void print_json(nq__output_t *out, const char *path, const status_t *s) {
                     st->sums.solutions, st->sums.nodes, (unsigned long long)st->records,
                     s->complete ? "true" : "false");
   nq__output_format(out, ",\"method\":\"%s\"", st->header.method); /* letters alone */
-  if (st->header.slice_count > 1)
-    nq__output_format(out, ",\"slice\":\"%d/%d\"", st->header.slice_index + 1,
-                      st->header.slice_count);
+  nq__output_json_slice(out, st->header.slice_index, st->header.slice_count);
   nq__output_format(out, ",\"checks\":%llu,\"checks_differing\":%llu,\"trusted\":%s",
                     (unsigned long long)st->checks, (unsigned long long)st->checks_differing,
                     st->checks_differing == 0 ? "true" : "false");
