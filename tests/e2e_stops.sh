@@ -200,7 +200,7 @@ stop_and_resume "3 ranks, --checkpoint, SIGTERM to rank 2 alone" 3 TERM "rank 2"
 count_args=(--method join --checkpoint "$journal")
 # (A join's first units can take longer than the first progress line: a
 # stop before any is done says so.)
-stopped_line="nqueens-mpi: stopped cleanly(, resumable with the same command: [0-9]+ units done are in $journal| before any unit was done; $journal keeps what it held: rerun the same command to resume)"
+stopped_line="nqueens-mpi: stopped cleanly(, resumable with the same command: [0-9]+ units done are in $journal| before any unit was done; $journal, if made, keeps what it held: rerun the same command)"
 progress_line='nqueens-mpi: [0-9]+/[0-9]+ units \([0-9.]+%\), [0-9]+ solutions so far, [0-9.e+]+ units/s, [0-9.]+ (s|min|h|d) elapsed, ETA ([0-9.]+ (s|min|h|d)|unknown)'
 for signal in INT TERM; do
   rm -f "$journal"

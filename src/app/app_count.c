@@ -6,7 +6,6 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "app_faults.h"
 #include "count_faults.h"
@@ -78,19 +77,13 @@ static void report_stop(FILE *err, const nq__cli_t *cli, const nq_count_result_t
                  "rerun to start over\n");
     return;
   }
-  /* A stop during the set-up comes before the journal is made. */
-  if (access(cli->checkpoint, F_OK) != 0) {
-    fprintf(err, "nqueens-mpi: stopped cleanly before the journal %s was made; nothing was "
-                 "saved: rerun the same command to start over\n",
-            cli->checkpoint);
-    return;
-  }
-  /* Stopped while the journal was being loaded, units is still 0 whatever
-   * the journal holds: reading a record count's gigabytes again to say how
-   * much would hold up a stop that a time limit may follow closely. */
+  /* A stop during the set-up, before the journal is made or loaded, leaves
+   * units 0 whatever the journal holds, if it exists: reading a record
+   * count's gigabytes again to say how much would hold up a stop that a
+   * time limit may follow closely. */
   if (result->units == 0) {
-    fprintf(err, "nqueens-mpi: stopped cleanly before any unit was done; %s keeps what it "
-                 "held: rerun the same command to resume\n",
+    fprintf(err, "nqueens-mpi: stopped cleanly before any unit was done; %s, if made, keeps "
+                 "what it held: rerun the same command\n",
             cli->checkpoint);
     return;
   }
