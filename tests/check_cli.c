@@ -58,6 +58,8 @@ static const good_case_t good_cases[] = {
     {{"-n", "8", "-u", NULL}, {.n = 8, .unique = 1}},
     {{"-n", "16", "--unique", "--format", "json", NULL},
      {.n = 16, .unique = 1, .format = NQ_FORMAT_JSON}},
+    {{"-n", "8", "--unique", "--list", "--limit", "5", NULL},
+     {.n = 8, .mode = NQ_MODE_LIST, .unique = 1, .limit = 5}},
     {{"-n", "8", "--first", NULL}, {.n = 8, .mode = NQ_MODE_FIRST}},
     {{"-f", "-n", "40", NULL}, {.n = 40, .mode = NQ_MODE_FIRST}},
     {{"-n", "0", NULL}, {.n = 0}},
@@ -121,7 +123,6 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--list", "--limit", "abc", NULL}, "abc"},
     {{"-n", "8", "--list", "--limit", NULL}, "--limit"},
     {{"-n", "8", "--format", "xml", NULL}, "xml"},
-    {{"-n", "8", "--unique", "--list", NULL}, "--unique"},
     {{"-n", "8", "--unique", "--first", NULL}, "--unique"},
     {{"-n", "8", "foo", NULL}, "foo"}, /* stray operand */
     {{"foo", "-n", "8", NULL}, "foo"},

@@ -91,6 +91,64 @@ static int never_called(const uint8_t *columns, int n, void *context) {
   return 0;
 }
 
+/* One board a class, each the least of its images, in lexicographic order:
+ * U(n) of them, and their classes' sizes add up to Q(n). */
+START_TEST(test_each_least_lists_one_board_a_class) {
+  int n = _i;
+  recorder_t r = {.n = n};
+  ck_assert_int_eq(nq_solutions_each_least(n, 0, record, &r), NQ_OK);
+  ck_assert_uint_eq(r.count, known_unique[n]);
+  uint64_t boards = 0;
+  for (size_t i = 0; i < r.count; i++) {
+    const uint8_t *board = r.columns + i * (size_t)n;
+    ck_assert(brute_is_solution(board, n));
+    ck_assert_msg(brute_is_least(board, n), "n %d: board %zu is not its class's least", n, i);
+    if (i > 0)
+      ck_assert_msg(memcmp(board - n, board, (size_t)n) < 0, "n %d: board %zu out of order", n, i);
+    boards += 8 / (uint64_t)__builtin_popcount(brute_fixing(board, n));
+  }
+  ck_assert_uint_eq(boards, known_all[n]);
+  free(r.columns);
+}
+END_TEST
+
+/* The walk skips half of row 0: it must skip no least board. */
+START_TEST(test_each_least_is_every_least_solution) {
+  int n = _i;
+  const brute_solutions_t *all = brute_solutions(n);
+  recorder_t r = {.n = n};
+  ck_assert_int_eq(nq_solutions_each_least(n, 0, record, &r), NQ_OK);
+  size_t listed = 0;
+  for (size_t i = 0; i < all->count; i++) {
+    const uint8_t *board = brute_solution(all, i);
+    if (!brute_is_least(board, n))
+      continue;
+    ck_assert_msg(listed < r.count && memcmp(r.columns + listed * (size_t)n, board, (size_t)n) == 0,
+                  "n %d: least solution %zu of the brute force is not board %zu", n, i, listed);
+    listed++;
+  }
+  ck_assert_uint_eq(listed, r.count);
+  free(r.columns);
+}
+END_TEST
+
+START_TEST(test_each_least_limit_and_stop) {
+  recorder_t all = {.n = 10}, first = {.n = 10}, stopped = {.n = 10, .stop_at = 3, .stop_value = 7};
+  ck_assert_int_eq(nq_solutions_each_least(10, 0, record, &all), NQ_OK);
+  ck_assert_int_eq(nq_solutions_each_least(10, 5, record, &first), NQ_OK);
+  ck_assert_uint_eq(first.count, 5);
+  ck_assert_mem_eq(first.columns, all.columns, 5 * 10);
+  ck_assert_int_eq(nq_solutions_each_least(10, 0, record, &stopped), 7);
+  ck_assert_uint_eq(stopped.count, 3);
+  ck_assert_int_eq(nq_solutions_each_least(-1, 0, never_called, NULL), NQ_EINVAL);
+  ck_assert_int_eq(nq_solutions_each_least(NQ_MAX_N + 1, 0, never_called, NULL), NQ_EINVAL);
+  ck_assert_int_eq(nq_solutions_each_least(8, 0, NULL, NULL), NQ_EINVAL);
+  free(all.columns);
+  free(first.columns);
+  free(stopped.columns);
+}
+END_TEST
+
 START_TEST(test_each_rejects_invalid_arguments) {
   ck_assert_int_eq(nq_solutions_each(-1, 0, never_called, NULL), NQ_EINVAL);
   ck_assert_int_eq(nq_solutions_each(NQ_MAX_N + 1, 0, never_called, NULL), NQ_EINVAL);
@@ -241,6 +299,9 @@ static Suite *solutions_suite(int argc, char **argv) {
   tcase_add_test(each, test_each_visitor_stops_and_its_value_comes_back);
   tcase_add_test(each, test_each_boards_without_solutions_visit_nothing);
   tcase_add_test(each, test_each_rejects_invalid_arguments);
+  tcase_add_loop_test(each, test_each_least_lists_one_board_a_class, 0, 13);
+  tcase_add_loop_test(each, test_each_least_is_every_least_solution, 0, BRUTE_MAX_N + 1);
+  tcase_add_test(each, test_each_least_limit_and_stop);
   suite_add_tcase(suite, each);
   TCase *first = support_tcase("first");
   tcase_add_test(first, test_first_n8_is_the_textbook_solution);

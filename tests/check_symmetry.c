@@ -215,6 +215,35 @@ START_TEST(test_fixing_burnside_gives_unique_count) {
 }
 END_TEST
 
+/* On every permutation, not only solutions: the least test must not lean
+ * on the queens' diagonals.  Each class has exactly one least member. */
+START_TEST(test_is_least_matches_brute_force_on_permutations) {
+  int n = _i;
+  uint8_t p[LARGEST_N] = {0};
+  for (int i = 0; i < n; i++)
+    p[i] = (uint8_t)i;
+  uint64_t least = 0, fixed_pairs = 0;
+  do {
+    int expected = brute_is_least(p, n);
+    ck_assert_msg(nq_symmetry_is_least(p, n) == expected, "n %d: is_least %d, expected %d", n,
+                  nq_symmetry_is_least(p, n), expected);
+    least += (uint64_t)expected;
+    fixed_pairs += (uint64_t)nq_symmetry_set_size(brute_fixing(p, n));
+  } while (n > 0 && brute_next_permutation(p, n));
+  ck_assert_uint_eq(8 * least, fixed_pairs); /* Burnside: one per class */
+}
+END_TEST
+
+START_TEST(test_is_least_refuses_what_is_no_board) {
+  const uint8_t repeated[4] = {1, 1, 3, 0}, off_board[4] = {0, 1, 2, 4};
+  const uint8_t board[4] = {1, 3, 0, 2};
+  ck_assert_int_eq(nq_symmetry_is_least(repeated, 4), 0);
+  ck_assert_int_eq(nq_symmetry_is_least(off_board, 4), 0);
+  ck_assert_int_eq(nq_symmetry_is_least(board, -1), 0);
+  ck_assert_int_eq(nq_symmetry_is_least(board, 4), 1); /* [2,0,3,1] is its mirror */
+}
+END_TEST
+
 static Suite *symmetry_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -234,6 +263,10 @@ static Suite *symmetry_suite(int argc, char **argv) {
   tcase_add_loop_test(fixing, test_fixing_matches_brute_force, 1, 9);
   tcase_add_loop_test(fixing, test_fixing_burnside_gives_unique_count, 0, BRUTE_MAX_N + 1);
   suite_add_tcase(suite, fixing);
+  TCase *least = support_tcase("least");
+  tcase_add_loop_test(least, test_is_least_matches_brute_force_on_permutations, 0, 8);
+  tcase_add_test(least, test_is_least_refuses_what_is_no_board);
+  suite_add_tcase(suite, least);
   return suite;
 }
 

@@ -121,6 +121,17 @@ fi
 head -n 44 "$work/list1" >"$work/expected"
 check "--list --limit 5 is not the first 5 boards of the full list" cmp -s "$out" "$work/expected"
 
+# One board a class: 8's twelve, each one of the whole list's, at any ranks.
+run_ranks 3 -n 8 --list --unique
+check "-n 8 --list --unique at 3 ranks: status $status" [ "$status" -eq 0 ]
+check "-n 8 --list --unique: not 12 different solutions" boards_ok 8 12 "$out"
+not_listed=$(comm -13 <(boards_columns 8 <"$work/list1" | sort) <(boards_columns 8 <"$out" | sort))
+check "-n 8 --list --unique: boards --list lacks: $not_listed" [ -z "$not_listed" ]
+run -n 6 --list --unique --format json
+printf '[[".Q....","...Q..",".....Q","Q.....","..Q...","....Q."]]\n' >"$work/expected"
+check "-n 6 --list --unique --format json is not the least of the four boards" \
+  cmp -s "$out" "$work/expected"
+
 # ---- one solution -----------------------------------------------------------
 
 run -n 8 --first --format json
@@ -211,7 +222,7 @@ bad_lines=(
   "-n 8 --list --limit -3"
   "-n 8 --list --limit abc"
   "-n 8 --format xml"
-  "-n 8 --unique --list"
+  "-n 8 --unique --first"
   "-n 8 stray"
   "-n 8x"
   "-n 8 --list --limit 99999999999999999999999"

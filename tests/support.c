@@ -24,7 +24,7 @@ int brute_is_solution(const uint8_t *columns, int n) {
 }
 
 /* Narayana's next permutation; 0 after the last (descending) one. */
-static int next_permutation(uint8_t *p, int n) {
+int brute_next_permutation(uint8_t *p, int n) {
   int i = n - 2;
   while (i >= 0 && p[i] >= p[i + 1])
     i--;
@@ -67,7 +67,7 @@ const brute_solutions_t *brute_solutions(int n) {
     }
     memcpy(found + count * (size_t)n, permutation, (size_t)n);
     count++;
-  } while (next_permutation(permutation, n));
+  } while (brute_next_permutation(permutation, n));
   cache[n] = (brute_solutions_t){.n = n, .count = count, .columns = found};
   cached[n] = 1;
   return &cache[n];
@@ -116,6 +116,16 @@ uint32_t brute_fixing(const uint8_t *columns, int n) {
       fixing |= 1u << sym;
   }
   return fixing;
+}
+
+int brute_is_least(const uint8_t *columns, int n) {
+  uint8_t image[64];
+  for (int sym = 0; sym < 8; sym++) {
+    brute_image(image, columns, n, sym);
+    if (memcmp(image, columns, (size_t)n) < 0)
+      return 0;
+  }
+  return 1;
 }
 
 typedef struct square {

@@ -38,6 +38,13 @@ void brute_image(uint8_t *image, const uint8_t *columns, int n, int sym);
 /* Symmetries (bitmask) that map the permutation `columns` onto itself. */
 uint32_t brute_fixing(const uint8_t *columns, int n);
 
+/* The next permutation of p[0..n-1] in lexicographic order, in place; 0
+ * after the last (descending) one. */
+int brute_next_permutation(uint8_t *p, int n);
+
+/* 1 if no image of the permutation `columns` is lexicographically smaller. */
+int brute_is_least(const uint8_t *columns, int n);
+
 /* A placement of one queen on each border line of the board, stored as
  * the column of the queen in row 0 / row n-1 and the row of the queen in
  * column 0 / column n-1. */

@@ -11,6 +11,11 @@ typedef int (*nq_solution_visit_fn)(const uint8_t *columns, int n, void *context
  * columns, row 0 first, at most `limit` of them (0 = all). */
 int nq_solutions_each(int n, uint64_t limit, nq_solution_visit_fn visit, void *context);
 
+/* The same, but only one solution of each class under the board's 8
+ * symmetries: the lexicographically least of its images
+ * (nq_symmetry_is_least), so U(n) of them; `limit` counts those visited. */
+int nq_solutions_each_least(int n, uint64_t limit, nq_solution_visit_fn visit, void *context);
+
 typedef enum nq_first_kind {
   NQ_FIRST_NONE = 0,          /* the board has no solution (n = 2, 3) */
   NQ_FIRST_LEXICOGRAPHIC,     /* the lexicographically first solution */

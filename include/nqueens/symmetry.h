@@ -30,4 +30,9 @@ int nq_symmetry_set_size(uint32_t set);
  * `columns` (column of the queen in each row 0..n-1) onto itself. */
 uint32_t nq_symmetry_fixing(const uint8_t *columns, int n, uint32_t set);
 
+/* 1 if the complete solution `columns` is the lexicographically least of
+ * its 8 images (row 0's column first): the one board --list --unique shows
+ * of its class.  0 otherwise, and for a board that is not a permutation. */
+int nq_symmetry_is_least(const uint8_t *columns, int n);
+
 #endif

@@ -24,7 +24,8 @@ int nq__app_run_list(const nq__cli_t *cli, FILE *out, FILE *err) {
     return NQ_EXIT_FAILURE;
   int rc = nq__output_boards_begin(&writer, &output, cli->format, cli->n);
   if (rc == NQ_OK)
-    rc = nq_solutions_each(cli->n, cli->limit, write_board, &writer);
+    rc = cli->unique ? nq_solutions_each_least(cli->n, cli->limit, write_board, &writer)
+                     : nq_solutions_each(cli->n, cli->limit, write_board, &writer);
   if (rc == NQ_OK)
     rc = nq__output_boards_end(&writer);
   int status = nq__app_close_output(&output, rc, err, what);

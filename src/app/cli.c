@@ -493,9 +493,8 @@ static int check_combination(parser_t *p) {
   const int searching = cli->mode == NQ_MODE_COUNT || cli->mode == NQ_MODE_ESTIMATE;
   if (p->seen[OPT_LIMIT] && cli->mode != NQ_MODE_LIST)
     return fail(p, "--limit only applies to --list");
-  if (cli->unique && cli->mode != NQ_MODE_COUNT)
-    return fail(p, "--unique only applies to counting, not to %s",
-                cli->mode == NQ_MODE_LIST ? "--list" : "--first");
+  if (cli->unique && cli->mode == NQ_MODE_FIRST)
+    return fail(p, "--unique applies to counting and --list, not to --first");
   if (p->seen[OPT_WALK] && !searching)
     return fail(p, "--walk only applies to counting and --estimate");
   if (cli->threads && !searching)
@@ -589,7 +588,8 @@ int nq__cli_parse(nq__cli_t *cli, char message[static NQ__MESSAGE_SIZE], int arg
 #define NQ_CLI_TEXT(x) NQ_CLI_TEXT_OF(x)
 
 void nq__cli_print_help(FILE *out) {
-  fputs("Usage: nqueens-mpi -n N [--list [--limit K] | --first | --unique] [--format text|json]\n"
+  fputs("Usage: nqueens-mpi -n N [--list [--unique] [--limit K] | --first | --unique]\n"
+        "                        [--format text|json]\n"
         "                        [--walk auto|scalar|avx512] [--gpu] [--progress SECS] [-q]\n"
         "                        [-t T] [--checkpoint FILE [--verify F [--seed S]]]\n"
         "                        [--slice I/K] [--json FILE]\n"
@@ -608,7 +608,9 @@ void nq__cli_print_help(FILE *out) {
         "\n"
         "Options:\n"
         "  -n, --size N       board size, 0 to 64 (required)\n"
-        "  -u, --unique       also count solutions up to rotation and reflection\n"
+        "  -u, --unique       also count solutions up to rotation and reflection; with\n"
+        "                     --list, list one board of each class: the\n"
+        "                     lexicographically least of its 8 images\n"
         "  -l, --list         print every solution as a board of Q and . (rank 0 alone),\n"
         "                     in lexicographic order; above N = 32 even the first\n"
         "                     board can take a long time to find\n"
@@ -676,6 +678,8 @@ void nq__cli_print_help(FILE *out) {
         "  mpirun -np 64 nqueens-mpi -n 24          count Q(24) on 64 ranks\n"
         "  nqueens-mpi -n 16 --unique               count Q(16) and U(16) on one process\n"
         "  nqueens-mpi -n 8 --list --limit 3        the first three 8-queens boards\n"
+        "  nqueens-mpi -n 8 --list --unique         the 12 boards that are distinct up to\n"
+        "                                           rotation and reflection\n"
         "  nqueens-mpi -n 8 --first --format json   one solution as JSON\n"
         "  nqueens-mpi -n 27 --estimate 60          Q(27) and its cost, from 60 s of probes\n"
         "\n"

@@ -1,5 +1,7 @@
 #include "nqueens/symmetry.h"
 
+#include "nqueens/frame.h" /* NQ_MAX_N */
+
 void nq_symmetry_apply(nq_symmetry_t sym, int n, int row, int col,
                        int *out_row, int *out_col) {
   int last = n - 1;
@@ -38,4 +40,50 @@ uint32_t nq_symmetry_fixing(const uint8_t *columns, int n, uint32_t set) {
     if ((set >> sym & 1u) && maps_onto_itself(columns, n, (nq_symmetry_t)sym))
       fixing |= 1u << sym;
   return fixing;
+}
+
+/* Row k of the image of a board under `sym`, from the board and its
+ * inverse (the row of the queen in each column): a turn or a transpose
+ * swaps rows and columns, so its rows come from the inverse. */
+static int image_column(nq_symmetry_t sym, const uint8_t *columns, const uint8_t *rows, int n,
+                        int k) {
+  int last = n - 1;
+  switch (sym) {
+  case NQ_SYM_ROT90: return last - rows[k];
+  case NQ_SYM_ROT180: return last - columns[last - k];
+  case NQ_SYM_ROT270: return rows[last - k];
+  case NQ_SYM_FLIP_COLS: return last - columns[k];
+  case NQ_SYM_FLIP_ROWS: return columns[last - k];
+  case NQ_SYM_TRANSPOSE: return rows[k];
+  case NQ_SYM_ANTI_TRANSPOSE: return last - rows[last - k];
+  default: return columns[k];
+  }
+}
+
+/* Compares row by row and stops at the first that differs, so most
+ * images are rejected or passed on their first rows. */
+static int image_is_smaller(nq_symmetry_t sym, const uint8_t *columns, const uint8_t *rows, int n) {
+  for (int k = 0; k < n; k++) {
+    int image = image_column(sym, columns, rows, n, k);
+    if (image != columns[k])
+      return image < columns[k];
+  }
+  return 0;
+}
+
+int nq_symmetry_is_least(const uint8_t *columns, int n) {
+  uint8_t rows[NQ_MAX_N];
+  uint64_t seen = 0;
+  if (n < 0 || n > NQ_MAX_N)
+    return 0;
+  for (int row = 0; row < n; row++) {
+    if (columns[row] >= n || (seen >> columns[row] & 1u))
+      return 0;
+    seen |= (uint64_t)1 << columns[row];
+    rows[columns[row]] = (uint8_t)row;
+  }
+  for (int sym = NQ_SYM_ROT90; sym < NQ_SYM_COUNT; sym++)
+    if (image_is_smaller((nq_symmetry_t)sym, columns, rows, n))
+      return 0;
+  return 1;
 }

@@ -4,6 +4,7 @@
 
 #include "bits.h"
 #include "nqueens/error.h"
+#include "nqueens/symmetry.h"
 #include "nqueens/units.h"
 
 typedef struct stop_after {
@@ -12,9 +13,10 @@ typedef struct stop_after {
   void *context;
 } stop_after_t;
 
-/* Lexicographic order falls out of trying the lowest free column first. */
-static int each_solution(int n, int (*visit)(const uint8_t *, int, stop_after_t *),
-                         stop_after_t *state) {
+/* Lexicographic order falls out of trying the lowest free column first.
+ * Row 0 tries only the columns of `first_row`. */
+static int each_solution(int n, uint64_t first_row,
+                         int (*visit)(const uint8_t *, int, stop_after_t *), stop_after_t *state) {
   uint8_t columns[NQ_MAX_N] = {0};
   uint64_t stack_free[NQ_MAX_N + 1], cols[NQ_MAX_N + 1], diag_left[NQ_MAX_N + 1],
       diag_right[NQ_MAX_N + 1];
@@ -23,7 +25,7 @@ static int each_solution(int n, int (*visit)(const uint8_t *, int, stop_after_t 
     return visit(columns, 0, state);
   int row = 0;
   cols[0] = diag_left[0] = diag_right[0] = 0;
-  stack_free[0] = board;
+  stack_free[0] = board & first_row;
   while (row >= 0) {
     if (!stack_free[row]) {
       row--;
@@ -62,7 +64,23 @@ int nq_solutions_each(int n, uint64_t limit, nq_solution_visit_fn visit, void *c
   if (n < 0 || n > NQ_MAX_N || visit == NULL)
     return NQ_EINVAL;
   stop_after_t state = {limit, 0, visit, context};
-  int rc = each_solution(n, visit_until_limit, &state);
+  int rc = each_solution(n, ~(uint64_t)0, visit_until_limit, &state);
+  return rc == LIMIT_REACHED ? NQ_OK : rc;
+}
+
+static int visit_least_until_limit(const uint8_t *columns, int n, stop_after_t *state) {
+  return nq_symmetry_is_least(columns, n) ? visit_until_limit(columns, n, state) : 0;
+}
+
+/* The mirror's image starts with column n - 1 - c, smaller than c past the
+ * middle: the least of a class has its first queen in the left half, and
+ * the walk need not try the right. */
+int nq_solutions_each_least(int n, uint64_t limit, nq_solution_visit_fn visit, void *context) {
+  if (n < 0 || n > NQ_MAX_N || visit == NULL)
+    return NQ_EINVAL;
+  stop_after_t state = {limit, 0, visit, context};
+  uint64_t left_half = board_columns((n + 1) / 2);
+  int rc = each_solution(n, left_half, visit_least_until_limit, &state);
   return rc == LIMIT_REACHED ? NQ_OK : rc;
 }
 
@@ -117,7 +135,7 @@ int nq_solutions_first(uint8_t *columns, nq_first_kind_t *kind, int n) {
     return NQ_OK;
   }
   stop_after_t state = {1, 0, NULL, columns};
-  each_solution(n, keep_first, &state);
+  each_solution(n, ~(uint64_t)0, keep_first, &state);
   if (state.seen)
     *kind = NQ_FIRST_LEXICOGRAPHIC;
   return NQ_OK;
