@@ -394,17 +394,51 @@ START_TEST(test_estimate_json_is_exact) {
   char expected[1024];
   snprintf(expected, sizeof expected,
            "{\"n\":27,\"estimate\":true,\"solutions\":2e+17,\"solutions_error\":1e+15,"
-           "\"solutions_low\":1.9804e+17,\"solutions_high\":2.0196e+17,\"nodes\":4e+18,"
-           "\"nodes_error\":2e+16,\"nodes_low\":3.9608e+18,\"nodes_high\":4.0392e+18,"
+           "\"solutions_low\":1.98040036e+17,\"solutions_high\":2.01959964e+17,"
+           "\"solutions_degrees\":null,\"nodes\":4e+18,"
+           "\"nodes_error\":2e+16,\"nodes_low\":3.96080072e+18,\"nodes_high\":4.03919928e+18,"
+           "\"nodes_degrees\":null,"
            "\"nodes_per_second\":2.5e+08,\"core_seconds\":1.6e+10,\"core_seconds_error\":80000000,"
-           "\"core_seconds_low\":1.58432e+10,\"core_seconds_high\":1.61568e+10,"
+           "\"core_seconds_low\":1.584320288e+10,\"core_seconds_high\":1.615679712e+10,"
+           "\"core_seconds_degrees\":null,"
            "\"wall_seconds\":4000000000,\"wall_seconds_error\":20000000,"
-           "\"wall_seconds_low\":3960800000,\"wall_seconds_high\":4039200000,\"probes\":5490,"
+           "\"wall_seconds_low\":3960800720,\"wall_seconds_high\":4039199280,"
+           "\"wall_seconds_degrees\":null,\"probes\":5490,"
            "\"frames\":2744,\"min_probes\":2,\"exact_rows\":14,\"seed\":3,\"depth\":5,"
            "\"seconds\":1.500000,\"ranks\":2,\"threads\":4,\"method\":\"backtrack\",\"walk\":\"avx512\","
            "\"version\":\"%s\"}\n",
            version_in(text));
   ck_assert_str_eq(text, expected);
+  free(text);
+}
+END_TEST
+
+/* Few degrees of freedom: the interval spans Student's t's 95% point, 2.776
+ * errors at 4 degrees, the text says why, JSON gives the degrees; the
+ * durations keep their own (here unbounded: 1.96 errors). */
+START_TEST(test_estimate_interval_follows_degrees) {
+  const nq_estimate_result_t result = {.solutions = {2e17, 1e15, 4},
+                                       .nodes = {4e18, 2e16, 50},
+                                       .nodes_per_second = 2.5e8,
+                                       .core_seconds = {1.6e10, 8e7, INFINITY},
+                                       .frames = 4,
+                                       .probes = 8,
+                                       .min_probes = 2,
+                                       .ranks = 1,
+                                       .threads = 1,
+                                       .seconds = 1};
+  char *text = estimate_text(&result, NQ_FORMAT_TEXT, 0, 3);
+  ck_assert_ptr_nonnull(strstr(text, "Q(27) ~ 2e+17, 95% interval 1.972e+17 to 2.028e+17 "
+                                     "(standard error 0.5%, 4 degrees of freedom)\n"));
+  ck_assert_ptr_nonnull(strstr(text, "nodes ~ 4e+18, 95% interval 3.96e+18 to 4.04e+18 "
+                                     "(standard error 0.5%)\n"));
+  ck_assert_ptr_nonnull(strstr(text, "one core: 507 years (95%: 502 to 512)"));
+  free(text);
+  text = estimate_text(&result, NQ_FORMAT_JSON, 0, 3);
+  ck_assert_ptr_nonnull(strstr(text, "\"solutions_low\":1.972235549e+17,"
+                                     "\"solutions_high\":2.027764451e+17,\"solutions_degrees\":4,"));
+  ck_assert_ptr_nonnull(strstr(text, ",\"nodes_degrees\":50,"));
+  ck_assert_ptr_nonnull(strstr(text, ",\"core_seconds_degrees\":null,"));
   free(text);
 }
 END_TEST
@@ -898,6 +932,7 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_test(count, test_count_text_names_the_turn_search);
   tcase_add_test(count, test_estimate_text_is_exact);
   tcase_add_test(count, test_estimate_json_is_exact);
+  tcase_add_test(count, test_estimate_interval_follows_degrees);
   tcase_add_test(count, test_join_estimate_is_exact);
   tcase_add_test(count, test_progress_leaves_resumed_units_out);
   suite_add_tcase(suite, count);

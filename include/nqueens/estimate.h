@@ -55,9 +55,16 @@ typedef struct nq_estimate_options {
 } nq_estimate_options_t;
 
 /* An estimate and its standard error (the square root of the estimated
- * variance of the estimate, from the probes' sample variance). */
+ * variance of the estimate, from the probes' sample variance), and the
+ * degrees of freedom of that error: Welch and Satterthwaite's effective
+ * count for a sum of strata's sample variances, from the fewest probes
+ * any stratum with a spread has, less one, to all probes less one a
+ * stratum.  A 95% interval is value +- t(0.975, degrees) * error (Student's
+ * t): 1.96 instead makes intervals that hold the truth too rarely when
+ * the degrees are few, as in a join estimate of a few strata of 2 sets
+ * (docs/algorithm.md).  INFINITY where no stratum has a spread. */
 typedef struct nq_estimate_value {
-  double value, error;
+  double value, error, degrees;
 } nq_estimate_value_t;
 
 /* What the probes predict, valid on rank 0 of the communicator. */

@@ -1,6 +1,7 @@
 /* --estimate's result: text and JSON. */
 #include "output_estimate.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 
 #include "method.h"
@@ -9,13 +10,36 @@
 #define NQ_VERSION "unknown"
 #endif
 
-/* The normal 95% interval, value +- 1.96 standard errors; nothing below 0
- * is possible, so the low end stops there. */
+/* Below this many degrees of freedom, t's 95% point is over 2.04 errors,
+ * 4% past the normal's. */
+enum { FEW_DEGREES = 30 };
+
+/* Whether the error's degrees of freedom are known and bounded (a result
+ * made by hand leaves them 0, no spread makes them infinite). */
+static int degrees_bounded(double degrees) {
+  return isfinite(degrees) && degrees > 0;
+}
+
+/* Standard errors a 95% interval spans on each side: Student's t at the
+ * error's degrees of freedom, the normal's 1.96 where they are unbounded. */
+static double errors95(double degrees) {
+  return degrees_bounded(degrees) ? gsl_cdf_tdist_Pinv(0.975, degrees)
+                                  : gsl_cdf_ugaussian_Pinv(0.975);
+}
+
+/* The 95% interval; nothing below 0 is possible, so the low end stops
+ * there. */
 static void interval95(double bounds[2], nq_estimate_value_t estimate) {
-  bounds[0] = estimate.value - 1.96 * estimate.error;
-  bounds[1] = estimate.value + 1.96 * estimate.error;
+  double half = errors95(estimate.degrees) * estimate.error;
+  bounds[0] = estimate.value - half;
+  bounds[1] = estimate.value + half;
   if (bounds[0] < 0)
     bounds[0] = 0;
+}
+
+/* The same estimate shared by `parts` (cores, threads): its degrees stay. */
+static nq_estimate_value_t divided(nq_estimate_value_t estimate, double parts) {
+  return (nq_estimate_value_t){estimate.value / parts, estimate.error / parts, estimate.degrees};
 }
 
 /* Seconds in the unit a person reads best: s, minutes, hours, days, years. */
@@ -46,7 +70,7 @@ static void append_amount(nq__output_t *output, double amount) {
 
 /* "465 years (95%: 462 to 468)" for core-seconds shared by `cores`. */
 static void append_duration(nq__output_t *output, nq_estimate_value_t core_seconds, double cores) {
-  nq_estimate_value_t wall = {core_seconds.value / cores, core_seconds.error / cores};
+  nq_estimate_value_t wall = divided(core_seconds, cores);
   double bounds[2], scale;
   const char *unit;
   interval95(bounds, wall);
@@ -63,9 +87,13 @@ static void estimated_as_text(nq__output_t *output, const char *name,
                               nq_estimate_value_t estimate) {
   double bounds[2];
   interval95(bounds, estimate);
-  nq__output_format(output, "%s ~ %.4g, 95%% interval %.4g to %.4g (standard error %.2g%%)\n", name,
+  nq__output_format(output, "%s ~ %.4g, 95%% interval %.4g to %.4g (standard error %.2g%%", name,
                 estimate.value, bounds[0], bounds[1],
                 estimate.value > 0 ? 100 * estimate.error / estimate.value : 0.0);
+  /* Few degrees widen the interval past 2 errors: say why. */
+  if (degrees_bounded(estimate.degrees) && estimate.degrees < FEW_DEGREES)
+    nq__output_format(output, ", %.2g degrees of freedom", estimate.degrees);
+  nq__output_text(output, ")\n");
 }
 
 /* The join's sample: its sets, whole or sampled by paths, its strata. */
@@ -135,6 +163,10 @@ static void estimated_as_json(nq__output_t *output, const char *key,
   interval95(bounds, estimate);
   nq__output_format(output, ",\"%s\":%.10g,\"%s_error\":%.10g,\"%s_low\":%.10g,\"%s_high\":%.10g",
                 key, estimate.value, key, estimate.error, key, bounds[0], key, bounds[1]);
+  if (degrees_bounded(estimate.degrees))
+    nq__output_format(output, ",\"%s_degrees\":%.4g", key, estimate.degrees);
+  else
+    nq__output_format(output, ",\"%s_degrees\":null", key);
 }
 
 static void estimate_as_json(nq__output_t *output, int n, uint64_t cores, uint64_t seed,
@@ -145,14 +177,10 @@ static void estimate_as_json(nq__output_t *output, int n, uint64_t cores, uint64
   nq__output_format(output, ",\"nodes_per_second\":%.6g", r->nodes_per_second);
   estimated_as_json(output, "core_seconds", r->core_seconds);
   double threads = r->threads > 0 ? r->threads : 1;
-  estimated_as_json(output, "wall_seconds",
-                    (nq_estimate_value_t){r->core_seconds.value / threads,
-                                          r->core_seconds.error / threads});
+  estimated_as_json(output, "wall_seconds", divided(r->core_seconds, threads));
   if (cores > 0) {
     nq__output_format(output, ",\"estimate_ranks\":%llu", (unsigned long long)cores);
-    estimated_as_json(output, "estimate_ranks_wall_seconds",
-                      (nq_estimate_value_t){r->core_seconds.value / (double)cores,
-                                            r->core_seconds.error / (double)cores});
+    estimated_as_json(output, "estimate_ranks_wall_seconds", divided(r->core_seconds, (double)cores));
   }
   nq__output_format(output,
                 ",\"probes\":%llu,\"frames\":%llu,\"min_probes\":%llu,\"exact_rows\":%d,"

@@ -346,9 +346,10 @@ static int list_frames(nq_unit_t **out_frames, uint64_t *out_count, int n) {
 
 /* The stratified estimate of one quantity: per stratum the mean of its
  * probes, summed; its variance, per stratum the sample variance over the
- * probes. */
+ * probes; the degrees of freedom of that sum, Satterthwaite's
+ * (sum of v)^2 / sum of v^2 / (m - 1), with v a stratum's share. */
 static nq_estimate_value_t stratified(const stratum_sums_t *sums, uint64_t frames, int of) {
-  double total = 0.0, variance = 0.0;
+  double total = 0.0, variance = 0.0, shares_squared = 0.0;
   for (uint64_t f = 0; f < frames; f++) {
     const double m = sums[f].probes;
     const double sum = sums[f].sum[of], squares = sums[f].squares[of];
@@ -357,10 +358,13 @@ static nq_estimate_value_t stratified(const stratum_sums_t *sums, uint64_t frame
     total += sum / m;
     if (m >= 2.0) {
       double spread = (squares - sum * sum / m) / (m - 1.0);
-      variance += spread > 0.0 ? spread / m : 0.0;
+      double share = spread > 0.0 ? spread / m : 0.0;
+      variance += share;
+      shares_squared += share * share / (m - 1.0);
     }
   }
-  return (nq_estimate_value_t){total, sqrt(variance)};
+  double degrees = shares_squared > 0.0 ? variance * variance / shares_squared : INFINITY;
+  return (nq_estimate_value_t){total, sqrt(variance), degrees};
 }
 
 static void fill_result(nq_estimate_result_t *result, const stratum_sums_t *sums,
@@ -387,7 +391,8 @@ static void fill_result(nq_estimate_result_t *result, const stratum_sums_t *sums
   else if (result->nodes_per_second > 0.0)
     result->core_seconds =
         (nq_estimate_value_t){result->nodes.value / result->nodes_per_second,
-                              result->nodes.error / result->nodes_per_second};
+                              result->nodes.error / result->nodes_per_second,
+                              result->nodes.degrees};
   result->method = plan->sets != NULL ? NQ_COUNT_JOIN : NQ_COUNT_BACKTRACK;
   result->units = plan->sets != NULL ? plan->set_count : 0;
   result->exact_rows = plan->exact_rows;
