@@ -20,6 +20,7 @@
 #include "nqueens/error.h"
 #include "nqueens/estimate.h"
 #include "nqueens/join.h"
+#include "estimate_strata.h"
 #include "support.h"
 
 /* The nodes a full count places (its "nodes"), printed by
@@ -48,10 +49,11 @@ static nq_estimate_result_t estimate(int n, uint64_t probes, uint64_t seed, int 
   return result;
 }
 
-/* Interval cases: each within 3.29 standard errors (a 99.9% interval),
- * and at least 80% of them within 1.96 (the 95% interval), so that a
- * few misses that any honest 95% interval has do not fail the test, but
- * intervals that are too narrow do. */
+/* Interval cases: each within 3.29 standard errors (the normal's 99.9%
+ * interval), and at least 80% of them within 1.96 (its 95% interval, at
+ * most as wide as the program's, which widens it by Student's t), so that
+ * a few misses that any honest 95% interval has do not fail the test, but
+ * errors that are too small do. */
 typedef struct calibration {
   int cases, inside95;
 } calibration_t;
@@ -95,6 +97,8 @@ START_TEST(test_estimate_interval_holds_node_counts) {
       nq_estimate_result_t result = estimate(n, 4, seed, 0, 2);
       if (support_rank() == 0) {
         check_case(&calibration, z_score(result.nodes, (double)known_nodes[n]), "nodes", n, seed);
+        /* The time is the nodes at a measured rate: the same degrees. */
+        ck_assert_double_eq(result.core_seconds.degrees, result.nodes.degrees);
         ck_assert_int_eq(result.depth, 2);
       }
     }
@@ -299,11 +303,33 @@ START_TEST(test_estimate_join_strata_as_asked) {
 }
 END_TEST
 
+/* Sums worked out by hand: strata of 2 probes (10, 14), 4 probes (1, 3, 5,
+ * 7), 1 probe (100) and 3 alike (5, 5, 5).  Means 12 + 4 + 100 + 5; the
+ * shares of the variance 8 / 2 and (20 / 3) / 4, none from the last two;
+ * degrees (17/3)^2 / (4^2 / 1 + (5/3)^2 / 3) = 867 / 457. */
+START_TEST(test_stratified_by_hand) {
+  nq__stratum_sums_t sums[4] = {{.probes = 2}, {.probes = 4}, {.probes = 1}, {.probes = 3}};
+  sums[0].sum[NQ__OF_NODES] = 24, sums[0].squares[NQ__OF_NODES] = 296;
+  sums[1].sum[NQ__OF_NODES] = 16, sums[1].squares[NQ__OF_NODES] = 84;
+  sums[2].sum[NQ__OF_NODES] = 100, sums[2].squares[NQ__OF_NODES] = 10000;
+  sums[3].sum[NQ__OF_NODES] = 15, sums[3].squares[NQ__OF_NODES] = 75;
+  nq_estimate_value_t nodes = nq__estimate_stratified(sums, 4, NQ__OF_NODES);
+  ck_assert_double_eq_tol(nodes.value, 121, 1e-9);
+  ck_assert_double_eq_tol(nodes.error, sqrt(17.0 / 3), 1e-9);
+  ck_assert_double_eq_tol(nodes.degrees, 867.0 / 457, 1e-9);
+  /* No spread: no bound on the degrees. */
+  nq_estimate_value_t alike = nq__estimate_stratified(sums + 2, 2, NQ__OF_NODES);
+  ck_assert_double_eq_tol(alike.value, 105, 1e-9);
+  ck_assert_double_eq(alike.error, 0);
+  ck_assert(isinf(alike.degrees));
+}
+END_TEST
+
 /* Few degrees of freedom: 4 strata of 2 sets at n = 13, seeds 1..200.  The
  * degrees lie between the fewest sets a stratum less one and all of them
  * less one a stratum, and Student's t at those degrees holds Q(13) in at
- * least 90% of the intervals; the normal's 1.96 holds it in about 83% of
- * these, too narrow (docs/algorithm.md). */
+ * least 90% of the intervals, where the normal's 1.96, too narrow, falls
+ * short (docs/performance.md has how often each held it). */
 START_TEST(test_estimate_join_few_degrees_widen_the_interval) {
   const int seeds = 200;
   int inside_t = 0;
@@ -425,6 +451,7 @@ static Suite *make_suite(int argc, char **argv) {
   tcase_add_test(intervals, test_estimate_join_interval_holds_known_counts);
   tcase_add_test(intervals, test_estimate_join_strata_as_asked);
   tcase_add_test(intervals, test_estimate_join_few_degrees_widen_the_interval);
+  tcase_add_test(intervals, test_stratified_by_hand);
   tcase_add_test(intervals, test_estimate_join_sampled_sets_hold_known_counts);
   suite_add_tcase(suite, intervals);
   TCase *exact = support_tcase("exact");

@@ -415,30 +415,35 @@ END_TEST
 
 /* Few degrees of freedom: the interval spans Student's t's 95% point, 2.776
  * errors at 4 degrees, the text says why, JSON gives the degrees; the
- * durations keep their own (here unbounded: 1.96 errors). */
+ * durations on a core, on the run's threads and on --estimate-ranks keep
+ * theirs. */
 START_TEST(test_estimate_interval_follows_degrees) {
   const nq_estimate_result_t result = {.solutions = {2e17, 1e15, 4},
-                                       .nodes = {4e18, 2e16, 50},
+                                       .nodes = {4e18, 2e16, INFINITY},
                                        .nodes_per_second = 2.5e8,
-                                       .core_seconds = {1.6e10, 8e7, INFINITY},
+                                       .core_seconds = {1.6e10, 8e7, 4},
                                        .frames = 4,
                                        .probes = 8,
                                        .min_probes = 2,
                                        .ranks = 1,
                                        .threads = 1,
                                        .seconds = 1};
-  char *text = estimate_text(&result, NQ_FORMAT_TEXT, 0, 3);
+  char *text = estimate_text(&result, NQ_FORMAT_TEXT, 1000, 3);
   ck_assert_ptr_nonnull(strstr(text, "Q(27) ~ 2e+17, 95% interval 1.972e+17 to 2.028e+17 "
                                      "(standard error 0.5%, 4 degrees of freedom)\n"));
-  ck_assert_ptr_nonnull(strstr(text, "nodes ~ 4e+18, 95% interval 3.96e+18 to 4.04e+18 "
+  ck_assert_ptr_nonnull(strstr(text, "nodes ~ 4e+18, 95% interval 3.961e+18 to 4.039e+18 "
                                      "(standard error 0.5%)\n"));
-  ck_assert_ptr_nonnull(strstr(text, "one core: 507 years (95%: 502 to 512)"));
+  ck_assert_ptr_nonnull(strstr(text, "one core: 507 years (95%: 500 to 514)"));
+  ck_assert_ptr_nonnull(strstr(text, "on 1 rank, 1 thread: 507 years (95%: 500 to 514)"));
+  ck_assert_ptr_nonnull(strstr(text, "on 1000 cores (--estimate-ranks): 185 days (95%: 183 to 188)"));
   free(text);
-  text = estimate_text(&result, NQ_FORMAT_JSON, 0, 3);
+  text = estimate_text(&result, NQ_FORMAT_JSON, 1000, 3);
   ck_assert_ptr_nonnull(strstr(text, "\"solutions_low\":1.972235549e+17,"
                                      "\"solutions_high\":2.027764451e+17,\"solutions_degrees\":4,"));
-  ck_assert_ptr_nonnull(strstr(text, ",\"nodes_degrees\":50,"));
-  ck_assert_ptr_nonnull(strstr(text, ",\"core_seconds_degrees\":null,"));
+  ck_assert_ptr_nonnull(strstr(text, ",\"nodes_degrees\":null,"));
+  ck_assert_ptr_nonnull(strstr(text, ",\"core_seconds_degrees\":4,"));
+  ck_assert_ptr_nonnull(strstr(text, ",\"wall_seconds_degrees\":4,"));
+  ck_assert_ptr_nonnull(strstr(text, ",\"estimate_ranks_wall_seconds_degrees\":4,"));
   free(text);
 }
 END_TEST

@@ -261,7 +261,10 @@ bad_lines=(
   "-n 8 --seed 3"
 )
 
-for line in "${bad_lines[@]}"; do
+# Under the sanitizers every second line: check_cli's sanitized run parses
+# each spelling in-process, and a refused line's way out is the same.
+mapfile -t bad_sample < <(thinned 2 "${bad_lines[@]}")
+for line in "${bad_sample[@]}"; do
   read -ra words <<<"$line"
   run ${words[@]+"${words[@]}"}
   usage_error_ok "1 rank" "$line"

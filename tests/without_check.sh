@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's plain build on a machine like this one without the check
-# library (a cluster node with MPI and GMP): pkg-config is shown every .pc
-# file it finds here but check.pc.  Then
+# library (a cluster node with the program's libraries alone): pkg-config
+# is shown every .pc file it finds here but check.pc.  Then
 #   - the default configure (NQ_TESTS=AUTO) succeeds, says the tests are
 #     left out, and registers no test;
 #   - the program builds and counts Q(8);

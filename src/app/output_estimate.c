@@ -92,7 +92,8 @@ static void estimated_as_text(nq__output_t *output, const char *name,
                 estimate.value > 0 ? 100 * estimate.error / estimate.value : 0.0);
   /* Few degrees widen the interval past 2 errors: say why. */
   if (degrees_bounded(estimate.degrees) && estimate.degrees < FEW_DEGREES)
-    nq__output_format(output, ", %.2g degrees of freedom", estimate.degrees);
+    nq__output_format(output, ", %.3g degree%s of freedom", estimate.degrees,
+                      estimate.degrees == 1 ? "" : "s");
   nq__output_text(output, ")\n");
 }
 

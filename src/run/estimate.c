@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "bits.h"
+#include "estimate_strata.h"
 #include "cpu_time.h"
 #include "join_units.h"
 #include "method.h"
@@ -67,21 +68,13 @@ int nq_estimate_join_exact_rows(int n) {
 
 /* What a probe measures: its stratum's solutions, the nodes a full count
  * places in it and (the join's) the CPU time of its exactly solved set. */
-enum { OF_SOLUTIONS, OF_NODES, OF_SECONDS, QUANTITIES };
 
 /* What one probe says about its stratum, each quantity scaled to it. */
 typedef struct probe_result {
-  double of[QUANTITIES];
+  double of[NQ__QUANTITIES];
 } probe_result_t;
 
-/* Per stratum (a frame; for the join a block of column sets), the sums the
- * estimate and its variance need. */
-typedef struct stratum_sums {
-  double probes;
-  double sum[QUANTITIES], squares[QUANTITIES];
-} stratum_sums_t;
-
-enum { SUMS_WORDS = sizeof(stratum_sums_t) / sizeof(double) };
+enum { SUMS_WORDS = sizeof(nq__stratum_sums_t) / sizeof(double) };
 
 /* What all probes share, read-only. */
 typedef struct plan {
@@ -106,7 +99,7 @@ typedef struct prober {
   plan_t plan;
   nq_search_t *search;         /* the backtracker's */
   nq_join_scratch_t *scratch;  /* the join's */
-  stratum_sums_t *sums; /* frame_count entries */
+  nq__stratum_sums_t *sums; /* frame_count entries */
   uint64_t exact_nodes;
   double exact_seconds;
   int rc;
@@ -194,7 +187,7 @@ static int probe_join(probe_result_t *out, prober_t *prober, uint64_t s, rng_t *
     return NQ_OK;
   const uint64_t set = plan->sets[first + rng_below(rng, size)];
   if (plan->options->n < 2) {
-    out->of[OF_SOLUTIONS] = (double)size; /* the empty board, or n = 1's one queen */
+    out->of[NQ__OF_SOLUTIONS] = (double)size; /* the empty board, or n = 1's one queen */
     return NQ_OK;
   }
   nq__join_sample_t estimate, walked;
@@ -243,9 +236,9 @@ static void *run_prober(void *argument) {
                                     : probe(&found, prober, &plan->frames[frame], &rng);
     if (prober->rc != NQ_OK)
       break;
-    stratum_sums_t *sums = &prober->sums[frame];
+    nq__stratum_sums_t *sums = &prober->sums[frame];
     sums->probes += 1.0;
-    for (int q = 0; q < QUANTITIES; q++) {
+    for (int q = 0; q < NQ__QUANTITIES; q++) {
       sums->sum[q] += found.of[q];
       sums->squares[q] += found.of[q] * found.of[q];
     }
@@ -344,13 +337,10 @@ static int list_frames(nq_unit_t **out_frames, uint64_t *out_count, int n) {
   return NQ_OK;
 }
 
-/* The stratified estimate of one quantity: per stratum the mean of its
- * probes, summed; its variance, per stratum the sample variance over the
- * probes; the degrees of freedom of that sum, Satterthwaite's
- * (sum of v)^2 / sum of v^2 / (m - 1), with v a stratum's share. */
-static nq_estimate_value_t stratified(const stratum_sums_t *sums, uint64_t frames, int of) {
+nq_estimate_value_t nq__estimate_stratified(const nq__stratum_sums_t *sums, uint64_t strata,
+                                            int of) {
   double total = 0.0, variance = 0.0, shares_squared = 0.0;
-  for (uint64_t f = 0; f < frames; f++) {
+  for (uint64_t f = 0; f < strata; f++) {
     const double m = sums[f].probes;
     const double sum = sums[f].sum[of], squares = sums[f].squares[of];
     if (m < 1.0)
@@ -364,13 +354,15 @@ static nq_estimate_value_t stratified(const stratum_sums_t *sums, uint64_t frame
     }
   }
   double degrees = shares_squared > 0.0 ? variance * variance / shares_squared : INFINITY;
-  return (nq_estimate_value_t){total, sqrt(variance), degrees};
+  /* Shares so large that their squares overflow leave inf / inf: no
+   * bound known, as with no spread. */
+  return (nq_estimate_value_t){total, sqrt(variance), isnan(degrees) ? INFINITY : degrees};
 }
 
-static void fill_result(nq_estimate_result_t *result, const stratum_sums_t *sums,
+static void fill_result(nq_estimate_result_t *result, const nq__stratum_sums_t *sums,
                         const plan_t *plan, uint64_t exact_nodes, double exact_seconds) {
-  result->solutions = stratified(sums, plan->frame_count, OF_SOLUTIONS);
-  result->nodes = stratified(sums, plan->frame_count, OF_NODES);
+  result->solutions = nq__estimate_stratified(sums, plan->frame_count, NQ__OF_SOLUTIONS);
+  result->nodes = nq__estimate_stratified(sums, plan->frame_count, NQ__OF_NODES);
   result->frames = plan->frame_count;
   result->probes = 0;
   result->min_probes = UINT64_MAX;
@@ -387,7 +379,7 @@ static void fill_result(nq_estimate_result_t *result, const stratum_sums_t *sums
    * (its nodes cost more or less as the words behind them vary); the
    * backtracker's: its nodes at the rate its exact counts ran. */
   if (plan->sets != NULL)
-    result->core_seconds = stratified(sums, plan->frame_count, OF_SECONDS);
+    result->core_seconds = nq__estimate_stratified(sums, plan->frame_count, NQ__OF_SECONDS);
   else if (result->nodes_per_second > 0.0)
     result->core_seconds =
         (nq_estimate_value_t){result->nodes.value / result->nodes_per_second,
@@ -471,7 +463,7 @@ static int probe_and_sum(nq_estimate_result_t *result, plan_t *plan, const probe
   NQ_MPI_CHECK(comm, MPI_Reduce(sums->mine, sums->all, (int)words, MPI_DOUBLE, MPI_SUM, 0, comm));
   NQ_MPI_CHECK(comm, MPI_Reduce(&exact_nodes, &all_exact_nodes, 1, MPI_UINT64_T, MPI_SUM, 0, comm));
   if (rank == 0) {
-    fill_result(result, (const stratum_sums_t *)sums->all, plan, all_exact_nodes,
+    fill_result(result, (const nq__stratum_sums_t *)sums->all, plan, all_exact_nodes,
                 sums->all[words - 1]);
     result->ranks = size;
     result->threads = total;
