@@ -1,5 +1,7 @@
 #include "nqueens/symmetry.h"
 
+#include <string.h>
+
 #include "nqueens/frame.h" /* NQ_MAX_N */
 
 void nq_symmetry_apply(nq_symmetry_t sym, int n, int row, int col,
@@ -42,48 +44,34 @@ uint32_t nq_symmetry_fixing(const uint8_t *columns, int n, uint32_t set) {
   return fixing;
 }
 
-/* Row k of the image of a board under `sym`, from the board and its
- * inverse (the row of the queen in each column): a turn or a transpose
- * swaps rows and columns, so its rows come from the inverse. */
-static int image_column(nq_symmetry_t sym, const uint8_t *columns, const uint8_t *rows, int n,
-                        int k) {
-  int last = n - 1;
-  switch (sym) {
-  case NQ_SYM_ROT90: return last - rows[k];
-  case NQ_SYM_ROT180: return last - columns[last - k];
-  case NQ_SYM_ROT270: return rows[last - k];
-  case NQ_SYM_FLIP_COLS: return last - columns[k];
-  case NQ_SYM_FLIP_ROWS: return columns[last - k];
-  case NQ_SYM_TRANSPOSE: return rows[k];
-  case NQ_SYM_ANTI_TRANSPOSE: return last - rows[last - k];
-  default: return columns[k];
+/* The board seen through `sym`, as nq_symmetry_apply moves each queen;
+ * `columns` must be a permutation, or rows of the image stay unset. */
+static void image_of(nq_symmetry_t sym, const uint8_t *columns, int n, uint8_t *image) {
+  for (int row = 0; row < n; row++) {
+    int image_row, image_col;
+    nq_symmetry_apply(sym, n, row, columns[row], &image_row, &image_col);
+    image[image_row] = (uint8_t)image_col;
   }
 }
 
-/* Compares row by row and stops at the first that differs, so most
- * images are rejected or passed on their first rows. */
-static int image_is_smaller(nq_symmetry_t sym, const uint8_t *columns, const uint8_t *rows, int n) {
-  for (int k = 0; k < n; k++) {
-    int image = image_column(sym, columns, rows, n, k);
-    if (image != columns[k])
-      return image < columns[k];
-  }
-  return 0;
-}
-
-int nq_symmetry_is_least(const uint8_t *columns, int n) {
-  uint8_t rows[NQ_MAX_N];
+static int is_permutation(const uint8_t *columns, int n) {
   uint64_t seen = 0;
-  if (n < 0 || n > NQ_MAX_N)
-    return 0;
   for (int row = 0; row < n; row++) {
     if (columns[row] >= n || (seen >> columns[row] & 1u))
       return 0;
     seen |= (uint64_t)1 << columns[row];
-    rows[columns[row]] = (uint8_t)row;
   }
-  for (int sym = NQ_SYM_ROT90; sym < NQ_SYM_COUNT; sym++)
-    if (image_is_smaller((nq_symmetry_t)sym, columns, rows, n))
+  return 1;
+}
+
+int nq_symmetry_is_least(const uint8_t *columns, int n) {
+  uint8_t image[NQ_MAX_N];
+  if (n < 0 || n > NQ_MAX_N || !is_permutation(columns, n))
+    return 0;
+  for (int sym = NQ_SYM_ROT90; sym < NQ_SYM_COUNT; sym++) {
+    image_of((nq_symmetry_t)sym, columns, n, image);
+    if (memcmp(image, columns, (size_t)n) < 0)
       return 0;
+  }
   return 1;
 }
