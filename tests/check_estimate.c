@@ -21,6 +21,7 @@
 #include "nqueens/estimate.h"
 #include "nqueens/join.h"
 #include "estimate_strata.h"
+#include "random.h"
 #include "support.h"
 
 /* The nodes a full count places (its "nodes"), printed by
@@ -196,7 +197,9 @@ END_TEST
 
 /* The join's estimate: sets drawn per stratum and solved exactly, n =
  * 10..17 with 4 a stratum, seeds 1..3: Q(n) and the work counter inside
- * their intervals, the time positive and summed from the sets' own. */
+ * their intervals, the time positive and summed from the sets' own; where
+ * the 4 draws of the 64 strata could take every set, every set taken
+ * once and Q(n) exactly. */
 static nq_estimate_result_t estimate_join_rows(int n, uint64_t strata, uint64_t probes,
                                                int exact_rows, uint64_t seed, int threads,
                                                MPI_Comm comm) {
@@ -229,7 +232,13 @@ START_TEST(test_estimate_join_interval_holds_known_counts) {
         continue;
       ck_assert_int_eq(result.method, NQ_COUNT_JOIN);
       ck_assert_uint_gt(result.units, 0);
-      ck_assert_uint_eq(result.probes, 4 * result.frames);
+      if (result.units <= 4 * NQ_ESTIMATE_JOIN_STRATA) {
+        ck_assert_uint_eq(result.probes, result.units);
+        ck_assert_double_eq(result.solutions.value, (double)known_all_large[n]);
+        ck_assert_double_eq(result.solutions.error, 0);
+      } else {
+        ck_assert_uint_eq(result.probes, 4 * result.frames);
+      }
       ck_assert_double_gt(result.core_seconds.value, 0);
       check_case(&calibration, z_score(result.solutions, (double)known_all_large[n]), "join Q",
                  n, seed);
@@ -282,7 +291,9 @@ START_TEST(test_estimate_join_q21_within_five_percent) {
 END_TEST
 
 /* Fewer strata (a quick look at a large n): as many as asked, never more
- * than half the sets, and the intervals still hold, n = 14..16. */
+ * than half the sets, and the intervals still hold, n = 14..16.  More
+ * strata than a census needs: as many as take every set in the draws
+ * asked (n = 8's 23 sets, 2 draws: 12), and the count exact. */
 START_TEST(test_estimate_join_strata_as_asked) {
   calibration_t calibration = {0, 0};
   for (int n = 14; n <= 16; n++)
@@ -298,7 +309,11 @@ START_TEST(test_estimate_join_strata_as_asked) {
   nq_estimate_result_t small = estimate_join_in(8, 1000, 2, 1, 1, MPI_COMM_WORLD);
   if (support_rank() == 0) {
     check_calibration(&calibration, "join Q(14..16), 4 strata");
-    ck_assert_uint_eq(small.frames, small.units / 2);
+    ck_assert_uint_eq(small.units, 23);
+    ck_assert_uint_eq(small.frames, 12);
+    ck_assert_uint_eq(small.probes, 23);
+    ck_assert_uint_eq(small.min_probes, 1);
+    ck_assert_double_eq(small.solutions.value, 92);
   }
 }
 END_TEST
@@ -313,15 +328,98 @@ START_TEST(test_stratified_by_hand) {
   sums[1].sum[NQ__OF_NODES] = 16, sums[1].squares[NQ__OF_NODES] = 84;
   sums[2].sum[NQ__OF_NODES] = 100, sums[2].squares[NQ__OF_NODES] = 10000;
   sums[3].sum[NQ__OF_NODES] = 15, sums[3].squares[NQ__OF_NODES] = 75;
-  nq_estimate_value_t nodes = nq__estimate_stratified(sums, 4, NQ__OF_NODES);
+  nq_estimate_value_t nodes = nq__estimate_stratified(sums, 4, NQ__OF_NODES, 0);
   ck_assert_double_eq_tol(nodes.value, 121, 1e-9);
   ck_assert_double_eq_tol(nodes.error, sqrt(17.0 / 3), 1e-9);
   ck_assert_double_eq_tol(nodes.degrees, 867.0 / 457, 1e-9);
   /* No spread: no bound on the degrees. */
-  nq_estimate_value_t alike = nq__estimate_stratified(sums + 2, 2, NQ__OF_NODES);
+  nq_estimate_value_t alike = nq__estimate_stratified(sums + 2, 2, NQ__OF_NODES, 0);
   ck_assert_double_eq_tol(alike.value, 105, 1e-9);
   ck_assert_double_eq(alike.error, 0);
   ck_assert(isinf(alike.degrees));
+}
+END_TEST
+
+/* Drawn without replacement, the first two strata above as blocks of 5
+ * sets (a population of 10): shares 8 / 2 x (1 - 2/5) = 12/5 and (20 / 3)
+ * / 4 x (1 - 4/5) = 1/3; degrees (41/15)^2 / ((12/5)^2 + (1/3)^2 / 3) =
+ * 5043 / 3913.  A stratum drawn whole adds its mean and no variance. */
+START_TEST(test_stratified_without_replacement_by_hand) {
+  nq__stratum_sums_t sums[2] = {{.probes = 2}, {.probes = 4}};
+  sums[0].sum[NQ__OF_NODES] = 24, sums[0].squares[NQ__OF_NODES] = 296;
+  sums[1].sum[NQ__OF_NODES] = 16, sums[1].squares[NQ__OF_NODES] = 84;
+  ck_assert_uint_eq(nq__stratum_first(10, 2, 1), 5);
+  nq_estimate_value_t nodes = nq__estimate_stratified(sums, 2, NQ__OF_NODES, 10);
+  ck_assert_double_eq_tol(nodes.value, 16, 1e-9);
+  ck_assert_double_eq_tol(nodes.error, sqrt(41.0 / 15), 1e-9);
+  ck_assert_double_eq_tol(nodes.degrees, 5043.0 / 3913, 1e-9);
+  /* Blocks of 2 and 4 sets (a population of 6): both drawn whole. */
+  ck_assert_uint_eq(nq__stratum_first(6, 2, 1), 3);
+  sums[0].probes = 3, sums[0].sum[NQ__OF_NODES] = 30, sums[0].squares[NQ__OF_NODES] = 500;
+  sums[1].probes = 3;
+  nq_estimate_value_t whole = nq__estimate_stratified(sums, 2, NQ__OF_NODES, 6);
+  ck_assert_double_eq_tol(whole.value, 10 + 16.0 / 3, 1e-9);
+  ck_assert_double_eq(whole.error, 0);
+  ck_assert(isinf(whole.degrees));
+}
+END_TEST
+
+/* The draws without replacement: each order a permutation of its range,
+ * sizes 1 to 300 (and one past 2^32, where the network's halves are
+ * widest, on a sample), and the first draw of a range of 5 uniform over
+ * 5,000 keys (chi-square under 18.5, its 0.1% point at 4 degrees). */
+START_TEST(test_draws_without_replacement_permute) {
+  static unsigned char seen[300];
+  for (uint64_t size = 1; size <= 300; size++)
+    for (uint64_t key = 0; key < 3; key++) {
+      memset(seen, 0, sizeof seen);
+      for (uint64_t j = 0; j < size; j++) {
+        uint64_t x = nq__random_permuted(j, size, key * 0x9e3779b97f4a7c15u);
+        ck_assert_msg(x < size && !seen[x], "size %llu key %llu: %llu twice or out",
+                      (unsigned long long)size, (unsigned long long)key, (unsigned long long)x);
+        seen[x] = 1;
+      }
+    }
+  const uint64_t wide = (UINT64_C(1) << 32) + 7;
+  uint64_t previous = UINT64_MAX;
+  for (uint64_t j = 0; j < 1000; j++) {
+    uint64_t x = nq__random_permuted(j, wide, 42);
+    ck_assert(x < wide && x != previous);
+    previous = x;
+  }
+  int first[5] = {0};
+  for (uint64_t key = 0; key < 5000; key++)
+    first[nq__random_permuted(0, 5, key)]++;
+  double chi = 0;
+  for (int i = 0; i < 5; i++)
+    chi += (first[i] - 1000.0) * (first[i] - 1000.0) / 1000.0;
+  ck_assert_msg(chi < 18.5, "first draws %d %d %d %d %d", first[0], first[1], first[2], first[3],
+                first[4]);
+}
+END_TEST
+
+/* The join's estimate by time where the sets are few (n = 12's 252): the
+ * draws end when every stratum has solved each of its sets, long before
+ * the minute asked, with Q(12) exactly; and with 2 draws sure a stratum,
+ * n = 0..9 cut into blocks of at most 2 sets, exact too. */
+START_TEST(test_estimate_join_census_where_the_sets_are_few) {
+  nq_estimate_options_t options = {.n = 12, .method = NQ_COUNT_JOIN, .seconds = 60, .seed = 1};
+  nq_estimate_result_t result;
+  ck_assert_int_eq(nq_estimate_run(&result, &options, MPI_COMM_WORLD), NQ_OK);
+  if (support_rank() == 0) {
+    ck_assert_uint_eq(result.probes, result.units);
+    ck_assert_uint_eq(result.frames, NQ_ESTIMATE_JOIN_STRATA);
+    ck_assert_double_eq(result.solutions.value, (double)known_all[12]);
+    ck_assert_double_eq(result.solutions.error, 0);
+  }
+  for (int n = 0; n <= 9; n++) {
+    result = estimate_join_in(n, 0, 2, 3, 1, MPI_COMM_WORLD);
+    if (support_rank() != 0)
+      continue;
+    ck_assert_msg(result.solutions.value == (double)known_all[n] && result.solutions.error == 0,
+                  "join Q(%d) ~ %g +- %g", n, result.solutions.value, result.solutions.error);
+    ck_assert_uint_eq(result.probes, result.units);
+  }
 }
 END_TEST
 
@@ -381,7 +479,7 @@ START_TEST(test_estimate_refuses_bad_options) {
       {.n = 12, .probes = 2, .walk = (nq_walk_t)7},
       /* probes times frames past 64 bits: wrapped, it left frames unprobed */
       {.n = 12, .probes = UINT64_MAX / 2},
-      {.n = 12, .probes = UINT64_MAX / 2, .method = NQ_COUNT_JOIN, .strata = 4},
+      {.n = 12, .probes = UINT64_MAX / 2, .method = NQ_COUNT_JOIN, .strata = 4, .exact_rows = 3},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     nq_estimate_result_t result;
@@ -452,6 +550,7 @@ static Suite *make_suite(int argc, char **argv) {
   tcase_add_test(intervals, test_estimate_join_strata_as_asked);
   tcase_add_test(intervals, test_estimate_join_few_degrees_widen_the_interval);
   tcase_add_test(intervals, test_stratified_by_hand);
+  tcase_add_test(intervals, test_stratified_without_replacement_by_hand);
   tcase_add_test(intervals, test_estimate_join_sampled_sets_hold_known_counts);
   suite_add_tcase(suite, intervals);
   TCase *exact = support_tcase("exact");
@@ -460,6 +559,8 @@ static Suite *make_suite(int argc, char **argv) {
   tcase_add_test(exact, test_estimate_seed_fixes_the_result);
   tcase_add_test(exact, test_estimate_by_time_probes_every_frame_twice);
   tcase_add_test(exact, test_estimate_refuses_bad_options);
+  tcase_add_test(exact, test_draws_without_replacement_permute);
+  tcase_add_test(exact, test_estimate_join_census_where_the_sets_are_few);
   suite_add_tcase(suite, exact);
   return suite;
 }

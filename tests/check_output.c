@@ -433,9 +433,12 @@ START_TEST(test_estimate_interval_follows_degrees) {
                                      "(standard error 0.5%, 4 degrees of freedom)\n"));
   ck_assert_ptr_nonnull(strstr(text, "nodes ~ 4e+18, 95% interval 3.961e+18 to 4.039e+18 "
                                      "(standard error 0.5%)\n"));
-  ck_assert_ptr_nonnull(strstr(text, "one core: 507 years (95%: 500 to 514)"));
-  ck_assert_ptr_nonnull(strstr(text, "on 1 rank, 1 thread: 507 years (95%: 500 to 514)"));
-  ck_assert_ptr_nonnull(strstr(text, "on 1000 cores (--estimate-ranks): 185 days (95%: 183 to 188)"));
+  ck_assert_ptr_nonnull(
+      strstr(text, "one core: 507 years (95%: 500 to 514, 4 degrees of freedom)"));
+  ck_assert_ptr_nonnull(
+      strstr(text, "on 1 rank, 1 thread: 507 years (95%: 500 to 514, 4 degrees of freedom)"));
+  ck_assert_ptr_nonnull(strstr(text, "on 1000 cores (--estimate-ranks): 185 days (95%: 183 to "
+                                     "188, 4 degrees of freedom)"));
   free(text);
   text = estimate_text(&result, NQ_FORMAT_JSON, 1000, 3);
   ck_assert_ptr_nonnull(strstr(text, "\"solutions_low\":1.972235549e+17,"
@@ -471,9 +474,9 @@ START_TEST(test_join_estimate_is_exact) {
       "nodes ~ 6e+16, 95% interval 5.765e+16 to 6.235e+16 (standard error 2%)\n"
       "one core: 38 years (95%: 36.5 to 39.5), the sampled sets' own CPU time\n"
       "on 1 rank, 2 threads: 19 years (95%: 18.3 to 19.8)\n"
-      "join method: 128 column sets drawn from the 5448978 and solved exactly, in 64 strata "
-      "(at least 2 each), seed 1: 3600.000 s on 1 rank, 2 threads, tables within 1.5 GiB a "
-      "rank\n");
+      "join method: 128 column sets of the 5448978 drawn without replacement and solved "
+      "exactly, in 64 strata (at least 2 each), seed 1: 3600.000 s on 1 rank, 2 threads, "
+      "tables within 1.5 GiB a rank\n");
   free(text);
   text = estimate_text(&result, NQ_FORMAT_JSON, 0, 1);
   ck_assert_ptr_nonnull(
@@ -491,6 +494,13 @@ START_TEST(test_join_estimate_is_exact) {
   text = estimate_text(&result, NQ_FORMAT_JSON, 0, 1);
   ck_assert_ptr_nonnull(strstr(text, "\"exact_rows\":11,"));
   ck_assert_ptr_nonnull(strstr(text, ",\"descents\":8,"));
+  free(text);
+  /* Every set solved (a census of a small board): the count itself. */
+  result.descents = 0;
+  result.units = 128;
+  text = estimate_text(&result, NQ_FORMAT_TEXT, 0, 1);
+  ck_assert_ptr_nonnull(
+      strstr(text, "join method: all 128 column sets solved exactly (the count), in 64 strata"));
   free(text);
   /* Below a GiB the bound is in MiB. */
   result.memory = (size_t)96 << 20;

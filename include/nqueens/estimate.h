@@ -26,13 +26,19 @@ typedef struct nq_estimate_options {
    * to `strata` strata of consecutive sets, each probe drawing one set of
    * a stratum uniformly, listing its tops and sampling its bottom walk by
    * Knuth's paths down to `exact_rows` rows above the end, the rest
-   * walked exactly, timed (walk does not apply). */
+   * walked exactly, timed (walk does not apply).  Sets solved whole are
+   * drawn without replacement: a stratum's draws end when all its sets
+   * are solved, and where the probes sure to run could solve every set
+   * the strata are cut so that they do (the estimate is then the count,
+   * with no error). */
   nq_count_method_t method;
   /* The join's strata: 0 for up to NQ_ESTIMATE_JOIN_STRATA; never more
-   * than half its sets.  The backtracker's are its frames: 0 only. */
+   * than half its sets, unless cut to solve every set (above).  The
+   * backtracker's are its frames: 0 only. */
   uint64_t strata;
   /* How many probes.  probes > 0: exactly that many on each frame (at
-   * least NQ_ESTIMATE_MIN_PROBES), whatever the time, so that a fixed
+   * least NQ_ESTIMATE_MIN_PROBES; a join stratum of fewer sets solved
+   * whole: each of its sets once), whatever the time, so that a fixed
    * seed gives a fixed result.  probes == 0: rounds of one probe per
    * frame until `seconds` have passed on each rank (at least
    * NQ_ESTIMATE_MIN_PROBES rounds, however long they take). */
@@ -66,6 +72,12 @@ typedef struct nq_estimate_options {
 typedef struct nq_estimate_value {
   double value, error, degrees;
 } nq_estimate_value_t;
+
+/* The estimate of a quantity divided by a constant (nodes by a rate, one
+ * core's time by cores): its error alike, its degrees the same. */
+static inline nq_estimate_value_t nq_estimate_divided(nq_estimate_value_t estimate, double by) {
+  return (nq_estimate_value_t){estimate.value / by, estimate.error / by, estimate.degrees};
+}
 
 /* What the probes predict, valid on rank 0 of the communicator. */
 typedef struct nq_estimate_result {

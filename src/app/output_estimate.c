@@ -37,11 +37,6 @@ static void interval95(double bounds[2], nq_estimate_value_t estimate) {
     bounds[0] = 0;
 }
 
-/* The same estimate shared by `parts` (cores, threads): its degrees stay. */
-static nq_estimate_value_t divided(nq_estimate_value_t estimate, double parts) {
-  return (nq_estimate_value_t){estimate.value / parts, estimate.error / parts, estimate.degrees};
-}
-
 /* Seconds in the unit a person reads best: s, minutes, hours, days, years. */
 static void duration_unit(double seconds, double *scale, const char **unit) {
   static const struct {
@@ -68,9 +63,16 @@ static void append_amount(nq__output_t *output, double amount) {
     nq__output_format(output, "%.3g", amount);
 }
 
+/* Few degrees widen an interval past 2 errors: ", 3.1 degrees of freedom"
+ * says why. */
+static void append_few_degrees(nq__output_t *output, double degrees) {
+  if (degrees_bounded(degrees) && degrees < FEW_DEGREES)
+    nq__output_format(output, ", %.3g degree%s of freedom", degrees, degrees == 1 ? "" : "s");
+}
+
 /* "465 years (95%: 462 to 468)" for core-seconds shared by `cores`. */
 static void append_duration(nq__output_t *output, nq_estimate_value_t core_seconds, double cores) {
-  nq_estimate_value_t wall = divided(core_seconds, cores);
+  nq_estimate_value_t wall = nq_estimate_divided(core_seconds, cores);
   double bounds[2], scale;
   const char *unit;
   interval95(bounds, wall);
@@ -80,6 +82,7 @@ static void append_duration(nq__output_t *output, nq_estimate_value_t core_secon
   append_amount(output, bounds[0] / scale);
   nq__output_text(output, " to ");
   append_amount(output, bounds[1] / scale);
+  append_few_degrees(output, wall.degrees);
   nq__output_char(output, ')');
 }
 
@@ -90,23 +93,27 @@ static void estimated_as_text(nq__output_t *output, const char *name,
   nq__output_format(output, "%s ~ %.4g, 95%% interval %.4g to %.4g (standard error %.2g%%", name,
                 estimate.value, bounds[0], bounds[1],
                 estimate.value > 0 ? 100 * estimate.error / estimate.value : 0.0);
-  /* Few degrees widen the interval past 2 errors: say why. */
-  if (degrees_bounded(estimate.degrees) && estimate.degrees < FEW_DEGREES)
-    nq__output_format(output, ", %.3g degree%s of freedom", estimate.degrees,
-                      estimate.degrees == 1 ? "" : "s");
+  append_few_degrees(output, estimate.degrees);
   nq__output_text(output, ")\n");
 }
 
 /* The join's sample: its sets, whole or sampled by paths, its strata. */
 static void join_sample_as_text(nq__output_t *output, uint64_t seed,
                                 const nq_estimate_result_t *r) {
-  nq__output_format(output, "join method: %llu column sets drawn from the %llu and ",
-                (unsigned long long)r->probes, (unsigned long long)r->units);
   if (r->descents > 0)
-    nq__output_format(output, "sampled (%d paths each, exact below %d rows)", r->descents,
-                  r->exact_rows);
+    nq__output_format(output,
+                      "join method: %llu column sets drawn from the %llu and sampled (%d paths "
+                      "each, exact below %d rows)",
+                      (unsigned long long)r->probes, (unsigned long long)r->units, r->descents,
+                      r->exact_rows);
+  else if (r->probes == r->units)
+    nq__output_format(output, "join method: all %llu column sets solved exactly (the count)",
+                      (unsigned long long)r->units);
   else
-    nq__output_text(output, "solved exactly");
+    nq__output_format(output,
+                      "join method: %llu column sets of the %llu drawn without replacement and "
+                      "solved exactly",
+                      (unsigned long long)r->probes, (unsigned long long)r->units);
   nq__output_format(output,
                     ", in %llu strat%s (at least %llu each), seed %llu: %.3f s on %d rank%s, "
                     "%d thread%s, tables within ",
@@ -178,10 +185,11 @@ static void estimate_as_json(nq__output_t *output, int n, uint64_t cores, uint64
   nq__output_format(output, ",\"nodes_per_second\":%.6g", r->nodes_per_second);
   estimated_as_json(output, "core_seconds", r->core_seconds);
   double threads = r->threads > 0 ? r->threads : 1;
-  estimated_as_json(output, "wall_seconds", divided(r->core_seconds, threads));
+  estimated_as_json(output, "wall_seconds", nq_estimate_divided(r->core_seconds, threads));
   if (cores > 0) {
     nq__output_format(output, ",\"estimate_ranks\":%llu", (unsigned long long)cores);
-    estimated_as_json(output, "estimate_ranks_wall_seconds", divided(r->core_seconds, (double)cores));
+    estimated_as_json(output, "estimate_ranks_wall_seconds",
+                      nq_estimate_divided(r->core_seconds, (double)cores));
   }
   nq__output_format(output,
                 ",\"probes\":%llu,\"frames\":%llu,\"min_probes\":%llu,\"exact_rows\":%d,"

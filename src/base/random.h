@@ -32,4 +32,28 @@ static inline uint64_t nq__random_below(uint64_t *state, uint64_t bound) {
   return (uint64_t)(product >> 64);
 }
 
+/* Element `index` (below size) of a permutation of 0..size-1 picked by
+ * `key`: a four-round Feistel network over the fewest even bits that hold
+ * size - 1, applied again while it lands at or past size (a permutation
+ * of the larger range walked this way permutes the smaller one; fewer
+ * than four steps are expected).  Draws without replacement that any
+ * thread can make alone from the draw's index. */
+static inline uint64_t nq__random_permuted(uint64_t index, uint64_t size, uint64_t key) {
+  int half = 1;
+  while (half < 32 && ((size - 1) >> (2 * half)) != 0)
+    half++;
+  const uint64_t mask = half == 32 ? UINT32_MAX : (UINT64_C(1) << half) - 1;
+  uint64_t x = index;
+  do {
+    uint64_t left = x >> half, right = x & mask;
+    for (uint64_t round = 1; round <= 4; round++) {
+      uint64_t mixed = left ^ (nq__random_scramble(key ^ (round << 58) ^ right) & mask);
+      left = right;
+      right = mixed;
+    }
+    x = left << half | right;
+  } while (x >= size);
+  return x;
+}
+
 #endif

@@ -9,8 +9,8 @@
 #include <time.h>
 
 #include "bits.h"
-#include "estimate_strata.h"
 #include "cpu_time.h"
+#include "estimate_strata.h"
 #include "join_units.h"
 #include "method.h"
 #include "mpi_check.h"
@@ -26,15 +26,26 @@ typedef struct rng {
   uint64_t state;
 } rng_t;
 
+/* What every stream of a board's estimate starts from: (seed, n). */
+static uint64_t board_stream(uint64_t seed, int n) {
+  return nq__random_scramble(seed ^ nq__random_scramble((uint64_t)n + 0xbb67ae8584caa73bu));
+}
+
 /* Probe k's stream depends on (seed, n, k) alone, never on who runs it:
  * so the sample is the same on any number of ranks and threads.  n is in
  * it because with the same streams, boards of neighbouring sizes (whose
  * frames come in a similar order) drew similar paths, and their errors
  * came out alike: seed 1 was 1.1% high at both n = 26 and n = 27. */
 static rng_t rng_for_probe(uint64_t seed, int n, uint64_t k) {
-  uint64_t board = nq__random_scramble(seed ^ nq__random_scramble((uint64_t)n + 0xbb67ae8584caa73bu));
-  rng_t rng = {nq__random_scramble(board ^ nq__random_scramble(k + 0x6a09e667f3bcc909u))};
+  rng_t rng = {nq__random_scramble(board_stream(seed, n) ^
+                                   nq__random_scramble(k + 0x6a09e667f3bcc909u))};
   return rng;
+}
+
+/* The key of the order in which the join's stratum s draws its sets
+ * without replacement: from (seed, n, s) alone, as the probes' streams. */
+static uint64_t stratum_key(uint64_t seed, int n, uint64_t s) {
+  return nq__random_scramble(board_stream(seed, n) ^ nq__random_scramble(s + 0x3c6ef372fe94f82bu));
 }
 
 static uint64_t rng_below(rng_t *rng, uint64_t bound) {
@@ -66,9 +77,6 @@ int nq_estimate_join_exact_rows(int n) {
   return n <= JOIN_WHOLE_SETS_UP_TO ? (n > 2 ? n : 2) : JOIN_EXACT_ROWS;
 }
 
-/* What a probe measures: its stratum's solutions, the nodes a full count
- * places in it and (the join's) the CPU time of its exactly solved set. */
-
 /* What one probe says about its stratum, each quantity scaled to it. */
 typedef struct probe_result {
   double of[NQ__QUANTITIES];
@@ -85,6 +93,13 @@ typedef struct plan {
    * frame_count blocks of consecutive sets. */
   const uint64_t *sets;
   uint64_t set_count;
+  /* The join's sets solved whole: each stratum draws its sets without
+   * replacement, and no more than it has, so that one drawn whole is
+   * counted exactly; probes from draws_end on draw nothing (0: no end).
+   * Sets sampled by paths are drawn with replacement: their own values
+   * vary, and a set drawn twice adds its paths' spread. */
+  int without_replacement;
+  uint64_t draws_end;
   int top_rows;
   int descents;            /* the join: paths down each sampled set's bottom walk */
   int count_depth;         /* the rows a real count's units pre-place */
@@ -176,16 +191,33 @@ static int probe(probe_result_t *out, prober_t *prober, const nq_unit_t *frame, 
  * whole), timed.  The block's size x the set's estimate is unbiased for
  * the block's total (its solutions, work and time). */
 static uint64_t block_first(const plan_t *plan, uint64_t s) {
-  return (uint64_t)((unsigned __int128)plan->set_count * s / plan->frame_count);
+  return nq__stratum_first(plan->set_count, plan->frame_count, s);
 }
 
-static int probe_join(probe_result_t *out, prober_t *prober, uint64_t s, rng_t *rng) {
+static uint64_t block_size(const plan_t *plan, uint64_t s) {
+  return block_first(plan, s + 1) - block_first(plan, s);
+}
+
+/* Whether draw j of stratum s takes a set: without replacement, a
+ * stratum has as many draws as sets. */
+static int stratum_draws(const plan_t *plan, uint64_t s, uint64_t j) {
+  return !plan->without_replacement || j < block_size(plan, s);
+}
+
+/* Draw j of stratum s: a set drawn uniformly, or without replacement the
+ * j-th of the stratum's own order. */
+static int probe_join(probe_result_t *out, prober_t *prober, uint64_t s, uint64_t j,
+                      rng_t *rng) {
   const plan_t *plan = &prober->plan;
-  const uint64_t first = block_first(plan, s), size = block_first(plan, s + 1) - first;
+  const uint64_t first = block_first(plan, s), size = block_size(plan, s);
   *out = (probe_result_t){{0, 0, 0}};
   if (size == 0)
     return NQ_OK;
-  const uint64_t set = plan->sets[first + rng_below(rng, size)];
+  const uint64_t pick =
+      plan->without_replacement
+          ? nq__random_permuted(j, size, stratum_key(plan->options->seed, plan->options->n, s))
+          : rng_below(rng, size);
+  const uint64_t set = plan->sets[first + pick];
   if (plan->options->n < 2) {
     out->of[NQ__OF_SOLUTIONS] = (double)size; /* the empty board, or n = 1's one queen */
     return NQ_OK;
@@ -215,7 +247,7 @@ static int stop_asked(const plan_t *plan) {
 }
 
 static int more_probes(const plan_t *plan, uint64_t k) {
-  if (stop_asked(plan))
+  if (stop_asked(plan) || (plan->draws_end > 0 && k >= plan->draws_end))
     return 0;
   if (plan->probes_fixed > 0)
     return k < plan->probes_fixed;
@@ -229,10 +261,12 @@ static void *run_prober(void *argument) {
   const plan_t *plan = &prober->plan;
   for (uint64_t k = plan->first_probe; prober->rc == NQ_OK && more_probes(plan, k);
        k += plan->probe_stride) {
-    uint64_t frame = k % plan->frame_count;
+    uint64_t frame = k % plan->frame_count, draw = k / plan->frame_count;
+    if (!stratum_draws(plan, frame, draw))
+      continue;
     rng_t rng = rng_for_probe(plan->options->seed, plan->options->n, k);
     probe_result_t found = {{0, 0, 0}};
-    prober->rc = plan->sets != NULL ? probe_join(&found, prober, frame, &rng)
+    prober->rc = plan->sets != NULL ? probe_join(&found, prober, frame, draw, &rng)
                                     : probe(&found, prober, &plan->frames[frame], &rng);
     if (prober->rc != NQ_OK)
       break;
@@ -337,8 +371,18 @@ static int list_frames(nq_unit_t **out_frames, uint64_t *out_count, int n) {
   return NQ_OK;
 }
 
+/* The share of a stratum's variance left by drawing m of its items
+ * without replacement; 1 with replacement (population 0). */
+static double unsampled_share(uint64_t population, uint64_t strata, uint64_t f, double m) {
+  if (population == 0)
+    return 1.0;
+  double size = (double)(nq__stratum_first(population, strata, f + 1) -
+                         nq__stratum_first(population, strata, f));
+  return m < size ? 1.0 - m / size : 0.0;
+}
+
 nq_estimate_value_t nq__estimate_stratified(const nq__stratum_sums_t *sums, uint64_t strata,
-                                            int of) {
+                                            int of, uint64_t population) {
   double total = 0.0, variance = 0.0, shares_squared = 0.0;
   for (uint64_t f = 0; f < strata; f++) {
     const double m = sums[f].probes;
@@ -348,7 +392,7 @@ nq_estimate_value_t nq__estimate_stratified(const nq__stratum_sums_t *sums, uint
     total += sum / m;
     if (m >= 2.0) {
       double spread = (squares - sum * sum / m) / (m - 1.0);
-      double share = spread > 0.0 ? spread / m : 0.0;
+      double share = spread > 0.0 ? spread / m * unsampled_share(population, strata, f, m) : 0.0;
       variance += share;
       shares_squared += share * share / (m - 1.0);
     }
@@ -361,8 +405,10 @@ nq_estimate_value_t nq__estimate_stratified(const nq__stratum_sums_t *sums, uint
 
 static void fill_result(nq_estimate_result_t *result, const nq__stratum_sums_t *sums,
                         const plan_t *plan, uint64_t exact_nodes, double exact_seconds) {
-  result->solutions = nq__estimate_stratified(sums, plan->frame_count, NQ__OF_SOLUTIONS);
-  result->nodes = nq__estimate_stratified(sums, plan->frame_count, NQ__OF_NODES);
+  const uint64_t population = plan->without_replacement ? plan->set_count : 0;
+  result->solutions =
+      nq__estimate_stratified(sums, plan->frame_count, NQ__OF_SOLUTIONS, population);
+  result->nodes = nq__estimate_stratified(sums, plan->frame_count, NQ__OF_NODES, population);
   result->frames = plan->frame_count;
   result->probes = 0;
   result->min_probes = UINT64_MAX;
@@ -379,12 +425,10 @@ static void fill_result(nq_estimate_result_t *result, const nq__stratum_sums_t *
    * (its nodes cost more or less as the words behind them vary); the
    * backtracker's: its nodes at the rate its exact counts ran. */
   if (plan->sets != NULL)
-    result->core_seconds = nq__estimate_stratified(sums, plan->frame_count, NQ__OF_SECONDS);
-  else if (result->nodes_per_second > 0.0)
     result->core_seconds =
-        (nq_estimate_value_t){result->nodes.value / result->nodes_per_second,
-                              result->nodes.error / result->nodes_per_second,
-                              result->nodes.degrees};
+        nq__estimate_stratified(sums, plan->frame_count, NQ__OF_SECONDS, population);
+  else if (result->nodes_per_second > 0.0)
+    result->core_seconds = nq_estimate_divided(result->nodes, result->nodes_per_second);
   result->method = plan->sets != NULL ? NQ_COUNT_JOIN : NQ_COUNT_BACKTRACK;
   result->units = plan->sets != NULL ? plan->set_count : 0;
   result->exact_rows = plan->exact_rows;
@@ -495,12 +539,32 @@ static int probe_everywhere(nq_estimate_result_t *result, plan_t *plan, int thre
 
 /* The join's strata: blocks of consecutive sets in increasing order
  * (their cost varies along it), as many as asked (by default
- * NQ_ESTIMATE_JOIN_STRATA) but at least 2 sets a block. */
-static uint64_t join_strata(const nq_estimate_options_t *options, uint64_t sets) {
+ * NQ_ESTIMATE_JOIN_STRATA) but at least 2 sets a block, so that each has
+ * a spread to measure.  Where sets are drawn without replacement and the
+ * draws every stratum is sure of (its fixed probes, or a timed run's
+ * first rounds) could take all the sets, the blocks are cut that small
+ * instead: every set is solved once, and the estimate is the count. */
+static uint64_t join_strata(const nq_estimate_options_t *options, uint64_t sets,
+                            int without_replacement) {
   uint64_t strata = options->strata > 0 ? options->strata : NQ_ESTIMATE_JOIN_STRATA;
+  uint64_t sure = options->probes > 0 ? options->probes : NQ_ESTIMATE_MIN_PROBES;
+  uint64_t whole = sets / sure + (sets % sure != 0); /* blocks of at most `sure` sets */
+  if (without_replacement && whole <= strata)
+    return whole > 0 ? whole : 1;
   if (strata > sets / 2)
     strata = sets / 2;
   return strata > 0 ? strata : 1;
+}
+
+/* Without replacement, the probes past every stratum's last set draw
+ * nothing: rounds of one a stratum, as many as the largest block's sets
+ * (blocks differ by one set at most). */
+static uint64_t join_draws_end(const plan_t *plan) {
+  const uint64_t strata = plan->frame_count;
+  uint64_t largest = plan->set_count / strata + (plan->set_count % strata != 0), end = 0;
+  if (!plan->without_replacement || __builtin_mul_overflow(largest, strata, &end))
+    return 0;
+  return end;
 }
 
 /* The probes in all, fixed or at least: a product past 64 bits would wrap
@@ -531,7 +595,9 @@ static int estimate_join(nq_estimate_result_t *result, const nq_estimate_options
     return rc;
   }
   plan.sets = sets;
-  plan.frame_count = join_strata(options, plan.set_count);
+  plan.without_replacement = plan.descents == 0;
+  plan.frame_count = join_strata(options, plan.set_count, plan.without_replacement);
+  plan.draws_end = join_draws_end(&plan);
   rc = set_probe_budget(&plan);
   if (rc == NQ_OK)
     rc = probe_everywhere(result, &plan, options->threads > 1 ? options->threads : 1, comm);

@@ -21,13 +21,25 @@ typedef struct nq__stratum_sums {
   double sum[NQ__QUANTITIES], squares[NQ__QUANTITIES];
 } nq__stratum_sums_t;
 
+/* Where block s of `strata` blocks of consecutive items starts, of
+ * `items` in all (s = strata: the end); the blocks' sizes differ by one at
+ * most.  The join's strata are such blocks of its column sets. */
+static inline uint64_t nq__stratum_first(uint64_t items, uint64_t strata, uint64_t s) {
+  return (uint64_t)((unsigned __int128)items * s / strata);
+}
+
 /* Quantity `of` over `strata` strata: per stratum the mean of its probes,
  * summed; the variance, per stratum the sample variance over its probes
  * over their count; the degrees of freedom of that sum, Welch and
  * Satterthwaite's (sum of v)^2 / sum of v^2 / (m - 1), v a stratum's share
  * of the variance and m its probes.  A stratum of one probe adds its value
- * and nothing to the variance; no spread anywhere gives INFINITY degrees. */
+ * and nothing to the variance; no spread anywhere gives INFINITY degrees.
+ * `population`: 0 where the probes are drawn with replacement (Knuth's
+ * paths); else the items cut into the strata as nq__stratum_first cuts
+ * them, each drawn at most once, so that a stratum's share carries the
+ * finite population's correction 1 - m / size, and one drawn whole adds
+ * its exact sum and no variance. */
 nq_estimate_value_t nq__estimate_stratified(const nq__stratum_sums_t *sums, uint64_t strata,
-                                            int of);
+                                            int of, uint64_t population);
 
 #endif
