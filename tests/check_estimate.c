@@ -401,8 +401,21 @@ END_TEST
 /* The join's estimate by time where the sets are few (n = 12's 252): the
  * draws end when every stratum has solved each of its sets, long before
  * the minute asked, with Q(12) exactly; and with 2 draws sure a stratum,
- * n = 0..9 cut into blocks of at most 2 sets, exact too. */
-START_TEST(test_estimate_join_census_where_the_sets_are_few) {
+ * n = 0..9 cut into blocks of at most 2 sets, exact too.  The
+ * backtracker's by time up to n = 12: every probe counts its frame whole,
+ * and the run ends after the 2 rounds, with Q(n) and its nodes exactly. */
+START_TEST(test_estimate_small_boards_are_their_counts) {
+  for (int n = 0; n <= 12; n++) {
+    nq_estimate_options_t whole = {.n = n, .seconds = 60, .seed = 1};
+    nq_estimate_result_t counted;
+    ck_assert_int_eq(nq_estimate_run(&counted, &whole, MPI_COMM_WORLD), NQ_OK);
+    if (support_rank() != 0)
+      continue;
+    ck_assert_msg(counted.solutions.value == (double)known_all[n] && counted.solutions.error == 0,
+                  "Q(%d) ~ %g +- %g", n, counted.solutions.value, counted.solutions.error);
+    ck_assert(n < NODES_MIN_N || counted.nodes.value == (double)known_nodes[n]);
+    ck_assert_uint_eq(counted.probes, NQ_ESTIMATE_MIN_PROBES * counted.frames);
+  }
   nq_estimate_options_t options = {.n = 12, .method = NQ_COUNT_JOIN, .seconds = 60, .seed = 1};
   nq_estimate_result_t result;
   ck_assert_int_eq(nq_estimate_run(&result, &options, MPI_COMM_WORLD), NQ_OK);
@@ -560,7 +573,7 @@ static Suite *make_suite(int argc, char **argv) {
   tcase_add_test(exact, test_estimate_by_time_probes_every_frame_twice);
   tcase_add_test(exact, test_estimate_refuses_bad_options);
   tcase_add_test(exact, test_draws_without_replacement_permute);
-  tcase_add_test(exact, test_estimate_join_census_where_the_sets_are_few);
+  tcase_add_test(exact, test_estimate_small_boards_are_their_counts);
   suite_add_tcase(suite, exact);
   return suite;
 }

@@ -54,14 +54,22 @@ static uint64_t rng_below(rng_t *rng, uint64_t bound) {
 
 /* ---- One probe --------------------------------------------------------- */
 
+/* Up to this board size every probe counts its frame whole: a count takes
+ * milliseconds there, and paths through a tiny board's few free rows take
+ * so few values that a frame's probes often agree and measure no spread,
+ * which made intervals of no width that missed Q(n). */
+enum { WHOLE_FRAMES_UP_TO = 12 };
+
 int nq_estimate_exact_rows(int n) {
   /* 14 rows: the exact counts are then large enough (tens of thousands of
    * nodes from n = 20 on) to run at a full count's speed, which is what
-   * they measure, and still far below a frame's whole search.  Smaller
-   * boards keep n - 6 rows, so that their probes are not whole searches.
-   * docs/algorithm.md has the measurements. */
+   * they measure, and still far below a frame's whole search.  Boards
+   * from 13 to 19 keep n - 6 rows, so that their probes are not whole
+   * searches.  docs/algorithm.md has the measurements. */
+  if (n <= WHOLE_FRAMES_UP_TO)
+    return n > 2 ? n : 2;
   int rows = n - 6;
-  return rows < 2 ? 2 : rows > 14 ? 14 : rows;
+  return rows > 14 ? 14 : rows;
 }
 
 /* The join's exact rows by default: its whole bottom half (the set
@@ -105,7 +113,8 @@ typedef struct plan {
   int count_depth;         /* the rows a real count's units pre-place */
   int exact_rows;
   uint64_t first_probe, probe_stride; /* this thread's probes: first, first + stride... */
-  uint64_t probes_fixed;   /* probes in all, or 0: by time */
+  uint64_t probes_fixed;   /* probes in all, or 0: by time (the minimum where
+                              every probe counts its frame whole) */
   uint64_t probes_minimum; /* by time: run at least these */
   struct timespec deadline;
 } plan_t;
@@ -578,6 +587,14 @@ static int set_probe_budget(plan_t *plan) {
   return NQ_OK;
 }
 
+/* Whether every backtracker probe counts its whole frame, with no random
+ * step: its exact rows cover the board and a count's units are the frames
+ * (their rows above would be drawn).  More probes than the minimum would
+ * only repeat the same counts, so a timed run stops there. */
+static int probes_all_exact(const plan_t *plan) {
+  return plan->exact_rows >= plan->options->n && plan->count_depth <= 1;
+}
+
 static int estimate_join(nq_estimate_result_t *result, const nq_estimate_options_t *options,
                          MPI_Comm comm) {
   plan_t plan = {.options = options,
@@ -624,6 +641,8 @@ static int estimate_on(nq_estimate_result_t *result, const nq_estimate_options_t
   }
   plan.frames = frames;
   rc = set_probe_budget(&plan);
+  if (rc == NQ_OK && plan.probes_fixed == 0 && probes_all_exact(&plan))
+    plan.probes_fixed = plan.probes_minimum;
   if (rc == NQ_OK)
     rc = probe_everywhere(result, &plan, options->threads > 1 ? options->threads : 1, comm);
   free(frames);
