@@ -177,6 +177,7 @@ START_TEST(test_estimate_seed_fixes_the_result) {
   ck_assert_uint_eq(first.probes, 2 * first.frames);
   ck_assert_uint_eq(first.min_probes, 2);
   ck_assert_int_eq(first.exact_rows, 10);
+  ck_assert(!first.counted);
 }
 END_TEST
 
@@ -232,7 +233,8 @@ START_TEST(test_estimate_join_interval_holds_known_counts) {
         continue;
       ck_assert_int_eq(result.method, NQ_COUNT_JOIN);
       ck_assert_uint_gt(result.units, 0);
-      if (result.units <= 4 * NQ_ESTIMATE_JOIN_STRATA) {
+      ck_assert_int_eq(result.counted, result.units <= 4 * NQ_ESTIMATE_JOIN_STRATA);
+      if (result.counted) {
         ck_assert_uint_eq(result.probes, result.units);
         ck_assert_double_eq(result.solutions.value, (double)known_all_large[n]);
         ck_assert_double_eq(result.solutions.error, 0);
@@ -414,6 +416,7 @@ START_TEST(test_estimate_small_boards_are_their_counts) {
     ck_assert_msg(counted.solutions.value == (double)known_all[n] && counted.solutions.error == 0,
                   "Q(%d) ~ %g +- %g", n, counted.solutions.value, counted.solutions.error);
     ck_assert(n < NODES_MIN_N || counted.nodes.value == (double)known_nodes[n]);
+    ck_assert(counted.counted);
     ck_assert_uint_eq(counted.probes, NQ_ESTIMATE_MIN_PROBES * counted.frames);
   }
   nq_estimate_options_t options = {.n = 12, .method = NQ_COUNT_JOIN, .seconds = 60, .seed = 1};
@@ -432,6 +435,7 @@ START_TEST(test_estimate_small_boards_are_their_counts) {
     ck_assert_msg(result.solutions.value == (double)known_all[n] && result.solutions.error == 0,
                   "join Q(%d) ~ %g +- %g", n, result.solutions.value, result.solutions.error);
     ck_assert_uint_eq(result.probes, result.units);
+    ck_assert(result.counted);
   }
 }
 END_TEST

@@ -393,7 +393,8 @@ START_TEST(test_estimate_json_is_exact) {
   char *text = estimate_output(NQ_FORMAT_JSON, 0);
   char expected[1024];
   snprintf(expected, sizeof expected,
-           "{\"n\":27,\"estimate\":true,\"solutions\":2e+17,\"solutions_error\":1e+15,"
+           "{\"n\":27,\"estimate\":true,\"counted\":false,\"solutions\":2e+17,"
+           "\"solutions_error\":1e+15,"
            "\"solutions_low\":1.98040036e+17,\"solutions_high\":2.01959964e+17,"
            "\"solutions_degrees\":null,\"nodes\":4e+18,"
            "\"nodes_error\":2e+16,\"nodes_low\":3.96080072e+18,\"nodes_high\":4.03919928e+18,"
@@ -495,13 +496,29 @@ START_TEST(test_join_estimate_is_exact) {
   ck_assert_ptr_nonnull(strstr(text, "\"exact_rows\":11,"));
   ck_assert_ptr_nonnull(strstr(text, ",\"descents\":8,"));
   free(text);
-  /* Every set solved (a census of a small board): the count itself. */
+  /* Every set solved (a census of a small board): the count itself, its
+   * values whole. */
   result.descents = 0;
   result.units = 128;
+  result.counted = 1;
+  result.solutions = (nq_estimate_value_t){95815104, 0, INFINITY};
+  result.nodes = (nq_estimate_value_t){490000000, 0, INFINITY};
   text = estimate_text(&result, NQ_FORMAT_TEXT, 0, 1);
+  ck_assert_ptr_nonnull(strstr(text, "Q(27) = 95815104 (counted, every column set solved)\n"
+                                     "nodes = 490000000 (counted, every column set solved)\n"));
+  ck_assert_ptr_nonnull(strstr(text, "), the solved sets' own CPU time\n"));
   ck_assert_ptr_nonnull(
       strstr(text, "join method: all 128 column sets solved exactly (the count), in 64 strata"));
   free(text);
+  text = estimate_text(&result, NQ_FORMAT_JSON, 0, 1);
+  ck_assert_ptr_nonnull(strstr(text, "{\"n\":27,\"estimate\":true,\"counted\":true,"
+                                     "\"solutions\":95815104,\"solutions_error\":0,"));
+  free(text);
+  result.method = NQ_COUNT_BACKTRACK;
+  text = estimate_text(&result, NQ_FORMAT_TEXT, 0, 1);
+  ck_assert_ptr_nonnull(strstr(text, "Q(27) = 95815104 (counted, every frame solved)\n"));
+  free(text);
+  result.method = NQ_COUNT_JOIN;
   /* Below a GiB the bound is in MiB. */
   result.memory = (size_t)96 << 20;
   text = estimate_text(&result, NQ_FORMAT_TEXT, 0, 1);

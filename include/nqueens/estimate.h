@@ -94,6 +94,10 @@ typedef struct nq_estimate_result {
   nq_estimate_value_t core_seconds; /* nodes / nodes_per_second; the join: its
                                        sets' CPU time, estimated as the counts */
   nq_count_method_t method;
+  /* Every stratum solved whole, nothing drawn at random (the join's sets
+   * all drawn, or the backtracker's every frame counted): the solutions
+   * and nodes are the count's, exact, with no error. */
+  int counted;
   uint64_t units;          /* the join: its canonical column sets (0: the backtracker) */
   uint64_t frames;         /* strata: one per canonical frame; the join's blocks of sets */
   uint64_t probes;         /* probes in all */

@@ -125,17 +125,32 @@ static void join_sample_as_text(nq__output_t *output, uint64_t seed,
   nq__output_text(output, " a rank\n");
 }
 
+/* Every stratum solved whole: "Q(17) = 95815104 (counted, every column
+ * set solved)", the value a count's; a double holds it exactly below
+ * 2^53, far above any count an estimate solves whole. */
+static void counted_as_text(nq__output_t *output, const char *name, double value,
+                            const nq_estimate_result_t *r) {
+  nq__output_format(output, "%s = %.0f (counted, every %s solved)\n", name, value,
+                    r->method == NQ_COUNT_JOIN ? "column set" : "frame");
+}
+
 static void estimate_as_text(nq__output_t *output, int n, uint64_t cores, uint64_t seed,
                              const nq_estimate_result_t *r) {
   char name[16];
   snprintf(name, sizeof name, "Q(%d)", n);
-  estimated_as_text(output, name, r->solutions);
-  estimated_as_text(output, "nodes", r->nodes);
+  if (r->counted) {
+    counted_as_text(output, name, r->solutions.value, r);
+    counted_as_text(output, "nodes", r->nodes.value, r);
+  } else {
+    estimated_as_text(output, name, r->solutions);
+    estimated_as_text(output, "nodes", r->nodes);
+  }
   if (r->nodes_per_second > 0 || (r->method == NQ_COUNT_JOIN && r->core_seconds.value > 0)) {
     nq__output_text(output, "one core: ");
     append_duration(output, r->core_seconds, 1);
     if (r->method == NQ_COUNT_JOIN)
-      nq__output_text(output, ", the sampled sets' own CPU time\n");
+      nq__output_format(output, ", the %s sets' own CPU time\n",
+                        r->counted ? "solved" : "sampled");
     else
       nq__output_format(output, ", at %.3g nodes/s (the exact counts' rate)\n",
                     r->nodes_per_second);
@@ -179,7 +194,8 @@ static void estimated_as_json(nq__output_t *output, const char *key,
 
 static void estimate_as_json(nq__output_t *output, int n, uint64_t cores, uint64_t seed,
                              const nq_estimate_result_t *r) {
-  nq__output_format(output, "{\"n\":%d,\"estimate\":true", n);
+  nq__output_format(output, "{\"n\":%d,\"estimate\":true,\"counted\":%s", n,
+                    r->counted ? "true" : "false");
   estimated_as_json(output, "solutions", r->solutions);
   estimated_as_json(output, "nodes", r->nodes);
   nq__output_format(output, ",\"nodes_per_second\":%.6g", r->nodes_per_second);

@@ -359,6 +359,14 @@ static int probe_on_threads(double *sums, uint64_t *exact_nodes, double *exact_s
 
 /* ---- Frames, sums, the result ----------------------------------------- */
 
+/* Whether every backtracker probe counts its whole frame, with no random
+ * step: its exact rows cover the board and a count's units are the frames
+ * (their rows above would be drawn).  More probes than the minimum would
+ * only repeat the same counts, so a timed run stops there. */
+static int probes_all_exact(const plan_t *plan) {
+  return plan->exact_rows >= plan->options->n && plan->count_depth <= 1;
+}
+
 /* Every frame as a unit of depth 1 (the top queen placed): the strata. */
 static int list_frames(nq_unit_t **out_frames, uint64_t *out_count, int n) {
   int depth = nq_units_depth(n) < 1 ? nq_units_depth(n) : 1;
@@ -439,6 +447,9 @@ static void fill_result(nq_estimate_result_t *result, const nq__stratum_sums_t *
   else if (result->nodes_per_second > 0.0)
     result->core_seconds = nq_estimate_divided(result->nodes, result->nodes_per_second);
   result->method = plan->sets != NULL ? NQ_COUNT_JOIN : NQ_COUNT_BACKTRACK;
+  result->counted = plan->sets != NULL
+                        ? plan->without_replacement && result->probes == plan->set_count
+                        : probes_all_exact(plan);
   result->units = plan->sets != NULL ? plan->set_count : 0;
   result->exact_rows = plan->exact_rows;
   result->descents = plan->sets != NULL ? plan->descents : 0;
@@ -585,14 +596,6 @@ static int set_probe_budget(plan_t *plan) {
                              &plan->probes_minimum))
     return NQ_EINVAL;
   return NQ_OK;
-}
-
-/* Whether every backtracker probe counts its whole frame, with no random
- * step: its exact rows cover the board and a count's units are the frames
- * (their rows above would be drawn).  More probes than the minimum would
- * only repeat the same counts, so a timed run stops there. */
-static int probes_all_exact(const plan_t *plan) {
-  return plan->exact_rows >= plan->options->n && plan->count_depth <= 1;
 }
 
 static int estimate_join(nq_estimate_result_t *result, const nq_estimate_options_t *options,
