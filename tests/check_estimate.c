@@ -50,21 +50,30 @@ static nq_estimate_result_t estimate(int n, uint64_t probes, uint64_t seed, int 
   return result;
 }
 
-/* Interval cases: each within 3.29 standard errors (the normal's 99.9%
- * interval), and at least 80% of them within 1.96 (its 95% interval, at
- * most as wide as the program's, which widens it by Student's t), so that
+/* Interval cases: each within Student's t's 99.9% point at the error's
+ * degrees of freedom (3.29 errors where they are unbounded), and at least
+ * 80% of them within its 95% point (the program's own interval), so that
  * a few misses that any honest 95% interval has do not fail the test, but
  * errors that are too small do. */
 typedef struct calibration {
   int cases, inside95;
 } calibration_t;
 
-static void check_case(calibration_t *calibration, double z, const char *what, int n,
-                       uint64_t seed) {
-  ck_assert_msg(fabs(z) < 3.29, "%s(%d) seed %llu: %.2f standard errors off", what, n,
-                (unsigned long long)seed, z);
+/* Errors on each side holding the share `level` of Student's t at these
+ * degrees, the normal's where they are unbounded. */
+static double t_point(double level, double degrees) {
+  return isfinite(degrees) && degrees > 0 ? gsl_cdf_tdist_Pinv(level, degrees)
+                                          : gsl_cdf_ugaussian_Pinv(level);
+}
+
+static void check_case(calibration_t *calibration, nq_estimate_value_t estimate, double truth,
+                       const char *what, int n, uint64_t seed) {
+  const double z = z_score(estimate, truth);
+  ck_assert_msg(fabs(z) < t_point(0.9995, estimate.degrees),
+                "%s(%d) seed %llu: %.2f standard errors off (%.3g degrees)", what, n,
+                (unsigned long long)seed, z, estimate.degrees);
   calibration->cases++;
-  calibration->inside95 += fabs(z) < 1.96;
+  calibration->inside95 += fabs(z) < t_point(0.975, estimate.degrees);
 }
 
 static void check_calibration(const calibration_t *calibration, const char *what) {
@@ -81,8 +90,7 @@ START_TEST(test_estimate_interval_holds_known_counts) {
     for (uint64_t seed = 1; seed <= 3; seed++) {
       nq_estimate_result_t result = estimate(n, 4, seed, 12, 2);
       if (support_rank() == 0)
-        check_case(&calibration, z_score(result.solutions, (double)known_all_large[n]), "Q", n,
-                   seed);
+        check_case(&calibration, result.solutions, (double)known_all_large[n], "Q", n, seed);
     }
   if (support_rank() == 0)
     check_calibration(&calibration, "Q(18..27)");
@@ -97,7 +105,7 @@ START_TEST(test_estimate_interval_holds_node_counts) {
     for (uint64_t seed = 1; seed <= 3; seed++) {
       nq_estimate_result_t result = estimate(n, 4, seed, 0, 2);
       if (support_rank() == 0) {
-        check_case(&calibration, z_score(result.nodes, (double)known_nodes[n]), "nodes", n, seed);
+        check_case(&calibration, result.nodes, (double)known_nodes[n], "nodes", n, seed);
         /* The time is the nodes at a measured rate: the same degrees. */
         ck_assert_double_eq(result.core_seconds.degrees, result.nodes.degrees);
         ck_assert_int_eq(result.depth, 2);
@@ -242,8 +250,8 @@ START_TEST(test_estimate_join_interval_holds_known_counts) {
         ck_assert_uint_eq(result.probes, 4 * result.frames);
       }
       ck_assert_double_gt(result.core_seconds.value, 0);
-      check_case(&calibration, z_score(result.solutions, (double)known_all_large[n]), "join Q",
-                 n, seed);
+      check_case(&calibration, result.solutions, (double)known_all_large[n], "join Q", n,
+                 seed);
     }
   if (support_rank() == 0)
     check_calibration(&calibration, "join Q(10..17)");
@@ -265,7 +273,7 @@ START_TEST(test_estimate_join_sampled_sets_hold_known_counts) {
         continue;
       ck_assert_int_eq(result.exact_rows, 3);
       ck_assert_double_gt(result.core_seconds.value, 0);
-      check_case(&calibration, z_score(result.solutions, (double)known_all_large[n]),
+      check_case(&calibration, result.solutions, (double)known_all_large[n],
                  "join Q (sampled sets)", n, seed);
     }
   if (support_rank() == 0)
@@ -305,7 +313,7 @@ START_TEST(test_estimate_join_strata_as_asked) {
         continue;
       ck_assert_uint_eq(result.frames, 4);
       ck_assert_uint_eq(result.probes, 24);
-      check_case(&calibration, z_score(result.solutions, (double)known_all_large[n]),
+      check_case(&calibration, result.solutions, (double)known_all_large[n],
                  "join Q (4 strata)", n, seed);
     }
   nq_estimate_result_t small = estimate_join_in(8, 1000, 2, 1, 1, MPI_COMM_WORLD);
@@ -368,8 +376,22 @@ END_TEST
 
 /* The draws without replacement: each order a permutation of its range,
  * sizes 1 to 300 (and one past 2^32, where the network's halves are
- * widest, on a sample), and the first draw of a range of 5 uniform over
- * 5,000 keys (chi-square under 18.5, its 0.1% point at 4 degrees). */
+ * widest, on a sample); and every draw uniform over the keys, which the
+ * Feistel order alone is not (its small networks made some of a range of
+ * 8 items 13% likelier than others): draws 0 and 1 of ranges of 3, 6, 8
+ * and 17 over 20,000 keys, each chi-square under its 0.1% point. */
+static void check_draw_uniform(uint64_t size, uint64_t draw, double limit) {
+  int counts[17] = {0};
+  const int keys = 20000;
+  for (uint64_t key = 0; key < (uint64_t)keys; key++)
+    counts[nq__random_permuted(draw, size, nq__random_scramble(key))]++;
+  double expected = (double)keys / (double)size, chi = 0;
+  for (uint64_t i = 0; i < size; i++)
+    chi += (counts[i] - expected) * (counts[i] - expected) / expected;
+  ck_assert_msg(chi < limit, "draw %llu of %llu items: chi-square %.1f", (unsigned long long)draw,
+                (unsigned long long)size, chi);
+}
+
 START_TEST(test_draws_without_replacement_permute) {
   static unsigned char seen[300];
   for (uint64_t size = 1; size <= 300; size++)
@@ -389,14 +411,13 @@ START_TEST(test_draws_without_replacement_permute) {
     ck_assert(x < wide && x != previous);
     previous = x;
   }
-  int first[5] = {0};
-  for (uint64_t key = 0; key < 5000; key++)
-    first[nq__random_permuted(0, 5, key)]++;
-  double chi = 0;
-  for (int i = 0; i < 5; i++)
-    chi += (first[i] - 1000.0) * (first[i] - 1000.0) / 1000.0;
-  ck_assert_msg(chi < 18.5, "first draws %d %d %d %d %d", first[0], first[1], first[2], first[3],
-                first[4]);
+  static const struct {
+    uint64_t size;
+    double limit; /* chi-square's 0.1% point at size - 1 degrees */
+  } ranges[] = {{3, 13.8}, {6, 20.5}, {8, 24.3}, {17, 39.3}};
+  for (size_t r = 0; r < sizeof ranges / sizeof ranges[0]; r++)
+    for (uint64_t draw = 0; draw < 2; draw++)
+      check_draw_uniform(ranges[r].size, draw, ranges[r].limit);
 }
 END_TEST
 

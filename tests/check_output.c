@@ -452,6 +452,49 @@ START_TEST(test_estimate_interval_follows_degrees) {
 }
 END_TEST
 
+/* The estimate's output in `format` holds `expected`. */
+static void assert_estimate_says(const nq_estimate_result_t *result, nq__format_t format,
+                                 const char *expected) {
+  char *text = estimate_text(result, format, 0, 1);
+  ck_assert_msg(strstr(text, expected) != NULL, "no \"%s\" in:\n%s", expected, text);
+  free(text);
+}
+
+/* Samples that did not vary, where they are not the count (two sets of a
+ * small board each drawn, neither with a solution): no interval, in text
+ * or JSON, where one of no width would claim what they cannot know; a
+ * spread's 1.004 degrees read "1 degree". */
+START_TEST(test_estimate_without_spread_gives_no_interval) {
+  nq_estimate_result_t result = {.solutions = {0, 0, INFINITY},
+                                 .nodes = {121, 42, 1.004},
+                                 .core_seconds = {4e-4, 2.8e-4, 1.004},
+                                 .method = NQ_COUNT_JOIN,
+                                 .units = 15,
+                                 .frames = 2,
+                                 .probes = 4,
+                                 .min_probes = 2,
+                                 .ranks = 1,
+                                 .threads = 1,
+                                 .seconds = 1};
+  assert_estimate_says(&result, NQ_FORMAT_TEXT,
+                       "Q(27) ~ 0 (no interval: the samples did not vary; more samples or "
+                       "strata give one)\n");
+  assert_estimate_says(&result, NQ_FORMAT_TEXT, "(standard error 35%, 1 degree of freedom)\n");
+  assert_estimate_says(&result, NQ_FORMAT_TEXT,
+                       "one core: 0.0004 s (95%: 0 to 0.00392, 1 degree of freedom)");
+  assert_estimate_says(&result, NQ_FORMAT_JSON,
+                       "\"solutions\":0,\"solutions_error\":0,\"solutions_low\":null,"
+                       "\"solutions_high\":null,\"solutions_degrees\":null,");
+  assert_estimate_says(&result, NQ_FORMAT_JSON, ",\"nodes_degrees\":1.004,");
+  /* The same values counted (every set solved): exact, and said so. */
+  result.counted = 1;
+  result.probes = 15;
+  assert_estimate_says(&result, NQ_FORMAT_JSON,
+                       "\"solutions\":0,\"solutions_error\":0,\"solutions_low\":0,"
+                       "\"solutions_high\":0,");
+}
+END_TEST
+
 /* A join estimate names the sets it solved (or sampled) and the time
  * they took, and no walk or rate. */
 START_TEST(test_join_estimate_is_exact) {
@@ -503,21 +546,18 @@ START_TEST(test_join_estimate_is_exact) {
   result.counted = 1;
   result.solutions = (nq_estimate_value_t){95815104, 0, INFINITY};
   result.nodes = (nq_estimate_value_t){490000000, 0, INFINITY};
-  text = estimate_text(&result, NQ_FORMAT_TEXT, 0, 1);
-  ck_assert_ptr_nonnull(strstr(text, "Q(27) = 95815104 (counted, every column set solved)\n"
-                                     "nodes = 490000000 (counted, every column set solved)\n"));
-  ck_assert_ptr_nonnull(strstr(text, "), the solved sets' own CPU time\n"));
-  ck_assert_ptr_nonnull(
-      strstr(text, "join method: all 128 column sets solved exactly (the count), in 64 strata"));
-  free(text);
-  text = estimate_text(&result, NQ_FORMAT_JSON, 0, 1);
-  ck_assert_ptr_nonnull(strstr(text, "{\"n\":27,\"estimate\":true,\"counted\":true,"
-                                     "\"solutions\":95815104,\"solutions_error\":0,"));
-  free(text);
+  assert_estimate_says(&result, NQ_FORMAT_TEXT,
+                       "Q(27) = 95815104 (counted, every column set solved)\n"
+                       "nodes = 490000000 (counted, every column set solved)\n");
+  assert_estimate_says(&result, NQ_FORMAT_TEXT, "), the solved sets' own CPU time\n");
+  assert_estimate_says(&result, NQ_FORMAT_TEXT,
+                       "join method: all 128 column sets solved exactly (the count), in 64 "
+                       "strata");
+  assert_estimate_says(&result, NQ_FORMAT_JSON,
+                       "{\"n\":27,\"estimate\":true,\"counted\":true,\"solutions\":95815104,"
+                       "\"solutions_error\":0,");
   result.method = NQ_COUNT_BACKTRACK;
-  text = estimate_text(&result, NQ_FORMAT_TEXT, 0, 1);
-  ck_assert_ptr_nonnull(strstr(text, "Q(27) = 95815104 (counted, every frame solved)\n"));
-  free(text);
+  assert_estimate_says(&result, NQ_FORMAT_TEXT, "Q(27) = 95815104 (counted, every frame solved)\n");
   result.method = NQ_COUNT_JOIN;
   /* Below a GiB the bound is in MiB. */
   result.memory = (size_t)96 << 20;
@@ -965,6 +1005,7 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_test(count, test_estimate_text_is_exact);
   tcase_add_test(count, test_estimate_json_is_exact);
   tcase_add_test(count, test_estimate_interval_follows_degrees);
+  tcase_add_test(count, test_estimate_without_spread_gives_no_interval);
   tcase_add_test(count, test_join_estimate_is_exact);
   tcase_add_test(count, test_progress_leaves_resumed_units_out);
   suite_add_tcase(suite, count);

@@ -116,9 +116,9 @@ typedef struct nq_estimate_result {
 
 /* The exact rows nq_estimate_run takes by default for board size n: the
  * backtracker's (the whole board up to n = 12, where every probe then
- * counts its frame and the estimate is the count), and the join's (rows of its bottom half walked exactly
- * under a random path through the rest; n or more: each sampled set
- * whole). */
+ * counts its frame and the estimate is the count), and the join's (rows
+ * of its bottom half walked exactly under a random path through the rest;
+ * n or more: each sampled set whole). */
 int nq_estimate_exact_rows(int n);
 int nq_estimate_join_exact_rows(int n);
 

@@ -3,6 +3,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <string.h>
 
 #include "method.h"
 
@@ -66,18 +67,37 @@ static void append_amount(nq__output_t *output, double amount) {
 /* Few degrees widen an interval past 2 errors: ", 3.1 degrees of freedom"
  * says why. */
 static void append_few_degrees(nq__output_t *output, double degrees) {
-  if (degrees_bounded(degrees) && degrees < FEW_DEGREES)
-    nq__output_format(output, ", %.3g degree%s of freedom", degrees, degrees == 1 ? "" : "s");
+  char shown[32];
+  if (!degrees_bounded(degrees) || degrees >= FEW_DEGREES)
+    return;
+  snprintf(shown, sizeof shown, "%.3g", degrees);
+  nq__output_format(output, ", %s degree%s of freedom", shown, strcmp(shown, "1") ? "s" : "");
 }
 
+/* Whether the samples bound the estimate: a spread measured, or every
+ * stratum solved whole.  Samples all alike (a few sets of a small board,
+ * all without solutions) measure no spread, and an interval of no width
+ * would claim what they cannot know. */
+static int interval_known(nq_estimate_value_t estimate, int counted) {
+  return counted || estimate.error > 0;
+}
+
+static const char no_interval[] = "no interval: the samples did not vary; more samples or strata "
+                                  "give one";
+
 /* "465 years (95%: 462 to 468)" for core-seconds shared by `cores`. */
-static void append_duration(nq__output_t *output, nq_estimate_value_t core_seconds, double cores) {
+static void append_duration(nq__output_t *output, nq_estimate_value_t core_seconds, double cores,
+                            int counted) {
   nq_estimate_value_t wall = nq_estimate_divided(core_seconds, cores);
   double bounds[2], scale;
   const char *unit;
   interval95(bounds, wall);
   duration_unit(wall.value, &scale, &unit);
   append_amount(output, wall.value / scale);
+  if (!interval_known(wall, counted)) {
+    nq__output_format(output, " %s (%s)", unit, no_interval);
+    return;
+  }
   nq__output_format(output, " %s (95%%: ", unit);
   append_amount(output, bounds[0] / scale);
   nq__output_text(output, " to ");
@@ -86,9 +106,14 @@ static void append_duration(nq__output_t *output, nq_estimate_value_t core_secon
   nq__output_char(output, ')');
 }
 
+/* Sampled (a count's values go to counted_as_text). */
 static void estimated_as_text(nq__output_t *output, const char *name,
                               nq_estimate_value_t estimate) {
   double bounds[2];
+  if (!interval_known(estimate, 0)) {
+    nq__output_format(output, "%s ~ %.4g (%s)\n", name, estimate.value, no_interval);
+    return;
+  }
   interval95(bounds, estimate);
   nq__output_format(output, "%s ~ %.4g, 95%% interval %.4g to %.4g (standard error %.2g%%", name,
                 estimate.value, bounds[0], bounds[1],
@@ -106,6 +131,8 @@ static void join_sample_as_text(nq__output_t *output, uint64_t seed,
                       "each, exact below %d rows)",
                       (unsigned long long)r->probes, (unsigned long long)r->units, r->descents,
                       r->exact_rows);
+  else if (r->probes == r->units && r->units == 1)
+    nq__output_text(output, "join method: its one column set solved exactly (the count)");
   else if (r->probes == r->units)
     nq__output_format(output, "join method: all %llu column sets solved exactly (the count)",
                       (unsigned long long)r->units);
@@ -147,7 +174,7 @@ static void estimate_as_text(nq__output_t *output, int n, uint64_t cores, uint64
   }
   if (r->nodes_per_second > 0 || (r->method == NQ_COUNT_JOIN && r->core_seconds.value > 0)) {
     nq__output_text(output, "one core: ");
-    append_duration(output, r->core_seconds, 1);
+    append_duration(output, r->core_seconds, 1, r->counted);
     if (r->method == NQ_COUNT_JOIN)
       nq__output_format(output, ", the %s sets' own CPU time\n",
                         r->counted ? "solved" : "sampled");
@@ -156,12 +183,12 @@ static void estimate_as_text(nq__output_t *output, int n, uint64_t cores, uint64
                     r->nodes_per_second);
     nq__output_format(output, "on %d rank%s, %d thread%s: ", r->ranks, r->ranks == 1 ? "" : "s",
                   r->threads, r->threads == 1 ? "" : "s");
-    append_duration(output, r->core_seconds, r->threads);
+    append_duration(output, r->core_seconds, r->threads, r->counted);
     nq__output_char(output, '\n');
     if (cores > 0) {
       nq__output_format(output, "on %llu core%s (--estimate-ranks): ", (unsigned long long)cores,
                     cores == 1 ? "" : "s");
-      append_duration(output, r->core_seconds, (double)cores);
+      append_duration(output, r->core_seconds, (double)cores, r->counted);
       nq__output_char(output, '\n');
     }
   } else {
@@ -180,12 +207,20 @@ static void estimate_as_text(nq__output_t *output, int n, uint64_t cores, uint64
                   r->threads == 1 ? "" : "s", nq_walk_name(r->walk));
 }
 
+/* Where the samples give no interval, its ends and degrees are null. */
 static void estimated_as_json(nq__output_t *output, const char *key,
-                              nq_estimate_value_t estimate) {
+                              nq_estimate_value_t estimate, int counted) {
   double bounds[2];
   interval95(bounds, estimate);
-  nq__output_format(output, ",\"%s\":%.10g,\"%s_error\":%.10g,\"%s_low\":%.10g,\"%s_high\":%.10g",
-                key, estimate.value, key, estimate.error, key, bounds[0], key, bounds[1]);
+  nq__output_format(output, ",\"%s\":%.10g,\"%s_error\":%.10g", key, estimate.value, key,
+                    estimate.error);
+  if (!interval_known(estimate, counted)) {
+    nq__output_format(output, ",\"%s_low\":null,\"%s_high\":null,\"%s_degrees\":null", key, key,
+                      key);
+    return;
+  }
+  nq__output_format(output, ",\"%s_low\":%.10g,\"%s_high\":%.10g", key, bounds[0], key,
+                    bounds[1]);
   if (degrees_bounded(estimate.degrees))
     nq__output_format(output, ",\"%s_degrees\":%.4g", key, estimate.degrees);
   else
@@ -196,16 +231,17 @@ static void estimate_as_json(nq__output_t *output, int n, uint64_t cores, uint64
                              const nq_estimate_result_t *r) {
   nq__output_format(output, "{\"n\":%d,\"estimate\":true,\"counted\":%s", n,
                     r->counted ? "true" : "false");
-  estimated_as_json(output, "solutions", r->solutions);
-  estimated_as_json(output, "nodes", r->nodes);
+  estimated_as_json(output, "solutions", r->solutions, r->counted);
+  estimated_as_json(output, "nodes", r->nodes, r->counted);
   nq__output_format(output, ",\"nodes_per_second\":%.6g", r->nodes_per_second);
-  estimated_as_json(output, "core_seconds", r->core_seconds);
+  estimated_as_json(output, "core_seconds", r->core_seconds, r->counted);
   double threads = r->threads > 0 ? r->threads : 1;
-  estimated_as_json(output, "wall_seconds", nq_estimate_divided(r->core_seconds, threads));
+  estimated_as_json(output, "wall_seconds", nq_estimate_divided(r->core_seconds, threads),
+                    r->counted);
   if (cores > 0) {
     nq__output_format(output, ",\"estimate_ranks\":%llu", (unsigned long long)cores);
     estimated_as_json(output, "estimate_ranks_wall_seconds",
-                      nq_estimate_divided(r->core_seconds, (double)cores));
+                      nq_estimate_divided(r->core_seconds, (double)cores), r->counted);
   }
   nq__output_format(output,
                 ",\"probes\":%llu,\"frames\":%llu,\"min_probes\":%llu,\"exact_rows\":%d,"

@@ -32,13 +32,12 @@ static inline uint64_t nq__random_below(uint64_t *state, uint64_t bound) {
   return (uint64_t)(product >> 64);
 }
 
-/* Element `index` (below size) of a permutation of 0..size-1 picked by
- * `key`: a four-round Feistel network over the fewest even bits that hold
+/* A permutation of 0..size-1 picked by `key` (size >= 1, index below it):
+ * a four-round Feistel network over the fewest even bits that hold
  * size - 1, applied again while it lands at or past size (a permutation
  * of the larger range walked this way permutes the smaller one; fewer
- * than four steps are expected).  Draws without replacement that any
- * thread can make alone from the draw's index. */
-static inline uint64_t nq__random_permuted(uint64_t index, uint64_t size, uint64_t key) {
+ * than four steps are expected). */
+static inline uint64_t nq__random_feistel(uint64_t index, uint64_t size, uint64_t key) {
   int half = 1;
   while (half < 32 && ((size - 1) >> (2 * half)) != 0)
     half++;
@@ -54,6 +53,19 @@ static inline uint64_t nq__random_permuted(uint64_t index, uint64_t size, uint64
     x = left << half | right;
   } while (x >= size);
   return x;
+}
+
+/* Element `index` (below size >= 1) of a permutation of 0..size-1 picked
+ * by `key`, each element of which is exactly uniform over the keys: the
+ * Feistel order, whose small networks favour some places a little,
+ * turned by an offset drawn uniformly from the key.  So draws 0..m-1 take
+ * m distinct items, each item with chance m / size: draws without
+ * replacement that any thread can make alone from the draw's index. */
+static inline uint64_t nq__random_permuted(uint64_t index, uint64_t size, uint64_t key) {
+  uint64_t state = key;
+  const uint64_t offset = nq__random_below(&state, size);
+  const uint64_t x = nq__random_feistel(index, size, nq__random_next(&state));
+  return x < size - offset ? x + offset : x - (size - offset);
 }
 
 #endif

@@ -362,7 +362,7 @@ static int probe_on_threads(double *sums, uint64_t *exact_nodes, double *exact_s
 /* Whether every backtracker probe counts its whole frame, with no random
  * step: its exact rows cover the board and a count's units are the frames
  * (their rows above would be drawn).  More probes than the minimum would
- * only repeat the same counts, so a timed run stops there. */
+ * only repeat the same counts, so a run, timed or fixed, stops there. */
 static int probes_all_exact(const plan_t *plan) {
   return plan->exact_rows >= plan->options->n && plan->count_depth <= 1;
 }
@@ -644,7 +644,7 @@ static int estimate_on(nq_estimate_result_t *result, const nq_estimate_options_t
   }
   plan.frames = frames;
   rc = set_probe_budget(&plan);
-  if (rc == NQ_OK && plan.probes_fixed == 0 && probes_all_exact(&plan))
+  if (rc == NQ_OK && probes_all_exact(&plan))
     plan.probes_fixed = plan.probes_minimum;
   if (rc == NQ_OK)
     rc = probe_everywhere(result, &plan, options->threads > 1 ? options->threads : 1, comm);
