@@ -90,6 +90,16 @@ check "-n 13 --estimate at 3 ranks: status $status, solutions '$(json_number sol
 run -n 13 --estimate 0.2 -t 2
 check "-n 13 --estimate 0.2: status $status, $(head -c 300 "$out" | tr '\n' '|')" \
   grep -q "^Q(13) ~ .*95% interval" "$out"
+# Where the probes can take every set or frame, by time on 3 ranks: the
+# count itself, said so.
+run_ranks 3 -n 16 --estimate --format json
+check "-n 16 --estimate at 3 ranks: status $status, $(head -c 300 "$out")" \
+  [ "$status" -eq 0 -a "$(json_number solutions)" = 14772512 ]
+check "-n 16 --estimate at 3 ranks is not counted: $(head -c 100 "$out")" \
+  grep -q '^{"n":16,"estimate":true,"counted":true,' "$out"
+run_ranks 3 -n 10 --estimate
+check "-n 10 --estimate at 3 ranks: status $status, $(head -c 300 "$out" | tr '\n' '|')" \
+  grep -qx "Q(10) = 724 (counted, every frame solved)" "$out"
 
 # ---- listing --------------------------------------------------------------
 
