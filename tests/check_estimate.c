@@ -377,9 +377,9 @@ END_TEST
 /* The draws without replacement: each order a permutation of its range,
  * sizes 1 to 300 (and one past 2^32, where the network's halves are
  * widest, on a sample); and every draw uniform over the keys, which the
- * Feistel order alone is not (its small networks made some of a range of
- * 8 items 13% likelier than others): draws 0 and 1 of ranges of 3, 6, 8
- * and 17 over 20,000 keys, each chi-square under its 0.1% point. */
+ * Feistel order alone is not (docs/algorithm.md): draws 0 and 1 of ranges
+ * of 3, 6, 8 and 17 over 20,000 keys, each chi-square under its 0.1%
+ * point. */
 static void check_draw_uniform(uint64_t size, uint64_t draw, double limit) {
   int counts[17] = {0};
   const int keys = 20000;

@@ -204,7 +204,7 @@ static uint64_t block_first(const plan_t *plan, uint64_t s) {
 }
 
 static uint64_t block_size(const plan_t *plan, uint64_t s) {
-  return block_first(plan, s + 1) - block_first(plan, s);
+  return nq__stratum_size(plan->set_count, plan->frame_count, s);
 }
 
 /* Whether draw j of stratum s takes a set: without replacement, a
@@ -393,8 +393,7 @@ static int list_frames(nq_unit_t **out_frames, uint64_t *out_count, int n) {
 static double unsampled_share(uint64_t population, uint64_t strata, uint64_t f, double m) {
   if (population == 0)
     return 1.0;
-  double size = (double)(nq__stratum_first(population, strata, f + 1) -
-                         nq__stratum_first(population, strata, f));
+  double size = (double)nq__stratum_size(population, strata, f);
   return m < size ? 1.0 - m / size : 0.0;
 }
 
@@ -557,6 +556,10 @@ static int probe_everywhere(nq_estimate_result_t *result, plan_t *plan, int thre
   return rc;
 }
 
+static uint64_t divided_up(uint64_t items, uint64_t by) {
+  return items / by + (items % by != 0);
+}
+
 /* The join's strata: blocks of consecutive sets in increasing order
  * (their cost varies along it), as many as asked (by default
  * NQ_ESTIMATE_JOIN_STRATA) but at least 2 sets a block, so that each has
@@ -568,7 +571,7 @@ static uint64_t join_strata(const nq_estimate_options_t *options, uint64_t sets,
                             int without_replacement) {
   uint64_t strata = options->strata > 0 ? options->strata : NQ_ESTIMATE_JOIN_STRATA;
   uint64_t sure = options->probes > 0 ? options->probes : NQ_ESTIMATE_MIN_PROBES;
-  uint64_t whole = sets / sure + (sets % sure != 0); /* blocks of at most `sure` sets */
+  uint64_t whole = divided_up(sets, sure); /* blocks of at most `sure` sets */
   if (without_replacement && whole <= strata)
     return whole > 0 ? whole : 1;
   if (strata > sets / 2)
@@ -581,7 +584,7 @@ static uint64_t join_strata(const nq_estimate_options_t *options, uint64_t sets,
  * (blocks differ by one set at most). */
 static uint64_t join_draws_end(const plan_t *plan) {
   const uint64_t strata = plan->frame_count;
-  uint64_t largest = plan->set_count / strata + (plan->set_count % strata != 0), end = 0;
+  uint64_t largest = divided_up(plan->set_count, strata), end = 0;
   if (!plan->without_replacement || __builtin_mul_overflow(largest, strata, &end))
     return 0;
   return end;

@@ -28,6 +28,11 @@ static inline uint64_t nq__stratum_first(uint64_t items, uint64_t strata, uint64
   return (uint64_t)((unsigned __int128)items * s / strata);
 }
 
+/* The items of block s. */
+static inline uint64_t nq__stratum_size(uint64_t items, uint64_t strata, uint64_t s) {
+  return nq__stratum_first(items, strata, s + 1) - nq__stratum_first(items, strata, s);
+}
+
 /* Quantity `of` over `strata` strata: per stratum the mean of its probes,
  * summed; the variance, per stratum the sample variance over its probes
  * over their count; the degrees of freedom of that sum, Welch and
