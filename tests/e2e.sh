@@ -43,6 +43,29 @@ run_ranks 2 -n 12 --unique
 check "-n 12 --unique at 2 ranks: status $status, output: $(head -c 300 "$out" | tr '\n' '|')" \
   text_count_ok 12 2 '(scalar|avx512)' unique
 
+# ---- singletons started together ----------------------------------------------
+# Open MPI names every lone process alike, so that all would share one
+# session directory, $TMPDIR/ompi.<host>.<uid>, which the first to end
+# removes under the others; each run keeps one of its own.  A file in the
+# shared directory's place fails every run that would use it, at MPI_Init;
+# a dozen runs at once count, and leave nothing behind.
+sessions=$work/sessions
+mkdir "$sessions"
+blocker=$sessions/ompi.$(hostname | cut -d. -f1).$(id -u)
+: >"$blocker"
+TMPDIR=$sessions run -n 8 --format json
+count_ok "1 rank, the shared session directory taken" 8
+for i in $(seq 1 12); do
+  TMPDIR=$sessions timeout "$limit" "$binary" -n 9 --format json >"$work/together.$i" 2>&1 &
+done
+wait
+for i in $(seq 1 12); do
+  check "singleton $i of 12 started together: $(head -c 300 "$work/together.$i" | tr '\n' '|')" \
+    grep -q "\"solutions\":\"${known_all[9]}\"" "$work/together.$i"
+done
+check "singletons left session directories: $(ls -A "$sessions")" \
+  [ "$(ls -A "$sessions")" = "$(basename "$blocker")" ]
+
 # ---- the scalar walk ----------------------------------------------------------
 # Every CPU runs it; the lane walk is e2e_avx512.sh's.
 

@@ -25,8 +25,9 @@ enum {
  * `nqueens-mpi -n 16`), asks Open MPI for a lean single-process start:
  * no helper daemon, the ob1 messaging layer and the self transport.  That
  * skips probing the network stacks a lone process never uses, most of a
- * small run's start-up (docs/performance.md).  Settings already in the
- * environment win. */
+ * small run's start-up (docs/performance.md); and a session directory of
+ * its own, so that singletons started together do not share one.
+ * Settings already in the environment win. */
 void nq__app_tune_singleton(void);
 
 /* The whole command line on every rank of `comm`.  Only rank 0 writes to
