@@ -549,7 +549,11 @@ START_TEST(test_join_estimate_is_exact) {
   assert_estimate_says(&result, NQ_FORMAT_TEXT,
                        "Q(27) = 95815104 (counted, every column set solved)\n"
                        "nodes = 490000000 (counted, every column set solved)\n");
-  assert_estimate_says(&result, NQ_FORMAT_TEXT, "), the solved sets' own CPU time\n");
+  /* Its time was measured, not sampled: no interval, whatever the spread
+   * the sample's sets had. */
+  assert_estimate_says(&result, NQ_FORMAT_TEXT,
+                       "one core: 38 years, the solved sets' own CPU time\n"
+                       "on 1 rank, 2 threads: 19 years\n");
   assert_estimate_says(&result, NQ_FORMAT_TEXT,
                        "join method: all 128 column sets solved exactly (the count), in 64 "
                        "strata");
@@ -558,7 +562,13 @@ START_TEST(test_join_estimate_is_exact) {
                        "\"solutions_error\":0,");
   result.method = NQ_COUNT_BACKTRACK;
   assert_estimate_says(&result, NQ_FORMAT_TEXT, "Q(27) = 95815104 (counted, every frame solved)\n");
+  result.nodes_per_second = 4e8;
+  assert_estimate_says(&result, NQ_FORMAT_TEXT, "one core: 38 years, at 4e+08 nodes/s");
+  /* One stratum or frame: the draws named before say how many it had. */
+  result.frames = 1;
+  assert_estimate_says(&result, NQ_FORMAT_TEXT, "128 probes on 1 frame, exact below 11 rows");
   result.method = NQ_COUNT_JOIN;
+  assert_estimate_says(&result, NQ_FORMAT_TEXT, "(the count), in 1 stratum, seed 1: ");
   /* Below a GiB the bound is in MiB. */
   result.memory = (size_t)96 << 20;
   text = estimate_text(&result, NQ_FORMAT_TEXT, 0, 1);

@@ -85,7 +85,9 @@ static int interval_known(nq_estimate_value_t estimate, int counted) {
 static const char no_interval[] = "no interval: the samples did not vary; more samples or strata "
                                   "give one";
 
-/* "465 years (95%: 462 to 468)" for core-seconds shared by `cores`. */
+/* "465 years (95%: 462 to 468)" for core-seconds shared by `cores`; a
+ * count's time, measured where an estimate's is sampled, has no interval:
+ * "465 years". */
 static void append_duration(nq__output_t *output, nq_estimate_value_t core_seconds, double cores,
                             int counted) {
   nq_estimate_value_t wall = nq_estimate_divided(core_seconds, cores);
@@ -94,11 +96,14 @@ static void append_duration(nq__output_t *output, nq_estimate_value_t core_secon
   interval95(bounds, wall);
   duration_unit(wall.value, &scale, &unit);
   append_amount(output, wall.value / scale);
+  nq__output_format(output, " %s", unit);
+  if (counted)
+    return;
   if (!interval_known(wall, counted)) {
-    nq__output_format(output, " %s (%s)", unit, no_interval);
+    nq__output_format(output, " (%s)", no_interval);
     return;
   }
-  nq__output_format(output, " %s (95%%: ", unit);
+  nq__output_text(output, " (95%: ");
   append_amount(output, bounds[0] / scale);
   nq__output_text(output, " to ");
   append_amount(output, bounds[1] / scale);
@@ -122,6 +127,13 @@ static void estimated_as_text(nq__output_t *output, const char *name,
   nq__output_text(output, ")\n");
 }
 
+/* " (at least 2 each)": the draws each of several strata or frames is
+ * sure of; of one, the draws named before say it all. */
+static void append_least_each(nq__output_t *output, uint64_t parts, uint64_t least) {
+  if (parts > 1)
+    nq__output_format(output, " (at least %llu each)", (unsigned long long)least);
+}
+
 /* The join's sample: its sets, whole or sampled by paths, its strata. */
 static void join_sample_as_text(nq__output_t *output, uint64_t seed,
                                 const nq_estimate_result_t *r) {
@@ -141,11 +153,11 @@ static void join_sample_as_text(nq__output_t *output, uint64_t seed,
                       "join method: %llu column sets of the %llu drawn without replacement and "
                       "solved exactly",
                       (unsigned long long)r->probes, (unsigned long long)r->units);
+  nq__output_format(output, ", in %llu strat%s", (unsigned long long)r->frames,
+                    r->frames == 1 ? "um" : "a");
+  append_least_each(output, r->frames, r->min_probes);
   nq__output_format(output,
-                    ", in %llu strat%s (at least %llu each), seed %llu: %.3f s on %d rank%s, "
-                    "%d thread%s, tables within ",
-                    (unsigned long long)r->frames, r->frames == 1 ? "um" : "a",
-                    (unsigned long long)r->min_probes,
+                    ", seed %llu: %.3f s on %d rank%s, %d thread%s, tables within ",
                     (unsigned long long)seed, r->seconds, r->ranks, r->ranks == 1 ? "" : "s",
                     r->threads, r->threads == 1 ? "" : "s");
   nq__output_bytes(output, r->memory);
@@ -159,6 +171,20 @@ static void counted_as_text(nq__output_t *output, const char *name, double value
                             const nq_estimate_result_t *r) {
   nq__output_format(output, "%s = %.0f (counted, every %s solved)\n", name, value,
                     r->method == NQ_COUNT_JOIN ? "column set" : "frame");
+}
+
+/* The backtracker's sample: its probes, frames and exact rows. */
+static void backtrack_sample_as_text(nq__output_t *output, uint64_t seed,
+                                     const nq_estimate_result_t *r) {
+  nq__output_format(output, "%llu probes on %llu frame%s", (unsigned long long)r->probes,
+                    (unsigned long long)r->frames, r->frames == 1 ? "" : "s");
+  append_least_each(output, r->frames, r->min_probes);
+  nq__output_format(output,
+                    ", exact below %d rows, seed %llu: %.3f s on %d rank%s, %d thread%s, %s "
+                    "walk\n",
+                    r->exact_rows, (unsigned long long)seed, r->seconds, r->ranks,
+                    r->ranks == 1 ? "" : "s", r->threads, r->threads == 1 ? "" : "s",
+                    nq_walk_name(r->walk));
 }
 
 static void estimate_as_text(nq__output_t *output, int n, uint64_t cores, uint64_t seed,
@@ -197,14 +223,7 @@ static void estimate_as_text(nq__output_t *output, int n, uint64_t cores, uint64
   if (r->method == NQ_COUNT_JOIN)
     join_sample_as_text(output, seed, r);
   else
-    nq__output_format(output,
-                  "%llu probes on %llu frame%s (at least %llu each), exact below %d rows, seed "
-                  "%llu: %.3f s on %d rank%s, %d thread%s, %s walk\n",
-                  (unsigned long long)r->probes, (unsigned long long)r->frames,
-                  r->frames == 1 ? "" : "s",
-                  (unsigned long long)r->min_probes, r->exact_rows, (unsigned long long)seed,
-                  r->seconds, r->ranks, r->ranks == 1 ? "" : "s", r->threads,
-                  r->threads == 1 ? "" : "s", nq_walk_name(r->walk));
+    backtrack_sample_as_text(output, seed, r);
 }
 
 /* Where the samples give no interval, its ends and degrees are null. */
