@@ -1,14 +1,12 @@
-#define _POSIX_C_SOURCE 200809L /* setenv */
+#define _POSIX_C_SOURCE 200809L /* PATH_MAX, in app_modes.h */
 
 /* The command line on every rank: the options parsed and agreed between
  * the ranks, then the mode (app_modes.h) run. */
 #include "app.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zlib.h>
 
 #include "app_modes.h"
@@ -21,44 +19,6 @@
 #ifndef NQ_VERSION
 #define NQ_VERSION "unknown"
 #endif
-
-/* Where Open MPI puts its session directories, as it finds it itself. */
-static const char *session_directory_base(void) {
-  static const char *const variables[] = {"OMPI_MCA_orte_tmpdir_base", "TMPDIR", "TEMP", "TMP"};
-  for (size_t i = 0; i < sizeof variables / sizeof variables[0]; i++) {
-    const char *base = getenv(variables[i]);
-    if (base != NULL && base[0] != '\0')
-      return base;
-  }
-  return "/tmp";
-}
-
-/* Open MPI names every isolated singleton alike, so that they all share
- * one session directory (<tmp>/ompi.<host>.<uid>/jf.0/1/0): one that ends
- * removes it under another that is starting, whose MPI_Init then fails
- * (one start in about twenty, with a score of them at once).  Concurrent
- * singletons are common: array tasks on one node, scripts asking
- * --status.  A top directory of the process's own keeps them apart; Open
- * MPI removes it, empty, at MPI_Finalize. */
-static void own_session_directory(void) {
-  char host[256] = "";
-  char top[PATH_MAX];
-  if (gethostname(host, sizeof host - 1) != 0)
-    strcpy(host, "localhost");
-  int length = snprintf(top, sizeof top, "%s/ompi.%s.%lu.%ld", session_directory_base(), host,
-                        (unsigned long)geteuid(), (long)getpid());
-  if (length > 0 && (size_t)length < sizeof top)
-    setenv("OMPI_MCA_orte_top_session_dir", top, 0);
-}
-
-void nq__app_tune_singleton(void) {
-  if (nq__app_started_by_launcher())
-    return;
-  setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
-  setenv("OMPI_MCA_pml", "ob1", 0);
-  setenv("OMPI_MCA_btl", "self", 0);
-  own_session_directory();
-}
 
 /* Everything written must reach the stream: a full disk is a failure.
  * Help and version are printed straight to the stream, one call each,
