@@ -177,6 +177,36 @@ refused_untouched "not a journal" -n "$board"
 : >"$journal"
 refused_untouched "empty file" -n "$board"
 
+# A journal where the run prints, alone or under mpirun (whose stream it
+# is then), would be damaged by its lines: refused, the journal as it
+# was, the line on stderr unless stderr is the journal.
+printed=$work/printed.journal
+"$binary" -n 10 --checkpoint "$printed" -q >/dev/null
+cp "$printed" "$work/printed.before"
+refused_saying() { [ "$status" -eq 2 ] && [ "$(wc -l <"$err")" -eq "$1" ]; }
+printed_refused() {
+  local label=$1 expected_lines=$2
+  check "$label: status $status (expected 2), stderr: $(head -c 300 "$err" | tr '\n' '|')" \
+    refused_saying "$expected_lines"
+  check "$label: the journal changed" cmp -s "$printed" "$work/printed.before"
+}
+for args in "-n 10 --checkpoint" "--status" "--merge"; do
+  read -ra words <<<"$args"
+  timeout "$limit" "$binary" "${words[@]}" "$printed" >>"$printed" 2>"$err"
+  status=$?
+  printed_refused "$args JOURNAL >> JOURNAL" 1
+  check "$args JOURNAL >> JOURNAL: not named: $(head -c 300 "$err")" \
+    grep -q "is this run's standard output, whose lines would damage the journal" "$err"
+  : >"$err" # stderr is the journal: whatever is printed shows there
+  timeout "$limit" "$binary" "${words[@]}" "$printed" >"$out" 2>>"$printed"
+  status=$?
+  printed_refused "$args JOURNAL 2>> JOURNAL" 0
+done
+timeout "$limit" "$mpiexec" "$numproc_flag" 2 -q --oversubscribe "$binary" -n 10 \
+  --checkpoint "$printed" >>"$printed" 2>"$err"
+status=$?
+printed_refused "2 ranks: -n 10 --checkpoint JOURNAL >> JOURNAL" 1
+
 run -n 12 --list --checkpoint "$journal"
 usage_error_ok "--checkpoint with --list" "-n 12 --list --checkpoint"
 

@@ -235,6 +235,18 @@ check "--json through a link: the target written, the link and the mode kept" \
   bash -c "[ $status -eq 0 ] && [ -L '$work/kept.link' ] && grep -q '\"solutions\":\"92\"' '$work/kept.json' && [ \$(stat -c %a '$work/kept.json') = 640 ]"
 (umask 027 && "$binary" -n 8 --json "$work/new.json" -q >/dev/null 2>&1)
 check "--json: a new record's mode follows the umask" [ "$(stat -c %a "$work/new.json")" = 640 ]
+# --json onto the run's own output would replace the file it prints to,
+# the printed result lost with the old file; /dev/stdout on a pipe links
+# to no path, yet is named as what it is.
+timeout "$limit" "$binary" -n 8 --json "$work/printed.txt" >"$work/printed.txt" 2>"$err"
+status=$?
+check "--json FILE > FILE: status $status (expected 2), stderr: $(head -c 300 "$err")" \
+  bash -c "[ $status -eq 2 ] && [ ! -s '$work/printed.txt' ] && grep -q \"is this run's standard output\" '$err'"
+timeout "$limit" "$binary" -n 8 --json /dev/stdout 2>"$err" | cat >"$out"
+status=${PIPESTATUS[0]}
+usage_error_ok "--json /dev/stdout into a pipe" "-n 8 --json /dev/stdout | cat"
+check "--json /dev/stdout into a pipe: not named: $(head -c 300 "$err")" \
+  grep -q "^nqueens-mpi: --json /dev/stdout: is this run's standard output, which the record" "$err"
 run -n 12 --json "$work/no/such/dir/x.json"
 check "--json into a missing directory: status 2, nothing made" bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && [ ! -e '$work/no' ]"
 # The temporary files beside a record or a journal keep within NAME_MAX

@@ -194,10 +194,26 @@ static int resume_with_journals_method(nq__cli_t *resolved, MPI_Comm comm, int r
   return NQ_EXIT_OK;
 }
 
+/* Every rank learns rank 0's verdict: the journal is not where the run
+ * prints (app_output.c). */
+static int journal_apart_from_output(const nq__cli_t *cli, MPI_Comm comm, int rank, FILE *err) {
+  if (cli->checkpoint == NULL)
+    return NQ_EXIT_OK;
+  int apart = rank == 0 ? nq__app_journal_apart_from_output("--checkpoint", cli->checkpoint, err)
+                        : NQ_EXIT_OK;
+  int rc = nq__agree_with_rank0(apart == NQ_EXIT_OK ? NQ_OK : NQ_EINVAL, comm);
+  if (rc == NQ_EMPI)
+    return nq__app_runtime_failure(err, "checking --checkpoint", NQ_EMPI, 0);
+  return rc == NQ_OK ? NQ_EXIT_OK : NQ_EXIT_USAGE;
+}
+
 int nq__app_run_count(const nq__cli_t *given, volatile sig_atomic_t *stop, MPI_Comm comm, int rank,
                       FILE *out, FILE *err) {
   nq__cli_t resolved = *given;
   const nq__cli_t *cli = &resolved;
+  int apart = journal_apart_from_output(cli, comm, rank, err);
+  if (apart != NQ_EXIT_OK)
+    return apart;
   int resumed = resume_with_journals_method(&resolved, comm, rank, err);
   if (resumed != NQ_EXIT_OK)
     return resumed;
@@ -270,9 +286,13 @@ int nq__app_run_count(const nq__cli_t *given, volatile sig_atomic_t *stop, MPI_C
   } else if (rc != NQ_OK) {
     status = count_failure(err, rank, rc, &result);
   } else if (rank == 0) {
+    /* The record is written even where the output failed (a full disk
+     * under stdout): without a journal it is all that keeps the count. */
     status = write_count(cli, &result, out, err);
-    if (status == NQ_EXIT_OK && cli->json_file != NULL)
-      status = record_count(json_target, cli, &result, &provenance, err);
+    if (cli->json_file != NULL) {
+      int recorded = record_count(json_target, cli, &result, &provenance, err);
+      status = status != NQ_EXIT_OK ? status : recorded;
+    }
   }
   if (rank == 0 && result.silent_ranks > 0 && rc != NQ_EMPI)
     status = without_silent_ranks(err, &result, status);

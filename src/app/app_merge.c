@@ -72,6 +72,9 @@ static int say_no_total(FILE *err, const nq__merge_result_t *result) {
 int nq__app_run_merge(const nq__cli_t *cli, FILE *out, FILE *err) {
   static const char what[] = "writing the merge failed";
   char message[NQ__MESSAGE_SIZE], json_target[PATH_MAX] = "";
+  for (int i = 0; i < cli->merge_count; i++)
+    if (nq__app_journal_apart_from_output("--merge", cli->merge_files[i], err) != NQ_EXIT_OK)
+      return NQ_EXIT_USAGE;
   int destination = nq__app_json_destination_ok(json_target, cli, (const char *const *)cli->merge_files,
                                         cli->merge_count, MPI_COMM_SELF, 0, err);
   if (destination != NQ_EXIT_OK)
@@ -95,8 +98,12 @@ int nq__app_run_merge(const nq__cli_t *cli, FILE *out, FILE *err) {
       rc = nq__output_merge(&output, cli->format, cli->merge_files, &result);
       status = nq__app_close_output(&output, rc, err, what);
     }
-    if (status == NQ_EXIT_OK && cli->json_file != NULL)
-      status = record_merge(json_target, cli, &result, &provenance, err);
+    /* The record is written even where the output failed: it keeps the
+     * total, and every journal's hash. */
+    if (cli->json_file != NULL) {
+      int recorded = record_merge(json_target, cli, &result, &provenance, err);
+      status = status != NQ_EXIT_OK ? status : recorded;
+    }
     if (status == NQ_EXIT_OK && !nq__merge_is_total(&result))
       status = say_no_total(err, &result);
   }

@@ -51,6 +51,11 @@ int nq__app_join_memory(size_t *memory, const nq__cli_t *cli, int threads, MPI_C
 /* One line "nqueens-mpi: WHAT: the code's message[: the system's reason]";
  * returns NQ_EXIT_ABORT for NQ_EMPI, else NQ_EXIT_FAILURE. */
 int nq__app_runtime_failure(FILE *err, const char *what, int code, int write_errno);
+/* A journal the run reads or writes must not be where it prints, whose
+ * lines would damage it (`--checkpoint j >> j`): NQ_EXIT_USAGE, said on
+ * `err` as OPTION PATH (unless the journal is standard error), where it
+ * is; else NQ_EXIT_OK. */
+int nq__app_journal_apart_from_output(const char *option, const char *path, FILE *err);
 /* The output module's buffer on `out`, and its flush and release after
  * the writers (whose result is `rc`), each failure reported as WHAT. */
 int nq__app_open_output(nq__output_t *output, FILE *out, FILE *err, const char *what);

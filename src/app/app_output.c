@@ -7,8 +7,10 @@
 #include "app_modes.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "nqueens/error.h"
+#include "standard_stream.h"
 
 /* One line; a failed write adds the system's reason (write_errno, 0 when
  * there is none). */
@@ -18,6 +20,18 @@ int nq__app_runtime_failure(FILE *err, const char *what, int code, int write_err
   else
     fprintf(err, "nqueens-mpi: %s: %s\n", what, nq_strerror(code));
   return code == NQ_EMPI ? NQ_EXIT_ABORT : NQ_EXIT_FAILURE;
+}
+
+int nq__app_journal_apart_from_output(const char *option, const char *path, FILE *err) {
+  int stream = nq__standard_stream_at(path);
+  if (stream == 0)
+    return NQ_EXIT_OK;
+  /* Where it is standard error, the line saying so would be the damage:
+   * the status alone tells. */
+  if (stream != STDERR_FILENO)
+    fprintf(err, "nqueens-mpi: %s %s: is this run's %s, whose lines would damage the journal\n",
+            option, path, nq__standard_stream_name(stream));
+  return NQ_EXIT_USAGE;
 }
 
 /* Counts, boards and --first go through the output module's buffer,

@@ -18,6 +18,7 @@
 #include "journal.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
+#include "standard_stream.h"
 
 static int64_t now_ms(void) {
   struct timespec t;
@@ -210,6 +211,13 @@ int nq__provenance_check_destination(char *target, const char *path, const char 
   if (path[0] == '\0' || strlen(path) >= PATH_MAX - 16) {
     nq__message(message, "--json needs a file name (shorter than %d bytes)",
              PATH_MAX - 16);
+    return NQ_EINVAL;
+  }
+  /* Before the links are read: /dev/stdout on a pipe links to no path. */
+  int stream = nq__standard_stream_at(path);
+  if (stream != 0) {
+    nq__message(message, "--json %s: is this run's %s, which the record would replace", path,
+                nq__standard_stream_name(stream));
     return NQ_EINVAL;
   }
   int rc = resolve_destination(target, path, message);

@@ -92,6 +92,8 @@ static void print_json(nq__output_t *out, const char *path, const status_t *s) {
 
 int nq__status_print(FILE *out, FILE *err, const char *path, nq__format_t format) {
   char message[NQ__MESSAGE_SIZE];
+  if (nq__app_journal_apart_from_output("--status", path, err) != NQ_EXIT_OK)
+    return NQ_EXIT_USAGE;
   nq__journal_state_t state;
   nq__journal_state_init(&state);
   int rc = nq__journal_read(&state, message, path);
