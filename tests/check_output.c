@@ -967,6 +967,38 @@ END_TEST
 /* A progress line of a resumed run: its rate and ETA from the units it
  * solved itself (400 in 2 s: 200 units/s, 500 left: 2.5 s), not from the
  * 600 it took from the journal. */
+/* JSON text is UTF-8: a name's characters kept whole, quotes, backslashes
+ * and control characters escaped, and each byte that starts no UTF-8
+ * character (a file name in Latin-1, a lone continuation, an overlong
+ * form, a surrogate, past U+10FFFF, a sequence cut short) as U+FFFD. */
+START_TEST(test_json_strings_are_utf8) {
+  static const struct {
+    const char *text, *json;
+  } cases[] = {
+      {"r\xc3\xa9sum\xc3\xa9 \xe2\x82\xac \xf0\x9f\x91\x91",
+       "\"r\xc3\xa9sum\xc3\xa9 \xe2\x82\xac \xf0\x9f\x91\x91\""},
+      {"a\"b\\c\n", "\"a\\\"b\\\\c\\u000a\""},
+      {"\xff\xfe", "\"\\ufffd\\ufffd\""},
+      {"caf\xe9.journal", "\"caf\\ufffd.journal\""},
+      {"\x80", "\"\\ufffd\""},
+      {"\xc0\xaf", "\"\\ufffd\\ufffd\""},
+      {"\xe0\x80\xaf", "\"\\ufffd\\ufffd\\ufffd\""},
+      {"\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\""},
+      {"\xf4\x90\x80\x80", "\"\\ufffd\\ufffd\\ufffd\\ufffd\""},
+      {"\xe2\x82", "\"\\ufffd\\ufffd\""},
+      {"\xf4\x8f\xbf\xbf", "\"\xf4\x8f\xbf\xbf\""},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    memory_t m;
+    memory_open(&m, NQ_OUTPUT_CAPACITY);
+    nq__output_json_string(&m.output, cases[i].text);
+    memory_close(&m);
+    ck_assert_msg(strcmp(m.text, cases[i].json) == 0, "case %zu: %s", i, m.text);
+    free(m.text);
+  }
+}
+END_TEST
+
 START_TEST(test_progress_leaves_resumed_units_out) {
   char *text = NULL;
   size_t size = 0;
@@ -1018,6 +1050,7 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_test(count, test_estimate_without_spread_gives_no_interval);
   tcase_add_test(count, test_join_estimate_is_exact);
   tcase_add_test(count, test_progress_leaves_resumed_units_out);
+  tcase_add_test(count, test_json_strings_are_utf8);
   suite_add_tcase(suite, count);
   TCase *first = support_tcase("first");
   tcase_add_test(first, test_first_json_is_exact);

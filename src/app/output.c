@@ -112,16 +112,41 @@ void nq__output_format(nq__output_t *output, const char *format, ...) {
 }
 
 
-/* A JSON string: quotes, backslashes and control characters escaped. */
+/* The bytes of the UTF-8 character at `s` (RFC 3629: the shortest form,
+ * no surrogates, nothing past U+10FFFF), or 0 where none starts there. */
+static int utf8_length(const unsigned char *s) {
+  if (s[0] < 0x80)
+    return 1;
+  int length = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+  if (length == 0 || s[0] > 0xF4)
+    return 0;
+  for (int i = 1; i < length; i++)
+    if ((s[i] & 0xC0) != 0x80)
+      return 0;
+  const int overlong = (s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xF0 && s[1] < 0x90);
+  const int surrogate = s[0] == 0xED && s[1] >= 0xA0;
+  const int past_unicode = s[0] == 0xF4 && s[1] >= 0x90;
+  return overlong || surrogate || past_unicode ? 0 : length;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped; a
+ * byte that starts no UTF-8 character (a file name in another encoding)
+ * as U+FFFD, the replacement character, since JSON text is UTF-8. */
 void nq__output_json_string(nq__output_t *output, const char *text) {
   nq__output_char(output, '"');
-  for (const char *c = text; *c; c++)
-    if (*c == '"' || *c == '\\')
+  for (const unsigned char *c = (const unsigned char *)text; *c;) {
+    int length = utf8_length(c);
+    if (length == 0)
+      nq__output_text(output, "\\ufffd");
+    else if (*c == '"' || *c == '\\')
       nq__output_format(output, "\\%c", *c);
-    else if ((unsigned char)*c < 0x20)
-      nq__output_format(output, "\\u%04x", (unsigned char)*c);
+    else if (*c < 0x20)
+      nq__output_format(output, "\\u%04x", *c);
     else
-      nq__output_char(output, *c);
+      for (int i = 0; i < length; i++)
+        nq__output_char(output, (char)c[i]);
+    c += length > 0 ? length : 1;
+  }
   nq__output_char(output, '"');
 }
 

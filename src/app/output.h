@@ -48,7 +48,8 @@ void nq__output_char(nq__output_t *output, char c);
 void nq__output_bytes(nq__output_t *output, size_t bytes);
 
 void nq__output_format(nq__output_t *output, const char *format, ...);
-/* A JSON string: quotes, backslashes and control characters escaped. */
+/* A JSON string: quotes, backslashes and control characters escaped, a
+ * byte that starts no UTF-8 character written as U+FFFD. */
 void nq__output_json_string(nq__output_t *output, const char *text);
 /* ,"slice":"I/K" for slice index (0-based) of count, as --slice spells it;
  * nothing for a whole count (count 0 or 1).  Counts, records and --status
