@@ -371,6 +371,20 @@ START_TEST(test_cancel_hook_abandons_units_and_nothing_else) {
 }
 END_TEST
 
+/* Where no branch reaches the step that asks before each subtree, the walk
+ * asks every so many nodes as well, so that a stop is heard within
+ * milliseconds: said yes at the second call, it abandons the unit (before,
+ * it asked never and ran the unit out). */
+START_TEST(test_cancel_hook_is_asked_far_above_the_bottom) {
+  enum { N = 64, FREE_COLUMNS = 14 }; /* 2.7e7 nodes, where the walk asks at 2^20 */
+  nq_search_t *search = NULL;
+  ck_assert_int_eq(nq_kernel_create(&search, N, NQ_WALK_SCALAR), NQ_OK);
+  /* It asks CANCEL_STEPS (8) above step walk_rows - 3, the last it walks. */
+  support_assert_asked_short_of_the_bottom(search, N, FREE_COLUMNS, 3 + 8);
+  nq_kernel_destroy(search);
+}
+END_TEST
+
 START_TEST(test_create_rejects_invalid_arguments) {
   nq_search_t *search = NULL;
   ck_assert_int_eq(nq_kernel_create(&search, NQ_MAX_N + 1, NQ_WALK_AUTO), NQ_EINVAL);
@@ -396,6 +410,7 @@ static Suite *kernel_suite(int argc, char **argv) {
   suite_add_tcase(suite, units);
   TCase *cancel = support_tcase("cancel");
   tcase_add_loop_test(cancel, test_cancel_hook_abandons_units_and_nothing_else, 0, 4);
+  tcase_add_test(cancel, test_cancel_hook_is_asked_far_above_the_bottom);
   suite_add_tcase(suite, cancel);
 
   TCase *corrupt = support_tcase("corrupt");

@@ -258,6 +258,20 @@ START_TEST(test_lanes_abandon_units_when_cancelled) {
 }
 END_TEST
 
+/* Where no branch reaches the lanes' rows, the search for roots asks the
+ * hook every so many nodes as well, as the scalar walk does (before, it
+ * asked once, at the start, and ran the unit out). */
+START_TEST(test_lanes_asked_far_above_their_rows) {
+  enum { N = NQ_LANES_MAX_N, FREE_COLUMNS = 15 }; /* 7e6 nodes */
+  nq_search_t *search = NULL;
+  ck_assert_int_eq(nq_kernel_create(&search, N, NQ_WALK_AVX512), NQ_OK);
+  search->lanes_min_rows = 0;
+  /* The lanes start LANE_LEVELS (5) above the hand-over, walk_rows - 4. */
+  support_assert_asked_short_of_the_bottom(search, N, FREE_COLUMNS, 4 + 5);
+  nq_kernel_destroy(search);
+}
+END_TEST
+
 START_TEST(test_lanes_fit_limits) {
   nq_search_t search;
   memset(&search, 0, sizeof search);
@@ -327,6 +341,7 @@ static Suite *lanes_suite(int argc, char **argv) {
   tcase_add_loop_test(counts, test_lanes_match_reference_on_open_rows, 0, 5);
   tcase_add_loop_test(counts, test_lanes_match_scalar_walk_on_every_unit, 8, 16);
   tcase_add_loop_test(counts, test_lanes_abandon_units_when_cancelled, 12, 15);
+  tcase_add_test(counts, test_lanes_asked_far_above_their_rows);
   suite_add_tcase(suite, counts);
   return suite;
 }

@@ -7,6 +7,7 @@
 
 #include "nqueens/error.h"
 #include "nqueens/units.h"
+#include "search.h"
 
 /* Written apart from nq_solutions_is_valid, which compares pairs: here
  * each queen marks its column and its two diagonals, and a line marked
@@ -309,4 +310,39 @@ int support_main(int argc, char **argv, Suite *(*make_suite)(int argc, char **ar
   MPI_Allreduce(&failed, &failed_anywhere, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   MPI_Finalize();
   return failed_anywhere == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+static int yes_at_second_call(void *context) {
+  unsigned *calls = context;
+  return ++*calls >= 2;
+}
+
+void support_assert_asked_short_of_the_bottom(nq_search_t *search, int n, int free,
+                                              int asking_steps_up) {
+  nq_unit_gen_t *gen = NULL;
+  nq_unit_t unit;
+  nq__walk_start_t start;
+  nq_unit_result_t result;
+  ck_assert_int_eq(nq_unit_gen_create(&gen, n, 0), NQ_OK);
+  ck_assert_int_gt(nq_unit_gen_next(gen, &unit), 0);
+  ck_assert_int_eq(nq__kernel_walk_start(&start, search, &unit), NQ_OK);
+  nq_unit_gen_destroy(gen);
+  ck_assert_int_lt(start.step + free, search->walk_rows - asking_steps_up);
+  /* The middle columns, and no diagonal attacked: a walk as long as the
+   * count of `free` queens on their own board. */
+  uint64_t open = search->walk_mask[start.step] & ~start.cols, kept = 0;
+  for (int skip = (__builtin_popcountll(open) - free) / 2; skip > 0; skip--)
+    open &= open - 1;
+  for (int i = 0; i < free && open != 0; i++) {
+    kept |= open & -open;
+    open &= open - 1;
+  }
+  ck_assert_int_eq(__builtin_popcountll(kept), free);
+  start.cols = ~kept;
+  start.diag_left = start.diag_right = 0;
+  unsigned calls = 0;
+  nq__kernel_set_cancel(search, yes_at_second_call, &calls);
+  ck_assert_int_eq(nq__kernel_count_from(&result, search, &start), NQ_ESTOPPED);
+  ck_assert_uint_eq(calls, 2);
+  nq__kernel_set_cancel(search, NULL, NULL);
 }

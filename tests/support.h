@@ -84,6 +84,18 @@ typedef struct support_units {
 } support_units_t;
 support_units_t support_all_units(int n, int depth);
 
+/* Counts n's first unit in `search` from its walk start with all but
+ * `free` of its columns attacked and no diagonal, so that every branch
+ * dead-ends within `free` steps, short of the step `asking_steps_up` above
+ * the walk's last, where it asks its cancel hook before each subtree or
+ * chunk of roots (a real
+ * board's first rows can leave a walk there for minutes), after about as
+ * many nodes as a count of `free` queens takes: a hook that says yes at
+ * its second call must have stopped the walk, asked no more. */
+struct nq_search;
+void support_assert_asked_short_of_the_bottom(struct nq_search *search, int n, int free,
+                                              int asking_steps_up);
+
 /* Initialises MPI, builds the suite with `make_suite` (which may read the
  * arguments), runs it without forking (check's fork mode breaks Open MPI),
  * finalises MPI.  Rank 0 prints check's report, another rank only its

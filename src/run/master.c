@@ -450,11 +450,29 @@ static size_t local_batches(master_t *m) {
   return m->pool != NULL ? nq__pool_batches(m->pool) : 0;
 }
 
+/* Tells the caller where the run stands, at most every progress_seconds
+ * (and always when `final`). */
+static void report_progress(master_t *m, int final) {
+  const nq_count_options_t *options = m->run->options;
+  if (options->progress == NULL)
+    return;
+  double now = MPI_Wtime();
+  if (!final && now - m->last_progress < options->progress_seconds)
+    return;
+  m->last_progress = now;
+  const nq_count_progress_t progress = {m->totals->units, m->run->slice_units,
+                                        m->run->resumed.sums.units,
+                                        (const mpz_t *)&m->totals->solutions, now - m->started,
+                                        final};
+  options->progress(&progress, options->progress_context);
+}
+
 /* The master's searcher asks this at coarse points of its unit: its own
  * stop flag, and every NQ_POLL_SECONDS the workers' results, answered at
  * once, and its other threads' needs, so that nobody waits for a long
- * unit to end and a worker's stop reaches the master inside one.
- * Non-zero abandons the unit. */
+ * unit to end and a worker's stop reaches the master inside one; the
+ * journal's sync and the progress lines fall due inside one too (a unit
+ * of a large board can take minutes).  Non-zero abandons the unit. */
 static int master_cancelled(void *context) {
   master_t *m = context;
   int rc = check_stop(m);
@@ -462,6 +480,8 @@ static int master_cancelled(void *context) {
     rc = serve_workers(m, 0);
     collect_local(m);
     feed_local(m);
+    sync_journal_if_due(m);
+    report_progress(m, 0);
   }
   if (rc != NQ_OK)
     m->hook_failed = 1;
@@ -519,23 +539,6 @@ static int stop_workers(master_t *m) {
     NQ_MPI_CHECK(m->comm, MPI_Send(NULL, 0, MPI_UINT64_T, rank, NQ_TAG_STOP, m->comm));
   }
   return NQ_OK;
-}
-
-/* Tells the caller where the run stands, at most every progress_seconds
- * (and always when `final`). */
-static void report_progress(master_t *m, int final) {
-  const nq_count_options_t *options = m->run->options;
-  if (options->progress == NULL)
-    return;
-  double now = MPI_Wtime();
-  if (!final && now - m->last_progress < options->progress_seconds)
-    return;
-  m->last_progress = now;
-  const nq_count_progress_t progress = {m->totals->units, m->run->slice_units,
-                                        m->run->resumed.sums.units,
-                                        (const mpz_t *)&m->totals->solutions, now - m->started,
-                                        final};
-  options->progress(&progress, options->progress_context);
 }
 
 /* The master's threads compute units themselves whenever no worker is

@@ -258,13 +258,14 @@ static int count_in_subtrees(nq_unit_result_t *result, const nq_search_t *search
   const int *gap = search->walk_gap;
   uint64_t free_squares[NQ_MAX_N];
   attacks_t at[NQ_MAX_N];
-  uint64_t solutions = 0, nodes = 0;
+  uint64_t solutions = 0, nodes = 0, since_asked = 0;
   int overflow = 0, i = start_step;
   at[i] = start;
   free_squares[i] = mask[i] & ~attacked(start);
   while (i >= start_step) {
     if (i == check_step) {
       nq_unit_result_t subtree;
+      since_asked = 0;
       if (nq__search_cancelled(search))
         return NQ_ESTOPPED;
       int rc = count_completions(&subtree, search, i, at[i]);
@@ -281,6 +282,14 @@ static int count_in_subtrees(nq_unit_result_t *result, const nq_search_t *search
       free_squares[i + 1] = mask[i + 1] & ~attacked(at[i + 1]);
       nodes++;
       i++;
+      /* Far above the bottom a walk can dead-end for minutes without
+       * reaching check_step (n = 64: the first rows placed leftmost leave
+       * no room forty rows down). */
+      if (++since_asked == NQ_SEARCH_NODES_BETWEEN_ASKS) {
+        since_asked = 0;
+        if (nq__search_cancelled(search))
+          return NQ_ESTOPPED;
+      }
     } else {
       i--;
     }

@@ -105,16 +105,27 @@ static void root_walk_start(root_walk_t *walk, const nq_search_t *search, int st
 
 /* Refills the chunk with the next roots, depth first; 0 when none is left.
  * Before each chunk it asks whether to abandon the unit: a chunk is
- * ROOT_CHUNK subtrees of the lanes' rows, thousands of nodes or more. */
+ * ROOT_CHUNK subtrees of the lanes' rows, thousands of nodes or more; and
+ * every NQ_SEARCH_NODES_BETWEEN_ASKS nodes of a search for roots that
+ * keeps dead-ending above them. */
 static int root_walk_next_chunk(root_walk_t *walk) {
   const uint64_t *mask = walk->search->walk_mask;
   const int *gap = walk->search->walk_gap;
   int count = 0, i = walk->level;
+  uint32_t since_asked = 0;
   if (nq__search_cancelled(walk->search)) {
     walk->cancelled = 1;
     i = walk->start_step - 1;
   }
   while (count < ROOT_CHUNK && i >= walk->start_step) {
+    if (++since_asked == NQ_SEARCH_NODES_BETWEEN_ASKS) {
+      since_asked = 0;
+      if (nq__search_cancelled(walk->search)) {
+        walk->cancelled = 1;
+        i = walk->start_step - 1;
+        break;
+      }
+    }
     if (i == walk->lanes_step) {
       walk->chunk[count++] = (root_t){walk->cols[i], walk->diag_left[i], walk->diag_right[i]};
       i--;

@@ -57,11 +57,17 @@ int nq__kernel_count_from(nq_unit_result_t *result, const nq_search_t *search,
  * at coarse points, never in their innermost loop (the scalar walk before
  * each subtree rooted CANCEL_STEPS steps above its closed-form bottom, the
  * classifying walk when it backs up to that depth, the lane walk before
- * each chunk of roots), and when it returns non-zero nq_kernel_solve
+ * each chunk of roots; the scalar and lane walks also every
+ * NQ_SEARCH_NODES_BETWEEN_ASKS nodes above those points, where on large
+ * boards they can dead-end for minutes without reaching one), and when it
+ * returns non-zero nq_kernel_solve
  * stops and returns NQ_ESTOPPED, with the unit's result undefined: it must
  * be solved again.  Units too short to reach such a point run to the end.
  * `cancelled` may call anything but this searcher; NULL removes the hook. */
 void nq__kernel_set_cancel(nq_search_t *search, nq__cancel_fn cancelled, void *context);
+
+/* A few milliseconds of a walk above its asking points. */
+#define NQ_SEARCH_NODES_BETWEEN_ASKS (1u << 20)
 
 /* Inside the walks: has the caller asked to abandon the unit? */
 static inline int nq__search_cancelled(const nq_search_t *search) {
