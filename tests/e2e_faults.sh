@@ -6,8 +6,8 @@
 #    unit as it finishes.
 #  - A complete journal that cannot be written still gives its result; an
 #    incomplete one is refused, untouched, and so is --verify of a complete
-#    one (its checks are written).  A full disk under --json is
-#    named.
+#    one (its checks are written).  A full disk under a new journal or
+#    --json is named, and fails the run.
 #  - mpiexec killed (SIGKILL): its orphaned ranks let the journal go within
 #    a second; a rerun that finds it still held exits 4 and is retried.
 #  - A rank stopped (SIGSTOP) for good: the count ends with the exact
@@ -70,6 +70,13 @@ status=$?
 usage_error_ok "an incomplete journal that cannot be written" "-n 12 --checkpoint (read-only)"
 check "an incomplete journal that cannot be written: says why, untouched" \
   bash -c "grep -q 'cannot be written (Read-only file system), and it holds' '$err' && cmp -s '$journal' '$work/before'"
+
+# A new journal on a full disk: the run fails (status 1), naming the
+# reason; the path given was good, so it is no usage error (status 2).
+with_shim NQ_SHIM_FULL=1 "$binary" -n 8 --checkpoint "$work/new.journal" -q >"$out" 2>"$err"
+status=$?
+check "a new journal on a full disk: status $status (expected 1), the reason, no file: $(head -c 200 "$err")" \
+  bash -c "[ $status -eq 1 ] && grep -q 'No space left on device' '$err' && [ ! -e '$work/new.journal' ] && ! ls '$work'/new.journal.* >/dev/null 2>&1"
 
 with_shim NQ_SHIM_FULL=1 "$binary" -n 8 --json "$work/full.json" -q >"$out" 2>"$err"
 status=$?

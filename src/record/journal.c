@@ -95,6 +95,16 @@ static int publish(int *created, char *message, const char *temporary, const cha
   return NQ_OK;
 }
 
+/* Fills `message` as nq__journal_refuse does; a failure of the disk
+ * rather than of the path given (full, over quota, failing) is the run's
+ * failure (NQ_EIO), not a refusal of its input (NQ_EJOURNAL). */
+static int refuse_or_fail(char *message, const char *path, const char *what, const char *name,
+                          int error) {
+  int rc = nq__journal_refuse(message, path, "%s%s%s: %s", what, name[0] ? " " : "", name,
+                              strerror(error));
+  return error == ENOSPC || error == EDQUOT || error == EIO ? NQ_EIO : rc;
+}
+
 /* A new journal holding the header alone, never seen half written: the
  * header goes to a temporary file in the same directory, is synced, then
  * takes the journal's name, and the directory is synced.  The file is
@@ -120,7 +130,7 @@ static int create(nq__journal_t *journal, int *created, nq__journal_state_t *sta
     fd = -1;
   }
   if (fd < 0) {
-    int rc = nq__journal_refuse(message, path, "cannot create %s: %s", temporary, strerror(errno));
+    int rc = refuse_or_fail(message, path, "cannot create", temporary, errno);
     free(temporary);
     return rc;
   }
@@ -128,7 +138,7 @@ static int create(nq__journal_t *journal, int *created, nq__journal_state_t *sta
   nq__journal_format_header(&line, header);
   int rc = lock_whole_file(fd, F_WRLCK, message, temporary);
   if (rc == NQ_OK && (write_all(fd, line.text, line.length, 0) != 0 || fsync(fd) != 0))
-    rc = nq__journal_refuse(message, path, "cannot write %s: %s", temporary, strerror(errno));
+    rc = refuse_or_fail(message, path, "cannot write", temporary, errno);
   if (rc == NQ_OK)
     rc = publish(created, message, temporary, path);
   unlink(temporary);
@@ -161,8 +171,7 @@ static int resume(nq__journal_t *journal, nq__journal_state_t *state, char *mess
     return rc;
   if (l.good_end < l.file_end) {
     if (ftruncate(fd, l.good_end) != 0 || fsync(fd) != 0)
-      return nq__journal_refuse(message, path, "cannot cut its torn last record: %s",
-                                strerror(errno));
+      return refuse_or_fail(message, path, "cannot cut its torn last record", "", errno);
     nq__journal_refuse(message, path, "torn last %s at line %" PRIu64 " (%lld bytes) dropped: %s",
                        nq__journal_line_names[l.torn_kind], l.torn_line,
                        (long long)(l.file_end - l.good_end),
