@@ -256,7 +256,8 @@ int nq__app_run_count(const nq__cli_t *given, volatile sig_atomic_t *stop, MPI_C
    * result.message holds the refusal or write failure instead for those. */
   if (rank == 0 && result.message[0] != '\0' && rc != NQ_EJOURNAL && rc != NQ_EBUSY &&
       rc != NQ_EIO)
-    fprintf(err, "nqueens-mpi: warning: --checkpoint %s: %s\n", cli->checkpoint, result.message);
+    fprintf(err, "nqueens-mpi: warning: --checkpoint %s: %s\n", cli->checkpoint,
+            nq__app_after_path(result.message, cli->checkpoint));
   if (rc == NQ_ESTOPPED) {
     if (rank == 0)
       report_stop(err, cli, &result);
@@ -265,7 +266,8 @@ int nq__app_run_count(const nq__cli_t *given, volatile sig_atomic_t *stop, MPI_C
     status = nq__app_walk_refused(err, rank, cli);
   } else if (rc == NQ_EJOURNAL || rc == NQ_EBUSY) {
     if (rank == 0)
-      fprintf(err, "nqueens-mpi: --checkpoint %s: %s\n", cli->checkpoint, result.message);
+      fprintf(err, "nqueens-mpi: --checkpoint %s: %s\n", cli->checkpoint,
+              nq__app_after_path(result.message, cli->checkpoint));
     status = rc == NQ_EBUSY ? NQ_EXIT_BUSY : NQ_EXIT_USAGE;
   } else if (rc == NQ_ENOGPU) {
     if (rank == 0)

@@ -51,6 +51,9 @@ int nq__app_join_memory(size_t *memory, const nq__cli_t *cli, int threads, MPI_C
 /* One line "nqueens-mpi: WHAT: the code's message[: the system's reason]";
  * returns NQ_EXIT_ABORT for NQ_EMPI, else NQ_EXIT_FAILURE. */
 int nq__app_runtime_failure(FILE *err, const char *what, int code, int write_errno);
+/* `message` past its leading "PATH: ", which a line that names the
+ * journal already says ("--checkpoint j: j: damaged" otherwise). */
+const char *nq__app_after_path(const char *message, const char *path);
 /* A journal the run reads or writes must not be where it prints, whose
  * lines would damage it (`--checkpoint j >> j`): NQ_EXIT_USAGE, said on
  * `err` as OPTION PATH (unless the journal is standard error), where it

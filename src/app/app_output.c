@@ -22,6 +22,13 @@ int nq__app_runtime_failure(FILE *err, const char *what, int code, int write_err
   return code == NQ_EMPI ? NQ_EXIT_ABORT : NQ_EXIT_FAILURE;
 }
 
+const char *nq__app_after_path(const char *message, const char *path) {
+  size_t length = strlen(path);
+  if (strncmp(message, path, length) == 0 && strncmp(message + length, ": ", 2) == 0)
+    return message + length + 2;
+  return message;
+}
+
 int nq__app_journal_apart_from_output(const char *option, const char *path, FILE *err) {
   int stream = nq__standard_stream_at(path);
   if (stream == 0)

@@ -104,12 +104,13 @@ int nq__status_print(FILE *out, FILE *err, const char *path, nq__format_t format
   }
   if (rc != NQ_OK) {
     fprintf(err, "nqueens-mpi: --status %s: %s\n", path,
-            rc == NQ_EJOURNAL ? message : nq_strerror(rc));
+            rc == NQ_EJOURNAL ? nq__app_after_path(message, path) : nq_strerror(rc));
     nq__journal_state_clear(&state);
     return NQ_EXIT_USAGE;
   }
   if (message[0] != '\0') /* a record being written as we read */
-    fprintf(err, "nqueens-mpi: warning: --status %s: %s\n", path, message);
+    fprintf(err, "nqueens-mpi: warning: --status %s: %s\n", path,
+            nq__app_after_path(message, path));
   const status_t s = measure(&state);
   const int untrusted = state.checks_differing > 0;
   nq__output_t output;
