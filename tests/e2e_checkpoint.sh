@@ -174,6 +174,8 @@ sed '3s/^\(.\)/\1\1/' "$work/whole" >"$journal" # damage in a middle record
 refused_untouched "damaged middle record" -n "$board"
 printf 'Q(17) = 95815104\n' >"$journal"
 refused_untouched "not a journal" -n "$board"
+check "not a journal: the line names the journal once: $(cat "$err")" \
+  [ "$(cat "$err")" = "nqueens-mpi: --checkpoint $journal: not a checkpoint journal (no \"nqueens-journal\" header line)" ]
 : >"$journal"
 refused_untouched "empty file" -n "$board"
 
