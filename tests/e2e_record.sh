@@ -247,6 +247,10 @@ status=${PIPESTATUS[0]}
 usage_error_ok "--json /dev/stdout into a pipe" "-n 8 --json /dev/stdout | cat"
 check "--json /dev/stdout into a pipe: not named: $(head -c 300 "$err")" \
   grep -q "^nqueens-mpi: --json /dev/stdout: is this run's standard output, which the record" "$err"
+cp "$binary" "$work/program"
+run -n 8 --json "$work/program"
+usage_error_ok "--json onto an executable file" "-n 8 --json PROGRAM"
+check "--json onto an executable file: it changed" cmp -s "$binary" "$work/program"
 run -n 12 --json "$work/no/such/dir/x.json"
 check "--json into a missing directory: status 2, nothing made" bash -c "[ $status -eq 2 ] && [ ! -s '$out' ] && [ ! -e '$work/no' ]"
 # The temporary files beside a record or a journal keep within NAME_MAX

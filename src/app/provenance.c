@@ -187,6 +187,13 @@ static int resolve_destination(char *target, const char *path,
              path, kind_of(info.st_mode));
     return NQ_EINVAL;
   }
+  /* A record is never a program: one there (this one's own binary, a
+   * script) is a slip of the command line. */
+  if (info.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) {
+    nq__message(message, "--json %s: is an executable file, which the record would replace",
+                path);
+    return NQ_EINVAL;
+  }
   return NQ_OK;
 }
 
