@@ -121,7 +121,7 @@ static int join_serially(mpz_t solutions, nq_join_stats_t *stats, int n, int top
   void *listing = NULL, *scratch = NULL;
   int rc = nq__method_join.check(&params);
   if (rc == NQ_OK)
-    rc = nq__method_join.units_open(&listing, &params);
+    rc = nq__method_join.units_open(&listing, &params, NULL);
   if (rc == NQ_OK)
     rc = nq__method_join.solver_open(&scratch, &params);
   uint64_t total = 0;

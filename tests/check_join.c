@@ -311,7 +311,7 @@ START_TEST(test_join_units_are_listed_in_order) {
   uint64_t total = 0, listed = 0, increasing = 0, sets[1024];
   ck_assert_int_eq(nq__method_join.units_total(&total, &params, NULL), NQ_OK);
   ck_assert_uint_le(total, 1024);
-  ck_assert_int_eq(nq__method_join.units_open(&listing, &params), NQ_OK);
+  ck_assert_int_eq(nq__method_join.units_open(&listing, &params, NULL), NQ_OK);
   nq__work_t unit;
   while (nq__method_join.units_next(listing, &unit) > 0) {
     ck_assert_uint_lt(listed, total);
@@ -322,7 +322,7 @@ START_TEST(test_join_units_are_listed_in_order) {
   }
   ck_assert_uint_lt(increasing, total - 1);
   void *again = NULL;
-  ck_assert_int_eq(nq__method_join.units_open(&again, &params), NQ_OK);
+  ck_assert_int_eq(nq__method_join.units_open(&again, &params, NULL), NQ_OK);
   for (uint64_t k = 0; k < total; k++) {
     ck_assert_int_eq(nq__method_join.units_next(again, &unit), 1);
     ck_assert_uint_eq(unit.data[0], sets[k]);
@@ -333,7 +333,7 @@ START_TEST(test_join_units_are_listed_in_order) {
   uint64_t total_with_turns = 0;
   ck_assert_int_eq(nq__method_join.units_total(&total_with_turns, &with_unique, NULL), NQ_OK);
   ck_assert_uint_eq(total_with_turns, total + 1);
-  ck_assert_int_eq(nq__method_join.units_open(&again, &with_unique), NQ_OK);
+  ck_assert_int_eq(nq__method_join.units_open(&again, &with_unique, NULL), NQ_OK);
   ck_assert_int_eq(nq__method_join.units_next(again, &unit), 1);
   ck_assert(unit.id == 0 && unit.data[0] == 0 && unit.data[1] == 1);
   for (uint64_t k = 0; k < total; k++) {
@@ -378,12 +378,29 @@ static int always(void *context) {
 
 /* A cancel hook that says stop abandons a bucket inside its walk; without
  * it, the same bucket counts as before. */
+/* Listing the sets takes seconds from n = 30: a stop asked is heard
+ * within it (n = 24 lists 338,000), the listing left empty. */
+START_TEST(test_join_listing_hears_a_stop) {
+  const int n = 24, top_rows = nq_join_default_top_rows(n);
+  volatile sig_atomic_t stop = 1;
+  uint64_t *sets = NULL, count = 0;
+  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows, &stop), NQ_ESTOPPED);
+  ck_assert_ptr_null(sets);
+  const nq__method_params_t params = {.n = n, .unit_param = top_rows};
+  void *listing = NULL;
+  nq__work_t unit;
+  ck_assert_int_eq(nq__method_join.units_open(&listing, &params, &stop), NQ_ESTOPPED);
+  ck_assert_int_eq(nq__method_join.units_next(listing, &unit), 0);
+  nq__method_join.units_close(listing);
+}
+END_TEST
+
 START_TEST(test_join_unit_is_abandoned_on_cancel) {
   const nq__method_params_t params = {.n = 14, .unit_param = 7};
   void *listing = NULL;
   nq_join_scratch_t *scratch = NULL;
   ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
-  ck_assert_int_eq(nq__method_join.units_open(&listing, &params), NQ_OK);
+  ck_assert_int_eq(nq__method_join.units_open(&listing, &params, NULL), NQ_OK);
   nq__work_t unit;
   uint64_t solutions = 0;
   while (solutions == 0 && nq__method_join.units_next(listing, &unit) > 0)
@@ -448,7 +465,7 @@ static void assert_sampling_unbiased(nq_join_scratch_t *scratch, int n, size_t m
   const int top_rows = nq_join_default_top_rows(n);
   uint64_t *sets = NULL, count = 0;
   nq_join_scratch_limit(scratch, memory_limit);
-  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows), NQ_OK);
+  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows, NULL), NQ_OK);
   sampled_sums_t sums = {{0, 0}, {0, 0}, {0, 0}};
   for (uint64_t i = 0; i < count; i++)
     add_sampled_set(&sums, scratch, n, top_rows, sets[i], 5, 24, random_state);
@@ -490,7 +507,7 @@ static uint64_t count_within(size_t *most_held, nq_join_stats_t *stats, int n, s
   ck_assert_int_eq(nq_join_scratch_create(&limited), NQ_OK);
   nq_join_scratch_limit(limited, limit);
   uint64_t *sets = NULL, count = 0, total = 0;
-  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows), NQ_OK);
+  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows, NULL), NQ_OK);
   *most_held = 0;
   for (uint64_t i = 0; i < count; i += step) {
     uint64_t solutions = 0, at_once = 0;
@@ -583,7 +600,7 @@ START_TEST(test_join_parts_keep_their_cap) {
   ck_assert_int_eq(nq_join_scratch_create(&whole), NQ_OK);
   nq__join_cap_part_tops(capped, cap);
   uint64_t *sets = NULL, count = 0;
-  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows), NQ_OK);
+  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows, NULL), NQ_OK);
   nq_join_stats_t stats = {0}, whole_stats = {0};
   for (uint64_t i = 0; i < count; i += 29) {
     uint64_t in_parts = 0, at_once = 0;
@@ -663,7 +680,8 @@ START_TEST(test_join_counts_past_64_bits_are_caught) {
   ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
   for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
     uint64_t *sets = NULL, count = 0, caught = 0;
-    ck_assert_int_eq(nq__join_list_sets(&sets, &count, cuts[i].n, cuts[i].top_rows), NQ_OK);
+    ck_assert_int_eq(nq__join_list_sets(&sets, &count, cuts[i].n, cuts[i].top_rows, NULL),
+                     NQ_OK);
     for (uint64_t k = 0; k < count; k += (uint64_t)cuts[i].step) {
       int overflowed;
       const uint64_t solutions =
@@ -741,6 +759,7 @@ static Suite *join_suite(int argc, char **argv) {
   tcase_add_loop_test(tc, test_join_long_diagonal_rule_by_bucket, 8, 17);
   tcase_add_test(tc, test_join_units_are_listed_in_order);
   tcase_add_test(tc, test_join_unit_is_abandoned_on_cancel);
+  tcase_add_test(tc, test_join_listing_hears_a_stop);
   tcase_add_test(tc, test_join_sampled_sets_are_unbiased);
   tcase_add_test(tc, test_join_parts_keep_the_limit);
   tcase_add_test(tc, test_join_parts_keep_the_limit_at_every_repack_depth);

@@ -7,6 +7,7 @@
  * in increasing order of the set as a number (method_join.c lists them in
  * a fixed random order). */
 
+#include <signal.h>
 #include <stdint.h>
 
 #include "join_bucket.h"
@@ -15,8 +16,11 @@
 
 
 /* Every canonical set of the cut in increasing order, in a new array
- * (method_join.c; for n < 2 the one unit, set 0).  NQ_ENOMEM. */
-int nq__join_list_sets(uint64_t **sets, uint64_t *count, int n, int top_rows);
+ * (method_join.c; for n < 2 the one unit, set 0).  NQ_ENOMEM; or
+ * NQ_ESTOPPED soon after *stop (when not NULL; seconds of listing from
+ * n = 30), with no array. */
+int nq__join_list_sets(uint64_t **sets, uint64_t *count, int n, int top_rows,
+                       volatile sig_atomic_t *stop);
 
 /* Whether `columns` is a canonical set of the cut (its orbit's first). */
 int nq__join_is_canonical(uint64_t columns, int n, int top_rows);

@@ -63,8 +63,10 @@ typedef struct nq__method {
   /* How many units the listing has; NQ_ESTOPPED soon after *stop. */
   int (*units_total)(uint64_t *total, const nq__method_params_t *params,
                      volatile sig_atomic_t *stop);
-  /* The listing, in id order. */
-  int (*units_open)(void **listing, const nq__method_params_t *params);
+  /* The listing, in id order.  NQ_ESTOPPED soon after *stop (when not
+   * NULL), the listing then empty: units_close still takes it. */
+  int (*units_open)(void **listing, const nq__method_params_t *params,
+                    volatile sig_atomic_t *stop);
   int (*units_next)(void *listing, nq__work_t *unit); /* 1, 0 at the end, or an error */
   void (*units_close)(void *listing);
   /* A solver for one thread. */

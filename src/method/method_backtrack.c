@@ -54,7 +54,10 @@ static int units_total(uint64_t *total, const nq__method_params_t *params,
   return nq_units_total_until(total, params->n, params->unit_param, stop);
 }
 
-static int units_open(void **listing, const nq__method_params_t *params) {
+/* The generator makes each unit as it is asked for: nothing long to stop. */
+static int units_open(void **listing, const nq__method_params_t *params,
+                      volatile sig_atomic_t *stop) {
+  (void)stop;
   nq_unit_gen_t *gen = NULL;
   int rc = nq_unit_gen_create(&gen, params->n, params->unit_param);
   *listing = gen;

@@ -114,31 +114,36 @@ static void shuffle(uint64_t *sets, uint64_t count, int n, int top_rows) {
   }
 }
 
-int nq__join_list_sets(uint64_t **out_sets, uint64_t *out_count, int n, int top_rows) {
+int nq__join_list_sets(uint64_t **out_sets, uint64_t *out_count, int n, int top_rows,
+                       volatile sig_atomic_t *stop) {
   const nq__method_params_t params = {.n = n, .unit_param = top_rows};
   walk_of_sets_t w;
   walk_start(&w, &params);
   uint64_t *sets = NULL, columns;
   size_t capacity = 0, count = 0;
   while (walk_next(&w, &columns)) {
-    if (nq__grow((void **)&sets, &capacity, count + 1, sizeof *sets) != NQ_OK) {
+    int rc = nq__grow((void **)&sets, &capacity, count + 1, sizeof *sets);
+    if (rc == NQ_OK && ++count % SETS_BETWEEN_LOOKS == 0 && stop != NULL && *stop)
+      rc = NQ_ESTOPPED;
+    if (rc != NQ_OK) {
       free(sets);
-      return NQ_ENOMEM;
+      return rc;
     }
-    sets[count++] = columns;
+    sets[count - 1] = columns;
   }
   *out_sets = sets;
   *out_count = count;
   return NQ_OK;
 }
 
-static int units_open(void **listing, const nq__method_params_t *params) {
+static int units_open(void **listing, const nq__method_params_t *params,
+                      volatile sig_atomic_t *stop) {
   listing_t *l = calloc(1, sizeof *l);
   *listing = l;
   if (l == NULL)
     return NQ_ENOMEM;
   l->first_set_id = (uint64_t)has_turn_unit(params);
-  int rc = nq__join_list_sets(&l->sets, &l->count, params->n, params->unit_param);
+  int rc = nq__join_list_sets(&l->sets, &l->count, params->n, params->unit_param, stop);
   if (rc == NQ_OK && params->n >= 2)
     shuffle(l->sets, l->count, params->n, params->unit_param);
   return rc;

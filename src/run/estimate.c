@@ -612,7 +612,7 @@ static int estimate_join(nq_estimate_result_t *result, const nq_estimate_options
     plan.descents = 0; /* no row left to draw: each set whole */
   /* Strata along the sets' increasing order, which their cost follows. */
   uint64_t *sets = NULL;
-  int rc = nq__join_list_sets(&sets, &plan.set_count, options->n, plan.top_rows);
+  int rc = nq__join_list_sets(&sets, &plan.set_count, options->n, plan.top_rows, options->stop);
   if ((rc = nq__agree_worst(rc, comm)) != NQ_OK) {
     free(sets);
     return rc;

@@ -656,7 +656,9 @@ int nq__master_run(nq__totals_t *totals, nq__master_outcome_t *outcome, const nq
   }
   int rc = allocate_buffers(m, run);
   if (rc == NQ_OK)
-    rc = run->method->units_open(&m->listing, &run->params);
+    rc = run->method->units_open(&m->listing, &run->params, run->options->stop);
+  if (rc == NQ_ESTOPPED) /* the listing empty; the loop hears the stop at once */
+    rc = NQ_OK;
   if (rc == NQ_OK)
     rc = nq__run_solver_open(&m->search, run);
   if (rc == NQ_OK)

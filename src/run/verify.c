@@ -381,7 +381,7 @@ static int solve_share(verifier_t *w) {
   const nq__run_t *run = w->run;
   void *listing = NULL;
   nq__run_solver_t *search = NULL;
-  int rc = run->method->units_open(&listing, &run->params);
+  int rc = run->method->units_open(&listing, &run->params, run->options->stop);
   if (rc == NQ_OK)
     rc = nq__run_solver_open(&search, run);
   if (rc == NQ_OK)
