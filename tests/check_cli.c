@@ -125,6 +125,13 @@ static const bad_case_t bad_cases[] = {
     {{"-n", "8", "--format", "xml", NULL}, "xml"},
     {{"-n", "8", "--unique", "--first", NULL}, "--unique"},
     {{"-n", "8", "foo", NULL}, "foo"}, /* stray operand */
+    /* A job script's count with --help or --version added: no text where
+     * a result is awaited. */
+    {{"-n", "20", "--format", "json", "--help", NULL}, "--help takes no other option (--size"},
+    {{"--version", "--checkpoint", "j", NULL}, "--version takes no other option (--checkpoint"},
+    {{"-V", "-q", NULL}, "--version takes no other option (--quiet"},
+    {{"-n", "12", "--estimate", "--seed", "9223372036854775808", NULL},
+     "--seed 9223372036854775808 is too large (at most 9223372036854775807)"},
     {{"foo", "-n", "8", NULL}, "foo"},
     {{"-n", "8", "--list=3", NULL}, "--list"},
     {{"-n", "8", "--list", "--limit", "99999999999999999999999", NULL}, "too large"},

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -223,7 +224,7 @@ static int parse_count(parser_t *p, uint64_t *out, const char *text, long long l
   if (rc == NQ_EINVAL || (rc == NQ_OK && value < least))
     return fail(p, "--%s '%s' is not a whole number from %lld up", what, text, least);
   if (rc == NQ_EOVERFLOW)
-    return fail(p, "--%s %s is too large", what, text);
+    return fail(p, "--%s %s is too large (at most %lld)", what, text, LLONG_MAX);
   *out = (uint64_t)value;
   return NQ_OK;
 }
@@ -459,11 +460,23 @@ nq__method_choice_t nq__cli_method(const nq__cli_t *cli) {
              : NQ_METHOD_BACKTRACK;
 }
 
+/* --help and --version answer alone: beside a count's options (a job
+ * script's arguments) their text would go where a result is awaited, and
+ * the run would pass for done. */
+static int check_alone(parser_t *p) {
+  const int asked = p->cli->mode == NQ_MODE_HELP ? 'h' : 'V';
+  for (int option = 0; option <= OPT_STATUS; option++)
+    if (p->seen[option] && option != asked)
+      return fail(p, "--%s takes no other option (--%s given)", option_name(asked),
+                  option_name(option));
+  return NQ_OK;
+}
+
 /* Rules that concern the options together, checked once all are read. */
 static int check_combination(parser_t *p) {
   nq__cli_t *cli = p->cli;
   if (cli->mode == NQ_MODE_HELP || cli->mode == NQ_MODE_VERSION)
-    return NQ_OK;
+    return check_alone(p);
   if (cli->mode == NQ_MODE_STATUS)
     return check_status(p);
   if (cli->mode == NQ_MODE_MERGE) {
@@ -595,10 +608,10 @@ void nq__cli_print_help(FILE *out) {
         "                        [--slice I/K] [--json FILE]\n"
         "       nqueens-mpi -n N --method join [-t T] [--format text|json] [--progress S] [-q]\n"
         "                        [--checkpoint FILE [--verify F [--seed S]]] [--slice I/K]\n"
-        "                        [--json FILE] [--memory SIZE]\n"
+        "                        [--unique] [--json FILE] [--memory SIZE]\n"
         "       nqueens-mpi -n N --estimate [SECS] [--estimate-samples K] [--estimate-ranks P]\n"
         "                        [--estimate-strata K] [--seed S] [--format text|json]\n"
-        "                        [--walk W] [--method M] [-t T]\n"
+        "                        [--walk W] [--method M] [--memory SIZE] [-t T]\n"
         "       nqueens-mpi --status FILE [--format text|json]\n"
         "       nqueens-mpi --merge FILE... [--format text|json] [--json FILE]\n"
         "       mpirun -np P nqueens-mpi -n N ...\n"
@@ -662,15 +675,17 @@ void nq__cli_print_help(FILE *out) {
         "                     up to date instead\n"
         "      --estimate [S] predict Q(N), the count's nodes and its time (one core, the\n"
         "                     ranks x threads of this run) from random probes of the\n"
-        "                     search, with 95% intervals, for S seconds (default 20);\n"
-        "                     where they can take every frame or set, the count itself\n"
+        "                     search, with 95% intervals, for S seconds (default 20),\n"
+        "                     but 2 probes a frame or 2 sets a stratum at least (the\n"
+        "                     join's sets from N = 25: minutes, whatever S); where\n"
+        "                     they can take every frame or set, the count itself\n"
         "      --estimate-samples K  instead of a time: K probes on each frame (2 to 2^32),\n"
         "                     the same result for the same seed on any ranks x threads\n"
         "      --estimate-ranks P    also the time on P cores\n"
         "      --estimate-strata K   the join's estimate: its sets cut into K strata\n"
         "                     (default 64; fewer for a quick look at a large n)\n"
         "      --seed S       the random seed of --estimate's probes or --verify's\n"
-        "                     sample (default 1)\n"
+        "                     sample, 0 to 2^63 - 1 (default 1)\n"
         "  -q, --quiet        no progress on stderr\n"
         "  -h, --help         show this help\n"
         "  -V, --version      show the version\n"
