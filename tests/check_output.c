@@ -577,8 +577,8 @@ START_TEST(test_join_estimate_is_exact) {
 }
 END_TEST
 
-/* One of each: "solution", "rank", "thread", "work unit", "backup copy"
- * stay singular. */
+/* One of each: "solution", "rank", "thread", "work unit", "batch",
+ * "unit", "backup copy" stay singular. */
 START_TEST(test_count_text_singular_is_exact) {
   nq_count_result_t result;
   nq_count_result_init(&result);
@@ -588,11 +588,14 @@ START_TEST(test_count_text_singular_is_exact) {
   result.ranks = 1;
   result.threads = 1;
   result.copies_sent = 1;
+  result.verified_batches = 1;
+  result.verified_units = 1;
   result.seconds = 0.25;
   result.walk = NQ_WALK_SCALAR;
   char *text = count_text(&result, NQ_FORMAT_TEXT, 1, 0);
   ck_assert_str_eq(text, "Q(1) = 1 solution on the 1x1 board\n"
                          "0.250 s on 1 rank, 1 thread, 1 work unit, 4 nodes/s, scalar walk, "
+                         "1 batch (1 unit) verified on the same rank, "
                          "1 backup copy (0 confirmed)\n");
   free(text);
 }
@@ -664,6 +667,10 @@ START_TEST(test_first_text_is_exact) {
   ck_assert_str_eq(text, "Lexicographically first solution for n = 4:\n"
                          ".Q..\n...Q\nQ...\n..Q.\n"
                          "columns: 1 3 0 2\n");
+  free(text);
+  /* n = 0 named as --list names it, not a bare "columns:". */
+  text = first_output(NQ_FORMAT_TEXT, 0, columns, NQ_FIRST_LEXICOGRAPHIC);
+  ck_assert_str_eq(text, "Lexicographically first solution for n = 0:\n(the empty board)\n");
   free(text);
 }
 END_TEST

@@ -156,6 +156,10 @@ static void first_as_text(nq__output_t *output, int n, const uint8_t *columns,
                 kind == NQ_FIRST_LEXICOGRAPHIC ? "Lexicographically first"
                                                : "Constructed (not the lexicographically first)",
                 n);
+  if (n == 0) { /* as --list prints it: no row, no column */
+    nq__output_text(output, empty_board);
+    return;
+  }
   for (int row = 0; row < n; row++) {
     board_row(output, n, columns[row]);
     nq__output_char(output, '\n');

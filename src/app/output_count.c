@@ -89,9 +89,9 @@ static void count_as_text(nq__output_t *output, int n, int unique, const nq_coun
     nq__output_format(output, ", %llu unit%s from the checkpoint", (unsigned long long)r->resumed_units,
                   r->resumed_units == 1 ? "" : "s");
   if (r->verified_batches > 0)
-    nq__output_format(output, ", %llu batch%s (%llu units) verified %s",
+    nq__output_format(output, ", %llu batch%s (%llu unit%s) verified %s",
                   (unsigned long long)r->verified_batches, r->verified_batches == 1 ? "" : "es",
-                  (unsigned long long)r->verified_units,
+                  (unsigned long long)r->verified_units, r->verified_units == 1 ? "" : "s",
                   r->ranks > 1 ? "on other ranks" : "on the same rank");
   if (r->copies_sent > 0)
     nq__output_format(output, ", %llu backup cop%s (%llu confirmed)",
