@@ -677,7 +677,7 @@ void nq__cli_print_help(FILE *out) {
         "                     ranks x threads of this run) from random probes of the\n"
         "                     search, with 95% intervals, for S seconds (default 20),\n"
         "                     but 2 probes a frame or 2 sets a stratum at least (the\n"
-        "                     join's sets from N = 25: minutes, whatever S); where\n"
+        "                     join's 128 sets from N = 25: longer than a short S); where\n"
         "                     they can take every frame or set, the count itself\n"
         "      --estimate-samples K  instead of a time: K probes on each frame (2 to 2^32),\n"
         "                     the same result for the same seed on any ranks x threads\n"

@@ -99,7 +99,7 @@ static void append_duration(nq__output_t *output, nq_estimate_value_t core_secon
   nq__output_format(output, " %s", unit);
   if (counted)
     return;
-  if (!interval_known(wall, counted)) {
+  if (!interval_known(wall, 0)) {
     nq__output_format(output, " (%s)", no_interval);
     return;
   }
