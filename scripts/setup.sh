@@ -25,8 +25,10 @@ NQ_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libgmp-
 # tests/fuzz.sh builds its fuzz target with clang's libFuzzer.  test.sh
 # installs them, run.sh and bench.sh do not.  tests/scripts.sh times
 # commands with GNU time (the `time` package), as scripts/pairs.sh does.
+# gdb prints the stacks of a job that a test finds hung (tests/e2e_lib.sh):
+# a hang seen once in CI is otherwise gone without a trace.
 # shellcheck disable=SC2034 # used by test.sh
-NQ_TEST_PACKAGES=(slurm-wlm munge clang libclang-rt-dev time)
+NQ_TEST_PACKAGES=(slurm-wlm munge clang libclang-rt-dev time gdb)
 
 # The median (of an even count, the lower middle one), the lowest and the
 # highest of the numbers given.

@@ -118,7 +118,8 @@ within 60 records_at_least 2
 stopped=$(rank_pid 1)
 [ -n "$stopped" ] && kill -STOP "$stopped"
 started=$SECONDS
-within 120 ended || end_hung_run # (then the check below fails, with no wait for ever)
+# (A hang is reported and ended: the check below then fails, with no wait for ever.)
+within 120 ended || { report_hung_run; end_hung_run; }
 ended_in=$((SECONDS - started))
 wait "$pid"
 status=$?

@@ -125,6 +125,27 @@ rank_pid() {
   done
 }
 
+# report_hung_run: what a job that did not end was doing, into the test's
+# log, before end_hung_run: mpiexec's and each rank's state and, where gdb
+# is installed (test.sh installs it), every thread's stack; then the run's
+# last lines on stderr.  A hang that comes once in many CI runs cannot be
+# found again afterwards: this is all there will be to read.
+report_hung_run() {
+  local process
+  echo "the job (mpiexec pid $pid) did not end; its processes:"
+  for process in "$pid" $(pgrep -P "$pid"); do
+    echo "-- pid $process" \
+      "$(tr '\0' '\n' <"/proc/$process/environ" 2>/dev/null | grep -m 1 '^OMPI_COMM_WORLD_RANK=')" \
+      "$(grep -m 1 '^State:' "/proc/$process/status" 2>/dev/null)"
+    if command -v gdb >/dev/null 2>&1; then
+      timeout 30 gdb -p "$process" -batch -ex 'thread apply all bt 12' 2>/dev/null |
+        grep -E '^(Thread|#)' | cut -c 1-160
+    fi
+  done
+  echo "-- its stderr's last lines:"
+  tail -n 5 "$err" | cut -c 1-300
+}
+
 # end_hung_run: the job killed, mpiexec's ranks first (stopped ones too),
 # and reaped: what a failed stop left running, or a job a test ends.
 end_hung_run() {
@@ -132,6 +153,13 @@ end_hung_run() {
   for child in $(pgrep -P "$pid"); do kill -KILL "$child" 2>/dev/null; done
   kill -KILL "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
+}
+# hung_run_status: a job still running past its test's patience, reported
+# and ended; status 124 (timeout's) says so.
+hung_run_status() {
+  report_hung_run
+  end_hung_run
+  status=124
 }
 
 json_solutions() { sed -n 's/.*"solutions":"\([0-9]*\)".*/\1/p' "$out"; }

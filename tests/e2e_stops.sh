@@ -70,8 +70,7 @@ stopped_ok() {
     wait "$pid"
     status=$?
   else
-    end_hung_run
-    status=124
+    hung_run_status
   fi
   local others
   others=$(grep -vxE -e "$progress_line" "$err")
