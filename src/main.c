@@ -12,14 +12,20 @@
 /* The test build's binary only (nqueens-mpi-faults, tests/CMakeLists.txt):
  * NQ_TEST_WRONG_COUNT=R makes rank R report one solution too many for
  * every unit it solves, the fault --verify and --merge are there to
- * catch.  The installed nqueens-mpi is built without this. */
+ * catch; NQ_TEST_STALL_AT_END=R stops rank R (SIGSTOP) when its stop
+ * arrives, after its last answer.  The installed nqueens-mpi is built
+ * without this. */
+static int rank_from_environment(const char *name) {
+  const char *value = getenv(name);
+  return value == NULL || value[0] == '\0' ? -1 : atoi(value);
+}
+
 static void inject_faults_from_environment(void) {
-  const char *wrong = getenv("NQ_TEST_WRONG_COUNT");
-  if (wrong == NULL || wrong[0] == '\0')
-    return;
   nq__faults_t faults = NQ_NO_FAULTS;
-  faults.wrong_count_rank = atoi(wrong);
-  nq__app_inject_faults(&faults);
+  faults.wrong_count_rank = rank_from_environment("NQ_TEST_WRONG_COUNT");
+  faults.end_stall_rank = rank_from_environment("NQ_TEST_STALL_AT_END");
+  if (faults.wrong_count_rank >= 0 || faults.end_stall_rank >= 0)
+    nq__app_inject_faults(&faults);
 }
 #endif
 

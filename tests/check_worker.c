@@ -3,7 +3,8 @@
  * its results, and anything it cannot take (a message of no known kind, a
  * malformed batch) with a failure it then keeps, so a master never waits
  * for ever; once cancelled, or once its own stop flag is up, it answers
- * batches with NQ_ESTOPPED.  Runs on 2 ranks. */
+ * batches with NQ_ESTOPPED; after the stop it gives its last word
+ * (NQ_TAG_ENDED).  Runs on 2 ranks. */
 
 #include <check.h>
 #include <signal.h>
@@ -108,9 +109,13 @@ static void run_case(const script_t *script) {
   int batch_units[2] = {16, 16};
   nq__run_t run = {.options = &options, .faults = NQ_NO_FAULTS, .batch_units = batch_units};
   ck_assert_int_eq(nq__run_choose_method(&run), NQ_OK);
-  if (rank == 0)
+  if (rank == 0) {
     script->play_master(comm, script);
-  else if (rank == WORKER)
+    /* every case ends with a stop, which the worker's last word follows */
+    ck_assert_int_eq(
+        MPI_Recv(NULL, 0, MPI_UINT64_T, WORKER, NQ_TAG_ENDED, comm, MPI_STATUS_IGNORE),
+        MPI_SUCCESS);
+  } else if (rank == WORKER)
     ck_assert_int_eq(nq__worker_run(&run, comm), script->worker_returns);
   MPI_Comm_free(&comm);
 }

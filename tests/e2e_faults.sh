@@ -10,9 +10,10 @@
 #    --json is named, and fails the run.
 #  - mpiexec killed (SIGKILL): its orphaned ranks let the journal go within
 #    a second; a rerun that finds it still held exits 4 and is retried.
-#  - A rank stopped (SIGSTOP) for good: the count ends with the exact
-#    result, a warning, and status 0, within the end's patience.  Rank 0
-#    stopped, then the job killed: nothing journaled is lost.
+#  - A rank stopped (SIGSTOP) for good, holding work or after its last
+#    answer: the count ends with the exact result, a warning, and status 0,
+#    within the end's patience.  Rank 0 stopped, then the job killed:
+#    nothing journaled is lost.
 #   e2e_faults.sh NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]
 # shellcheck source=tests/e2e_lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/e2e_lib.sh"
@@ -128,6 +129,22 @@ check "rank 1 stopped for good: status 0, exact Q(17), a warning naming it, in $
 [ -n "$stopped" ] && kill -KILL "$stopped" 2>/dev/null
 run --status "$journal"
 check "rank 1 stopped for good: the journal is complete" grep -q '^complete' "$out"
+
+# ---- a rank stopped after its last answer ------------------------------------
+# It holds nothing, so no batch makes it silent; the end's collective steps
+# would wait for it for ever, the count unprinted.  The test build's rank 2
+# stops itself as its stop arrives (NQ_TEST_STALL_AT_END).
+NQ_TEST_STALL_AT_END=2 "$mpiexec" "$numproc_flag" 3 -q --oversubscribe \
+  "${NQ_E2E_FAULTS_BINARY:?set by ctest to the test build binary}" -n 12 -t 1 --format json \
+  >"$out" 2>"$err" &
+pid=$!
+started=$SECONDS
+within 60 ended || { report_hung_run; end_hung_run; }
+ended_in=$((SECONDS - started))
+wait "$pid"
+status=$?
+check "rank 2 stopped after its last answer: status 0, exact Q(12), a warning naming it, in ${ended_in} s" \
+  bash -c "[ $status -eq 0 ] && [ '$(json_solutions)' = $(q 12) ] && grep -q 'warning: rank 2 ' '$err'"
 
 rm -f "$journal"
 "$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" -n 17 --method backtrack -t 1 -q \

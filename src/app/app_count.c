@@ -135,8 +135,8 @@ static int gather_provenance(nq__provenance_t *provenance, int rc,
 /* Rank 0: a rank fell silent; the job must end without it. */
 static int without_silent_ranks(FILE *err, const nq_count_result_t *result, int status) {
   fprintf(err,
-          "nqueens-mpi: warning: rank %d%s held work past the end's patience without an answer "
-          "(stopped or hung): the run ended without %s, everything above is complete without "
+          "nqueens-mpi: warning: rank %d%s did not answer within the end's patience (stopped or "
+          "hung): the run ended without %s, everything above is complete without "
           "%s, and the job is ended for %s\n",
           result->first_silent_rank,
           result->silent_ranks > 1 ? " and others" : "",

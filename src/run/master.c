@@ -1,5 +1,8 @@
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backups.h"
 #include "messages.h"
@@ -19,7 +22,9 @@ typedef struct peer {
   unsigned batches_sent, batches_answered; /* answers come in the order sent */
   int batch_units; /* what this peer takes per batch (GPU ranks: many) */
   int discarded;   /* told to drop the copies it holds: the run is done */
-  int silent;      /* held a batch past the patience at the end: stopped or hung */
+  int silent;      /* held a batch, or kept its last word, past the patience at the end:
+                      stopped or hung */
+  MPI_Request last_word; /* its NQ_TAG_ENDED, awaited once it was told to stop */
 } peer_t;
 
 typedef struct master {
@@ -360,9 +365,19 @@ static int only_waiting(master_t *m) {
          (m->backups.unanswered == 0 || m->stopping || m->failure != NQ_OK);
 }
 
+static double patience_seconds(const master_t *m) {
+  return m->run->gpu_ranks > 0 ? PATIENCE_SECONDS_WITH_GPUS : PATIENCE_SECONDS;
+}
+
+/* The run goes on without this peer (a stopped or hung process). */
+static void mark_silent(master_t *m, int rank) {
+  m->peers[rank - 1].silent = 1;
+  if (m->silent_count++ == 0 || rank < m->first_silent)
+    m->first_silent = rank;
+}
+
 /* 1 once the run has waited only for such answers for the patience: the
- * peers still holding batches are silent (a stopped or hung process),
- * and the run ends without them. */
+ * peers still holding batches are silent, and the run ends without them. */
 static int patience_over(master_t *m) {
   if (!only_waiting(m)) {
     m->waiting_since = 0;
@@ -371,16 +386,12 @@ static int patience_over(master_t *m) {
   double now = MPI_Wtime();
   if (m->waiting_since == 0)
     m->waiting_since = now;
-  double patience = m->run->gpu_ranks > 0 ? PATIENCE_SECONDS_WITH_GPUS : PATIENCE_SECONDS;
-  if (now - m->waiting_since < patience)
+  if (now - m->waiting_since < patience_seconds(m))
     return 0;
   for (int rank = 1; rank <= m->peer_count; rank++) {
     peer_t *peer = &m->peers[rank - 1];
-    if (peer->batches_sent == peer->batches_answered || peer->silent)
-      continue;
-    peer->silent = 1;
-    if (m->silent_count++ == 0)
-      m->first_silent = rank;
+    if (peer->batches_sent != peer->batches_answered && !peer->silent)
+      mark_silent(m, rank);
   }
   return 1;
 }
@@ -530,15 +541,51 @@ static int solve_locally(master_t *m) {
   return NQ_OK;
 }
 
+/* Whether every peer that is not silent gave its last word. */
+static int last_words_in(master_t *m) {
+  int all = 1;
+  for (int rank = 1; rank <= m->peer_count; rank++) {
+    int in = 1;
+    NQ_MPI_CHECK(m->comm, MPI_Test(&m->peers[rank - 1].last_word, &in, MPI_STATUS_IGNORE));
+    all = all && in;
+  }
+  return all;
+}
+
+/* Every rank's last word after its stop, within the patience: what
+ * follows the count (the record's provenance, MPI_Finalize) waits for
+ * every rank, and a rank stopped or hung after its last answer, holding
+ * nothing, would hold the job for ever with its count unwritten.  A peer
+ * that keeps it is silent. */
+static int await_last_words(master_t *m) {
+  const struct timespec pause = {0, 1000000L};
+  const double since = MPI_Wtime();
+  int all = 0;
+  while (!(all = last_words_in(m)) && MPI_Wtime() - since < patience_seconds(m))
+    nanosleep(&pause, NULL);
+  for (int rank = 1; !all && rank <= m->peer_count; rank++) {
+    peer_t *peer = &m->peers[rank - 1];
+    if (peer->last_word == MPI_REQUEST_NULL)
+      continue;
+    NQ_MPI_CHECK(m->comm, MPI_Cancel(&peer->last_word));
+    NQ_MPI_CHECK(m->comm, MPI_Wait(&peer->last_word, MPI_STATUS_IGNORE));
+    mark_silent(m, rank);
+  }
+  return NQ_OK;
+}
+
 /* A silent peer may never take what was sent to it: nothing waits on it. */
 static int stop_workers(master_t *m) {
   for (int rank = 1; rank <= m->peer_count; rank++) {
     peer_t *peer = &m->peers[rank - 1];
-    if (!peer->silent)
+    if (!peer->silent) {
       NQ_MPI_CHECK(m->comm, MPI_Waitall(BATCHES_IN_FLIGHT, peer->sends, MPI_STATUSES_IGNORE));
+      NQ_MPI_CHECK(m->comm, MPI_Irecv(NULL, 0, MPI_UINT64_T, rank, NQ_TAG_ENDED, m->comm,
+                                      &peer->last_word));
+    }
     NQ_MPI_CHECK(m->comm, MPI_Send(NULL, 0, MPI_UINT64_T, rank, NQ_TAG_STOP, m->comm));
   }
-  return NQ_OK;
+  return await_last_words(m);
 }
 
 /* The master's threads compute units themselves whenever no worker is
@@ -591,9 +638,11 @@ static int ring_size(const master_t *m) {
  * units or a GPU rank's thousands. */
 static int allocate_buffers(master_t *m, const nq__run_t *run) {
   int largest = 1;
-  for (int i = 0; i < m->peer_count; i++)
+  for (int i = 0; i < m->peer_count; i++) {
     for (int slot = 0; slot < BATCHES_IN_FLIGHT; slot++)
       m->peers[i].sends[slot] = MPI_REQUEST_NULL;
+    m->peers[i].last_word = MPI_REQUEST_NULL;
+  }
   for (int i = 0; i < m->peer_count; i++) {
     peer_t *peer = &m->peers[i];
     peer->batch_units = run->batch_units[i + 1];

@@ -12,6 +12,9 @@
  *   NQ_TAG_DISCARD master -> worker: empty, every batch has its answer:
  *                 drop the copies held, answering them with NQ_ESTOPPED;
  *                 only a stop follows.
+ *   NQ_TAG_ENDED  worker -> master: empty, after the stop: the worker's
+ *                 last word in the count (the master waits for it within
+ *                 its patience before the steps every rank joins)
  * --verify (verify.c), after the count:
  *   NQ_TAG_VERIFY_ANSWER  rank -> 0: [sample index, its 3 sums, 2 words each
  *                         (low first)], one batch solved again
@@ -34,7 +37,8 @@ enum {
   NQ_TAG_VERIFY_ANSWER = 6,
   NQ_TAG_VERIFY_DONE = 7,
   NQ_TAG_VERIFY_CANCEL = 8,
-  NQ_TAG_VERIFY_VERDICT = 9
+  NQ_TAG_VERIFY_VERDICT = 9,
+  NQ_TAG_ENDED = 10
 };
 
 #define NQ_UNIT_WORDS 3

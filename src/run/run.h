@@ -33,6 +33,8 @@ typedef struct nq__faults {
   uint64_t stop_after_units; /* when it starts its unit after this many */
   int late_stop_rank; /* this worker sets *options.stop, and sees it, as the master's last
                          word arrives: a signal after its last batch was in */
+  int end_stall_rank; /* this worker stops itself (SIGSTOP) once its stop arrives, as a
+                         process stopped or hung after its last answer would */
   /* Benchmarks of the scheduling (tests/bench_master.c): when set, a CPU
    * unit is not searched but costs simulated_seconds(id, simulated_context)
    * of sleep, and its result is made for exact accounting (simulated.h).
@@ -46,7 +48,7 @@ typedef struct nq__faults {
 #define NQ_NO_FAULTS                                                                     \
   ((nq__faults_t){.failing_unit = UINT64_MAX, .walk_refusing_rank = -1,                  \
                   .gpu_stand_in_rank = -1, .stop_rank = -1, .wrong_count_rank = -1,     \
-                  .late_stop_rank = -1})
+                  .late_stop_rank = -1, .end_stall_rank = -1})
 
 /* How often, at most, a rank inside a unit looks for messages: a worker
  * for the master's cancel, the master for its workers' results. */
@@ -125,7 +127,8 @@ void nq__gpu_ranks_close(nq__run_t *run);
 typedef struct nq__master_outcome {
   int failed_rank; /* the rank whose unit failed, else -1 */
   uint64_t copies_sent, copies_confirmed; /* backup copies (backups.h) */
-  int silent_ranks;      /* peers that never answered their last batch */
+  int silent_ranks;      /* peers that never answered their last batch, or never gave
+                            their last word after the stop */
   int first_silent_rank; /* the lowest of them, else -1 */
 } nq__master_outcome_t;
 

@@ -1,3 +1,4 @@
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -122,6 +123,8 @@ static int take_message(worker_t *w, const MPI_Status *status) {
       stop_here(w);
     }
     w->stop_received = 1;
+    if (w->run->rank == w->run->faults.end_stall_rank)
+      raise(SIGSTOP);
     return NQ_OK;
   }
   if (status->MPI_TAG == NQ_TAG_CANCEL) {
@@ -271,5 +274,9 @@ int nq__worker_run(const nq__run_t *run, MPI_Comm comm) {
   nq__run_solver_close(run, w->search);
   free_buffers(w);
   free(w);
+  /* The master waits for this, within its patience, before the steps
+   * every rank must join (master.c, await_last_words). */
+  if (rc != NQ_EMPI)
+    NQ_MPI_CHECK(comm, MPI_Send(NULL, 0, MPI_UINT64_T, MASTER, NQ_TAG_ENDED, comm));
   return rc;
 }
