@@ -601,6 +601,34 @@ START_TEST(test_count_text_singular_is_exact) {
 }
 END_TEST
 
+/* Where the checks ran follows the journal's check lines, whatever this
+ * run's ranks: all, none or some of the batches on another rank than the
+ * one that solved them. */
+START_TEST(test_count_text_says_where_checks_ran) {
+  static const struct {
+    uint64_t batches, others;
+    int ranks;
+    const char *says;
+  } cases[] = {{890, 890, 1, ", 890 batches (890 units) verified on other ranks\n"},
+               {1, 1, 1, ", 1 batch (1 unit) verified on another rank\n"},
+               {890, 0, 2, ", 890 batches (890 units) verified on the same rank\n"},
+               {890, 478, 1, ", 890 batches (890 units) verified, 478 on other ranks\n"}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    nq_count_result_t result;
+    nq_count_result_init(&result);
+    mpz_set_ui(result.solutions, 1);
+    result.units = result.verified_units = result.verified_batches = cases[i].batches;
+    result.verified_by_other_ranks = cases[i].others;
+    result.ranks = cases[i].ranks;
+    result.threads = 1;
+    result.seconds = 1;
+    char *text = count_text(&result, NQ_FORMAT_TEXT, 1, 0);
+    ck_assert_msg(strstr(text, cases[i].says) != NULL, "case %zu: %s", i, text);
+    free(text);
+  }
+}
+END_TEST
+
 /* The join's text line of a count of n = 12 whose `units` finished, in
  * slice `slice` (0-based) of `slices`. */
 static char *join_units_line(int unique, uint64_t units, int slice, int slices) {
@@ -1050,6 +1078,7 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_test(count, test_count_json_with_unique_is_exact);
   tcase_add_test(count, test_count_text_is_exact);
   tcase_add_test(count, test_count_text_singular_is_exact);
+  tcase_add_test(count, test_count_text_says_where_checks_ran);
   tcase_add_test(count, test_count_text_names_the_turn_search);
   tcase_add_test(count, test_estimate_text_is_exact);
   tcase_add_test(count, test_estimate_json_is_exact);

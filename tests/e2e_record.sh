@@ -27,6 +27,16 @@ for i in 1 2 3; do
   total=$((total + ${got:-0}))
 done
 check "the slices add up to Q($n)" [ "$total" = "${known_all[$n]}" ]
+# Where the checks ran follows the check lines: a journal counted on one
+# rank, half checked on two (each batch by the other rank), then all on one.
+where=$work/where.journal
+run -n 12 --checkpoint "$where" -t 1 -q "${bt[@]}"
+run_ranks 2 -n 12 --checkpoint "$where" --verify 0.5 --format json -t 1 -q "${bt[@]}"
+halves=$(sed -n 's/.*"verified_batches":\([0-9]*\),"verified_units":[0-9]*,"verified_by_other_ranks":\1.*/\1/p' "$out")
+run -n 12 --checkpoint "$where" --verify 1 --json "$work/where.json" -t 1 -q "${bt[@]}"
+check "checks on two ranks, then on one: the record counts the ${halves:-?} of the first as on other ranks" \
+  bash -c "[ $status -eq 0 ] && [ -n '$halves' ] && grep -q '\"batches\":$(grep -c '^[0-9]' "$where"),[^}]*\"by_other_ranks\":$halves,' '$work/where.json' && grep -q ', [0-9]* on other ranks' '$out'"
+
 run --status "$(j 2)" --format json
 check "--status of a slice in JSON names its slice and method: $(head -c 300 "$out")" \
   grep -q '"method":"backtrack","slice":"2/3",' "$out"

@@ -40,8 +40,12 @@ typedef struct nq_count_result {
                          stopped during it, or a silent rank kept it from running; a
                          rerun verifies what is left */
   /* --verify: batches and units solved again, and those that differed (the
-   * first such batch's units in verify_first..verify_end - 1) */
+   * first such batch's units in verify_first..verify_end - 1); of the
+   * batches, those whose check line names another rank than their record
+   * (rank numbers are each run's own: a check by rank 1 of rank 1's batch
+   * in an earlier run counts as the same rank) */
   uint64_t verified_batches, verified_units, verify_differing;
+  uint64_t verified_by_other_ranks;
   uint64_t verify_first, verify_end;
   /* Rank 0, with a checkpoint: why it was refused (NQ_EJOURNAL) or could
    * not be written, or a warning (a torn last record dropped); else "". */

@@ -55,6 +55,22 @@ static void units_as_text(nq__output_t *output, const nq__method_t *method, int 
     nq__output_format(output, " and %s", leading);
 }
 
+/* Where the checks ran, as the journal's check lines name their ranks:
+ * the batches of a rerun on one rank are checked by the rank that solved
+ * them, those of an earlier run on several by others. */
+static void append_verified(nq__output_t *output, const nq_count_result_t *r) {
+  const uint64_t others = r->verified_by_other_ranks, batches = r->verified_batches;
+  nq__output_format(output, ", %llu batch%s (%llu unit%s) verified",
+                    (unsigned long long)batches, batches == 1 ? "" : "es",
+                    (unsigned long long)r->verified_units, r->verified_units == 1 ? "" : "s");
+  if (others == batches)
+    nq__output_text(output, batches == 1 ? " on another rank" : " on other ranks");
+  else if (others == 0)
+    nq__output_text(output, " on the same rank");
+  else
+    nq__output_format(output, ", %llu on other ranks", (unsigned long long)others);
+}
+
 static void count_as_text(nq__output_t *output, int n, int unique, const nq_count_result_t *r) {
   if (r->slice_count > 1) {
     slice_as_text(output, n, unique, r);
@@ -89,10 +105,7 @@ static void count_as_text(nq__output_t *output, int n, int unique, const nq_coun
     nq__output_format(output, ", %llu unit%s from the checkpoint", (unsigned long long)r->resumed_units,
                   r->resumed_units == 1 ? "" : "s");
   if (r->verified_batches > 0)
-    nq__output_format(output, ", %llu batch%s (%llu unit%s) verified %s",
-                  (unsigned long long)r->verified_batches, r->verified_batches == 1 ? "" : "es",
-                  (unsigned long long)r->verified_units, r->verified_units == 1 ? "" : "s",
-                  r->ranks > 1 ? "on other ranks" : "on the same rank");
+    append_verified(output, r);
   if (r->copies_sent > 0)
     nq__output_format(output, ", %llu backup cop%s (%llu confirmed)",
                   (unsigned long long)r->copies_sent, r->copies_sent == 1 ? "y" : "ies",
@@ -127,8 +140,11 @@ static void count_as_json(nq__output_t *output, int n, int unique, const nq_coun
                   (unsigned long long)r->resumed_units, (unsigned long long)r->count_runs,
                   r->seconds, r->resumed_units == r->units ? "true" : "false");
   if (r->verified_batches > 0)
-    nq__output_format(output, ",\"verified_batches\":%llu,\"verified_units\":%llu",
-                  (unsigned long long)r->verified_batches, (unsigned long long)r->verified_units);
+    nq__output_format(output,
+                  ",\"verified_batches\":%llu,\"verified_units\":%llu,"
+                  "\"verified_by_other_ranks\":%llu",
+                  (unsigned long long)r->verified_batches, (unsigned long long)r->verified_units,
+                  (unsigned long long)r->verified_by_other_ranks);
   if (r->copies_sent > 0)
     nq__output_format(output, ",\"copies\":%llu,\"copies_confirmed\":%llu",
                   (unsigned long long)r->copies_sent, (unsigned long long)r->copies_confirmed);

@@ -79,10 +79,12 @@ int nq__output_count_record(nq__output_t *output, const nq__cli_t *cli,
   if (cli->verify > 0)
     nq__output_format(output,
                   ",\"verified\":{\"fraction\":%g,\"seed\":%llu,\"batches\":%llu,\"units\":%llu,"
-                  "\"method\":\"journaled batches solved again on another rank, compared "
+                  "\"by_other_ranks\":%llu,\"method\":\"journaled batches solved again, each on "
+                  "another rank than its record names where the run has more than one, compared "
                   "exactly; verdicts in the journal\"}",
                   cli->verify, (unsigned long long)cli->seed,
-                  (unsigned long long)r->verified_batches, (unsigned long long)r->verified_units);
+                  (unsigned long long)r->verified_batches, (unsigned long long)r->verified_units,
+                  (unsigned long long)r->verified_by_other_ranks);
   if (r->copies_sent > 0)
     nq__output_format(output, ",\"backup_copies\":%llu,\"backup_copies_confirmed\":%llu",
                   (unsigned long long)r->copies_sent, (unsigned long long)r->copies_confirmed);

@@ -42,6 +42,7 @@ void nq_count_result_init(nq_count_result_t *result) {
   result->first_silent_rank = -1;
   result->verify_pending = 0;
   result->verified_batches = result->verified_units = result->verify_differing = 0;
+  result->verified_by_other_ranks = 0;
   result->verify_first = result->verify_end = 0;
   result->message[0] = '\0';
   result->seconds = 0.0;
@@ -254,6 +255,7 @@ static int refuse_marked_journal(nq_count_result_t *result, const nq__run_t *run
 static void take_verify_outcome(nq_count_result_t *result, const nq__verify_outcome_t *outcome) {
   result->verified_batches = outcome->batches;
   result->verified_units = outcome->units;
+  result->verified_by_other_ranks = outcome->by_other_ranks;
   result->verify_differing = outcome->differing;
   result->verify_first = outcome->first;
   result->verify_end = outcome->end;

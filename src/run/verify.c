@@ -39,6 +39,7 @@ typedef struct sample {
 /* A check line an earlier run wrote. */
 typedef struct checked {
   uint64_t first, count;
+  int rank;
 } checked_t;
 
 typedef struct drawing {
@@ -59,7 +60,7 @@ static int draw_record(const nq__journal_line_t *line, void *context) {
     if (nq__grow((void **)&d->checked, &d->checked_capacity, d->checked_count + 1,
                  sizeof *d->checked) != NQ_OK)
       return NQ_ENOMEM;
-    d->checked[d->checked_count++] = (checked_t){line->first, line->count};
+    d->checked[d->checked_count++] = (checked_t){line->first, line->count, line->rank};
     return NQ_OK;
   }
   if ((double)(nq__random_next(&d->state) >> 11) * 0x1p-53 >= d->share)
@@ -123,11 +124,14 @@ static void drop_checked(drawing_t *d, nq__verify_outcome_t *outcome) {
     qsort(d->checked, d->checked_count, sizeof *d->checked, checked_by_first);
   size_t kept = 0;
   for (size_t i = 0; i < d->count; i++) {
-    checked_t key = {d->items[i].first, d->items[i].count};
-    if (d->checked_count > 0 && bsearch(&key, d->checked, d->checked_count, sizeof key,
-                                        checked_by_first) != NULL) {
+    checked_t key = {d->items[i].first, d->items[i].count, 0};
+    const checked_t *found = d->checked_count > 0 ? bsearch(&key, d->checked, d->checked_count,
+                                                            sizeof key, checked_by_first)
+                                                  : NULL;
+    if (found != NULL) {
       outcome->batches++;
       outcome->units += d->items[i].count;
+      outcome->by_other_ranks += found->rank != d->items[i].recorded_by;
       continue;
     }
     d->items[kept++] = d->items[i];
@@ -268,6 +272,7 @@ static void judge(verifier_t *w, const uint64_t *answer) {
                (found[2] == s->sums[2] || !w->run->method->nodes_are_fixed);
   outcome->batches++;
   outcome->units += s->count;
+  outcome->by_other_ranks += s->checked_by != s->recorded_by;
   if (!agrees && outcome->differing++ == 0) {
     outcome->first = s->first;
     outcome->end = s->first + s->count;

@@ -16,6 +16,8 @@
 typedef struct nq__verify_outcome {
   uint64_t batches, units; /* solved again and compared, with those an
                               earlier run checked */
+  uint64_t by_other_ranks; /* of the batches, those checked by a rank other
+                              than the one its record names */
   uint64_t differing;      /* batches whose count differed from the record */
   uint64_t first, end;     /* the first such batch: units first..end - 1 */
   int silent_ranks;        /* ranks that never gave their last word */
