@@ -79,6 +79,19 @@ status=$?
 check "a new journal on a full disk: status $status (expected 1), the reason, no file: $(head -c 200 "$err")" \
   bash -c "[ $status -eq 1 ] && grep -q 'No space left on device' '$err' && [ ! -e '$work/new.journal' ] && ! ls '$work'/new.journal.* >/dev/null 2>&1"
 
+# A disk that fills during the count: the run fails (status 1), naming the
+# reason, and the line it could not finish is cut off again: the journal
+# holds whole lines, and a rerun resumes from them with nothing to drop.
+rm -f "$journal"
+with_shim NQ_SHIM_FULL_AFTER=1000 "$binary" -n 12 -t 1 --method backtrack --checkpoint "$journal" -q \
+  >"$out" 2>"$err"
+status=$?
+check "the disk full during the count: status $status (expected 1), the reason, whole lines ($(wc -c <"$journal") bytes)" \
+  bash -c "[ $status -eq 1 ] && grep -q 'No space left on device' '$err' && [ -s '$journal' ] && [ -z \"\$(tail -c 1 '$journal' | tr -d '\n')\" ]"
+run -n 12 -t 1 --method backtrack --checkpoint "$journal" -q --format json
+check "the disk full during the count, then a rerun: exact Q(12), no torn line: $(head -c 200 "$err")" \
+  bash -c "[ $status -eq 0 ] && [ '$(json_solutions)' = $(q 12) ] && ! grep -q torn '$err'"
+
 with_shim NQ_SHIM_FULL=1 "$binary" -n 8 --json "$work/full.json" -q >"$out" 2>"$err"
 status=$?
 check "--json on a full disk: status 1, the system's reason, no file: $(head -c 200 "$err")" \

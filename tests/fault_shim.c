@@ -15,7 +15,10 @@
  *   NQ_SHIM_READ_ONLY=1 opening a file there for writing fails with EROFS,
  *                       as on a read-only filesystem.
  *   NQ_SHIM_FULL=1      writes to files there fail with ENOSPC, as on a
- *                       full disk. */
+ *                       full disk.
+ *   NQ_SHIM_FULL_AFTER=B the disk fills after B bytes written there by
+ *                       this process: the write that reaches B writes only
+ *                       what fits, later ones fail with ENOSPC. */
 #define _GNU_SOURCE /* RTLD_NEXT */
 
 #include <dlfcn.h>
@@ -111,11 +114,27 @@ int mkstemp(char *template) {
   return REAL("mkstemp", int (*)(char *))(template);
 }
 
+/* NQ_SHIM_FULL_AFTER: a write of *length bytes is cut to what fits; 0
+ * when none does. */
+static int fits_before_full(size_t *length) {
+  static long long written;
+  const char *after = setting("NQ_SHIM_FULL_AFTER");
+  if (after == NULL)
+    return 1;
+  long long room = atoll(after) - written;
+  if (room <= 0)
+    return 0;
+  if ((long long)*length > room)
+    *length = (size_t)room;
+  written += (long long)*length;
+  return 1;
+}
+
 /* A write to a watched file: refused on a full disk, or the crash. */
 static int fault_write(int fd, size_t *length) {
   if (!fd_watched(fd))
     return 0;
-  if (setting("NQ_SHIM_FULL") != NULL) {
+  if (setting("NQ_SHIM_FULL") != NULL || !fits_before_full(length)) {
     errno = ENOSPC;
     return -1;
   }

@@ -324,13 +324,20 @@ static int batch_is_valid(const nq__journal_t *journal, uint64_t first_id,
          time_ms >= 0;
 }
 
-/* A failed write may leave part of the line: a torn last line, which the
- * next open drops.  Nothing is appended after it. */
+/* A failed write (a full disk) may leave part of the line: it is cut off
+ * again, so that the journal holds whole lines.  Where even that fails the
+ * torn last line stays, which the next open drops with a warning.
+ * Nothing is appended after it. */
 static int append_line(nq__journal_t *journal, const nq__journal_text_t *line) {
   if (journal->read_only_errno != 0)
     return fail(journal, journal->read_only_errno);
-  if (write_all(journal->fd, line->text, line->length, journal->size) != 0)
-    return fail(journal, errno);
+  if (write_all(journal->fd, line->text, line->length, journal->size) != 0) {
+    const int write_errno = errno;
+    if (ftruncate(journal->fd, journal->size) != 0) {
+      /* the torn line stays: see above */
+    }
+    return fail(journal, write_errno);
+  }
   journal->size += (off_t)line->length;
   journal->unsynced = 1;
   return nq__journal_sync_if_due(journal);
