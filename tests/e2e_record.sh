@@ -181,8 +181,15 @@ check "--json count: status 0" [ "$status" -eq 0 ]
 check "--json count: the record" grep -q '^{"record":"count","n":12,"solutions":"14200",' "$work/count.json"
 check "--json count: provenance fields" bash -c "grep -q '\"started\":\"20[0-9-]*T[0-9:.]*Z\".*\"hosts\":\[\".*\"git_commit\":\".*\"mpi_library\":\".*\"gmp_version\":\".*\"restarts\":0' '$work/count.json'"
 check "--json count: the journal's SHA-256" grep -q "\"journal_sha256\":\"$(sha256sum "$work/p.journal" | cut -d' ' -f1)\"" "$work/count.json"
+# A resume is a restart; printing the complete journal again is none, and
+# leaves the journal as it was.
+head -n 20 "$work/p.journal" >"$work/p.part" && mv "$work/p.part" "$work/p.journal"
 run -n 12 --checkpoint "$work/p.journal" --json "$work/count.json" -q
 check "--json on a resume: a restart" grep -q '"restarts":1' "$work/count.json"
+cp "$work/p.journal" "$work/p.before"
+run -n 12 --checkpoint "$work/p.journal" --json "$work/count.json" -q
+check "--json of the complete journal again: the count's one restart, the journal as it was" \
+  bash -c "grep -q '\"restarts\":1' '$work/count.json' && cmp -s '$work/p.journal' '$work/p.before'"
 run --json "$work/merge.json" --merge "$(j 1)" "$(j 2)" "$(j 3)"
 check "--json merge: the record" grep -q "^{\"record\":\"merge\",\"n\":$n,\"complete\":true,\"solutions\":\"${known_all[$n]}\"" "$work/merge.json"
 check "--json merge: each journal's SHA-256" grep -q "\"sha256\":\"$(sha256sum "$(j 3)" | cut -d' ' -f1)\"" "$work/merge.json"

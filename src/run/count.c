@@ -145,13 +145,18 @@ static int open_journal(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm
 }
 
 /* Rank 0 marks this count's start in the journal: restarts are the runs
- * it held before. */
+ * it held before.  A complete journal is only read (its result, and
+ * --verify's checks), by a run that counts nothing: it gets no run line,
+ * so that printing it again changes nothing in it, and its restarts are
+ * the count's, whose last run wrote the last run line. */
 static int note_run(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm) {
   int size = 1, rc = NQ_OK;
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
   if (run->journal != NULL) {
-    result->restarts = run->resumed.runs;
-    if (!nq__journal_read_only(run->journal)) /* complete: this run only reads it */
+    const uint64_t runs = run->resumed.runs;
+    const int complete = run->resumed.sums.units == run->slice_units;
+    result->restarts = complete && runs > 0 ? runs - 1 : runs;
+    if (!complete && !nq__journal_read_only(run->journal))
       rc = nq__journal_append_run(run->journal, nq__journal_now_ms(), size);
   }
   rc = nq__agree_with_rank0(rc, comm);
