@@ -8,6 +8,9 @@
 
 #include "nqueens/options.h"
 
+/* Why a verification is pending (nq_count_result_t.verify_pending). */
+enum { NQ_VERIFY_DONE_OR_NONE = 0, NQ_VERIFY_STOPPED = 1, NQ_VERIFY_NOT_RUN = 2 };
+
 /* Totals of a run, valid on rank 0 of the communicator. */
 typedef struct nq_count_result {
   mpz_t solutions;
@@ -24,7 +27,7 @@ typedef struct nq_count_result {
   nq_walk_t walk;      /* the walk rank 0 counted with (resolved; the backtracker's) */
   int gpu_ranks;       /* ranks that counted on a GPU */
   uint64_t resumed_units; /* units whose counts came from the checkpoint journal */
-  uint64_t restarts;      /* earlier counts that opened the checkpoint journal */
+  uint64_t restarts;      /* earlier runs of the count that opened its checkpoint journal */
   uint32_t solutions_mod[NQ_COUNT_RESIDUES]; /* solutions modulo NQ_COUNT_RESIDUE_PRIMES */
   /* Backup copies of the last batches, sent to ranks left idle at the end
    * of the run, and those whose answer came back and agreed exactly with
@@ -37,8 +40,9 @@ typedef struct nq_count_result {
    * so the caller must end the job with MPI_Abort. */
   int silent_ranks, first_silent_rank;
   int verify_pending; /* NQ_ESTOPPED with the count complete but options.verify not:
-                         stopped during it, or a silent rank kept it from running; a
-                         rerun verifies what is left */
+                         NQ_VERIFY_STOPPED during it, or NQ_VERIFY_NOT_RUN (a silent
+                         rank in the count kept it from running); a rerun verifies
+                         what is left */
   /* --verify: batches and units solved again, and those that differed (the
    * first such batch's units in verify_first..verify_end - 1); of the
    * batches, those whose check line names another rank than their record

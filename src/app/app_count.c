@@ -62,12 +62,12 @@ static int count_until_stopped(nq_count_result_t *result, nq_count_options_t *op
 /* What a stop kept: with a checkpoint, every finished batch is in the
  * journal and the same command resumes; without one, nothing. */
 static void report_stop(FILE *err, const nq__cli_t *cli, const nq_count_result_t *result) {
-  if (result->verify_pending) {
+  if (result->verify_pending != NQ_VERIFY_DONE_OR_NONE) {
     fprintf(err,
             "nqueens-mpi: stopped %s: the count is complete in %s, with %" PRIu64
             " batch%s verified so far: rerun the same command to finish the verification\n",
-            result->silent_ranks > 0 ? "before --verify (it needs every rank)"
-                                     : "cleanly during --verify",
+            result->verify_pending == NQ_VERIFY_NOT_RUN ? "before --verify (it needs every rank)"
+                                                        : "cleanly during --verify",
             cli->checkpoint, result->verified_batches,
             result->verified_batches == 1 ? "" : "es");
     return;

@@ -40,7 +40,7 @@ void nq_count_result_init(nq_count_result_t *result) {
   result->copies_confirmed = 0;
   result->silent_ranks = 0;
   result->first_silent_rank = -1;
-  result->verify_pending = 0;
+  result->verify_pending = NQ_VERIFY_DONE_OR_NONE;
   result->verified_batches = result->verified_units = result->verify_differing = 0;
   result->verified_by_other_ranks = 0;
   result->verify_first = result->verify_end = 0;
@@ -303,7 +303,7 @@ static int verify(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm) {
     rc = nq__verify_solve(&v, run, comm);
   take_verify_outcome(result, &v.outcome);
   if (rc == NQ_ESTOPPED)
-    result->verify_pending = 1;
+    result->verify_pending = NQ_VERIFY_STOPPED;
   if (rc == NQ_OK)
     rc = refuse_marked_journal(result, run);
   nq__verify_clear(&v);
@@ -339,7 +339,7 @@ static int set_up_and_run(nq_count_result_t *result, nq__run_t *run, MPI_Comm co
    * journal, for a rerun to verify. */
   int wants_verify = run->options->verify > 0 && run->options->checkpoint != NULL;
   if (rc == NQ_OK && wants_verify && result->silent_ranks > 0) {
-    result->verify_pending = 1;
+    result->verify_pending = NQ_VERIFY_NOT_RUN;
     rc = NQ_ESTOPPED;
   }
   int verdict = rc;
