@@ -311,4 +311,8 @@ check "merge of a non-journal: status 2" bash -c "[ $status -eq 2 ] && [ ! -s '$
 run -n 12 --checkpoint "$work/other.journal" -q
 run --merge "$(j 1)" "$work/other.journal"
 check "merge of another count's journal: status 2" bash -c "[ $status -eq 2 ] && grep -q 'not the same count' '$err'"
+run -n 12 --method join --checkpoint "$work/join12.journal" -q
+run --merge "$work/other.journal" "$work/join12.journal"
+check "merge of another method's journal: status 2, both methods named: $(head -c 300 "$err")" \
+  bash -c "[ $status -eq 2 ] && grep -q 'not the same count as .*(--method join, n = 12, .* against --method backtrack, n = 12, ' '$err'"
 finish

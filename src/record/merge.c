@@ -88,19 +88,21 @@ static int keep_line(const nq__journal_line_t *line, void *context) {
   return push(line->is_check ? &reader->checks : &reader->records, &entry);
 }
 
-/* The journal must be of the same count as the first: same n, options,
- * depth, unit scheme and units.  Slices and versions may differ. */
+/* The journal must be of the same count as the first: same method, n,
+ * options, depth, unit scheme and units.  Slices and versions may differ. */
 static int same_count(char *message, const char *path, const nq__journal_header_t *found,
                       const nq__journal_header_t *first, const char *first_path) {
-  if (found->n == first->n && found->unique == first->unique && found->depth == first->depth &&
+  if (strcmp(found->method, first->method) == 0 && found->n == first->n &&
+      found->unique == first->unique && found->depth == first->depth &&
       found->scheme == first->scheme && found->total_units == first->total_units)
     return NQ_OK;
   snprintf(message, NQ__MESSAGE_SIZE,
-           "%s: not the same count as %s (n = %d, unique %d, depth %d, scheme %d, %" PRIu64
-           " units against n = %d, unique %d, depth %d, scheme %d, %" PRIu64 " units)",
-           path, first_path, found->n, found->unique, found->depth, found->scheme,
-           found->total_units, first->n, first->unique, first->depth, first->scheme,
-           first->total_units);
+           "%s: not the same count as %s (--method %s, n = %d, unique %d, depth %d, scheme %d, "
+           "%" PRIu64 " units against --method %s, n = %d, unique %d, depth %d, scheme %d, "
+           "%" PRIu64 " units)",
+           path, first_path, found->method, found->n, found->unique, found->depth,
+           found->scheme, found->total_units, first->method, first->n, first->unique,
+           first->depth, first->scheme, first->total_units);
   return NQ_EJOURNAL;
 }
 
