@@ -36,6 +36,12 @@ halves=$(sed -n 's/.*"verified_batches":\([0-9]*\),"verified_units":[0-9]*,"veri
 run -n 12 --checkpoint "$where" --verify 1 --json "$work/where.json" -t 1 -q "${bt[@]}"
 check "checks on two ranks, then on one: the record counts the ${halves:-?} of the first as on other ranks" \
   bash -c "[ $status -eq 0 ] && [ -n '$halves' ] && grep -q '\"batches\":$(grep -c '^[0-9]' "$where"),[^}]*\"by_other_ranks\":$halves,' '$work/where.json' && grep -q ', [0-9]* on other ranks' '$out'"
+# Every batch checked: a record changed under a valid CRC now contradicts
+# its check line's "agree", and a rerun of --verify fails on it.
+forge_record "$where"
+run -n 12 --checkpoint "$where" --verify 1 -t 1 -q "${bt[@]}"
+check "a forged record under its agreeing check: --verify fails (status $status), naming the units" \
+  bash -c "[ $status -eq 1 ] && grep -q 'solved again differed from the journal, the first units' '$err'"
 
 run --status "$(j 2)" --format json
 check "--status of a slice in JSON names its slice and method: $(head -c 300 "$out")" \

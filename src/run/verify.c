@@ -36,10 +36,11 @@ typedef struct sample {
   unsigned __int128 sums[3];
 } sample_t;
 
-/* A check line an earlier run wrote. */
+/* A check line an earlier run wrote: the sums it found, and its verdict. */
 typedef struct checked {
   uint64_t first, count;
-  int rank;
+  int rank, agrees;
+  unsigned __int128 sums[3];
 } checked_t;
 
 typedef struct drawing {
@@ -52,6 +53,24 @@ typedef struct drawing {
 } drawing_t;
 
 
+/* A line's solutions, unique_times_8 and nodes. */
+static int line_sums(unsigned __int128 sums[3], const nq__journal_line_t *line) {
+  const mpz_srcptr fields[3] = {line->sums->solutions, line->sums->unique_times_8,
+                                line->sums->nodes};
+  for (int i = 0; i < 3; i++)
+    if (nq__totals_to_u128(&sums[i], fields[i]) != NQ_OK)
+      return NQ_EOVERFLOW;
+  return NQ_OK;
+}
+
+/* Whether sums found for a batch agree with its record's: the counts, and
+ * the nodes where the method fixes them. */
+static int sums_agree(const unsigned __int128 found[3], const unsigned __int128 recorded[3],
+                      int nodes_compared) {
+  return found[0] == recorded[0] && found[1] == recorded[1] &&
+         (found[2] == recorded[2] || !nodes_compared);
+}
+
 /* Check lines are kept; each record is drawn with probability `share`,
  * independently. */
 static int draw_record(const nq__journal_line_t *line, void *context) {
@@ -60,8 +79,9 @@ static int draw_record(const nq__journal_line_t *line, void *context) {
     if (nq__grow((void **)&d->checked, &d->checked_capacity, d->checked_count + 1,
                  sizeof *d->checked) != NQ_OK)
       return NQ_ENOMEM;
-    d->checked[d->checked_count++] = (checked_t){line->first, line->count, line->rank};
-    return NQ_OK;
+    checked_t *c = &d->checked[d->checked_count++];
+    *c = (checked_t){line->first, line->count, line->rank, line->agrees, {0}};
+    return line_sums(c->sums, line);
   }
   if ((double)(nq__random_next(&d->state) >> 11) * 0x1p-53 >= d->share)
     return NQ_OK;
@@ -69,12 +89,7 @@ static int draw_record(const nq__journal_line_t *line, void *context) {
     return NQ_ENOMEM;
   sample_t *s = &d->items[d->count++];
   *s = (sample_t){.first = line->first, .count = line->count, .recorded_by = line->rank};
-  const mpz_srcptr sums[3] = {line->sums->solutions, line->sums->unique_times_8,
-                              line->sums->nodes};
-  for (int i = 0; i < 3; i++)
-    if (nq__totals_to_u128(&s->sums[i], sums[i]) != NQ_OK)
-      return NQ_EOVERFLOW;
-  return NQ_OK;
+  return line_sums(s->sums, line);
 }
 
 /* The first record alone (and the check lines). */
@@ -113,10 +128,20 @@ static int checked_by_first(const void *a, const void *b) {
   return (x->count > y->count) - (x->count < y->count);
 }
 
+/* A batch whose sums differ from its record's: the first one is named. */
+static void note_differing(nq__verify_outcome_t *outcome, const sample_t *s) {
+  if (outcome->differing++ == 0) {
+    outcome->first = s->first;
+    outcome->end = s->first + s->count;
+  }
+}
+
 /* The sample less the batches an earlier run checked (their verdicts are
  * the journal's: a "differ" one fails the run all the same), which count
- * as verified. */
-static void drop_checked(drawing_t *d, nq__verify_outcome_t *outcome) {
+ * as verified.  An "agree" whose sums are not the record's (a record or
+ * check changed under a valid CRC) differs: it fails the run as a batch
+ * solved again would. */
+static void drop_checked(drawing_t *d, nq__verify_outcome_t *outcome, int nodes_compared) {
   if (d->count == 0) /* qsort takes no NULL, even for nothing */
     return;
   qsort(d->items, d->count, sizeof *d->items, by_first);
@@ -124,7 +149,7 @@ static void drop_checked(drawing_t *d, nq__verify_outcome_t *outcome) {
     qsort(d->checked, d->checked_count, sizeof *d->checked, checked_by_first);
   size_t kept = 0;
   for (size_t i = 0; i < d->count; i++) {
-    checked_t key = {d->items[i].first, d->items[i].count, 0};
+    checked_t key = {.first = d->items[i].first, .count = d->items[i].count};
     const checked_t *found = d->checked_count > 0 ? bsearch(&key, d->checked, d->checked_count,
                                                             sizeof key, checked_by_first)
                                                   : NULL;
@@ -132,6 +157,8 @@ static void drop_checked(drawing_t *d, nq__verify_outcome_t *outcome) {
       outcome->batches++;
       outcome->units += d->items[i].count;
       outcome->by_other_ranks += found->rank != d->items[i].recorded_by;
+      if (found->agrees && !sums_agree(found->sums, d->items[i].sums, nodes_compared))
+        note_differing(outcome, &d->items[i]);
       continue;
     }
     d->items[kept++] = d->items[i];
@@ -163,7 +190,7 @@ static int draw_sample(drawing_t *d, nq__verify_outcome_t *outcome,
     d->items[k].checked_by = checker(own < size ? own : 0, k, size, node_of);
   }
   if (rc == NQ_OK)
-    drop_checked(d, outcome);
+    drop_checked(d, outcome, run->method->nodes_are_fixed);
   return rc;
 }
 
@@ -268,15 +295,12 @@ static void judge(verifier_t *w, const uint64_t *answer) {
   unsigned __int128 found[3];
   for (int i = 0; i < 3; i++)
     found[i] = (unsigned __int128)answer[2 + 2 * i] << 64 | answer[1 + 2 * i];
-  int agrees = found[0] == s->sums[0] && found[1] == s->sums[1] &&
-               (found[2] == s->sums[2] || !w->run->method->nodes_are_fixed);
+  int agrees = sums_agree(found, s->sums, w->run->method->nodes_are_fixed);
   outcome->batches++;
   outcome->units += s->count;
   outcome->by_other_ranks += s->checked_by != s->recorded_by;
-  if (!agrees && outcome->differing++ == 0) {
-    outcome->first = s->first;
-    outcome->end = s->first + s->count;
-  }
+  if (!agrees)
+    note_differing(outcome, s);
   nq__totals_t sums;
   nq__totals_init(&sums);
   mpz_ptr fields[3] = {sums.solutions, sums.unique_times_8, sums.nodes};
