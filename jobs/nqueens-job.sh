@@ -323,7 +323,17 @@ nq_job_run() {
   nq_job_status=$?
   nq_job_pid=""
   nq_job_say "nqueens-mpi exited with status $nq_job_status at $(date '+%F %T')"
+  # Every run here prints its result as one JSON line: status 0 without it
+  # is a launch that failed (srun has ended 0 after "task 0 launch failed"),
+  # never a result to publish.
+  if [ "$nq_job_status" -eq 0 ] && ! nq_job_one_line "$out"; then
+    nq_job_say "but printed no whole result line: taken as a failure (status 1)"
+    nq_job_status=1
+  fi
 }
+
+# nq_job_one_line FILE: FILE holds something, ending in a newline.
+nq_job_one_line() { [ -s "$1" ] && [ -z "$(tail -c 1 "$1" | tr -d '\n')" ]; }
 
 # nq_job_finish: exits with the program's status, except that a stop (3)
 # in a job started with --requeue is requeued first: the next run resumes

@@ -7,7 +7,8 @@
 #     COMPLETED, exit code 0, the exact total in runs/q<N>.../result.json;
 #     the same count again answers from its finished journal, with the
 #     count's own figures, marked as from the journal;
-#   - a bad board size: FAILED, exit code 2, no run directory left;
+#   - a bad board size: FAILED, exit code 2, no run directory left; a
+#     launch that ends 0 with nothing printed: FAILED 1, nothing published;
 #     mpirun as root without Open MPI's variables: FAILED 2, saying why;
 #   - the job array with a slice that fails: the merge, submitted afterany,
 #     runs anyway, exits 1, leaves merge-report.json (no result.json) and
@@ -63,7 +64,8 @@ NQ_E2E_POLL=0.5
 # from mktemp) opens to 0755; the key stays in a 0700 directory.
 
 chmod 755 "$work"
-mkdir -p "$work/munge" "$work/socket" "$work/slurm/state" "$work/slurm/spool" "$work/submit"
+mkdir -p "$work/munge" "$work/socket" "$work/slurm/state" "$work/slurm/spool" "$work/slurm/tmp" \
+  "$work/submit"
 chmod 700 "$work/munge"
 socket=$work/socket/munge.socket
 munged_pid=""
@@ -125,6 +127,10 @@ export SLURM_CONF=$work/slurm/slurm.conf
 # often the scheduler looks for jobs whose wait is over (60 s by default).
 # MinJobAge: how long an ended job stays for `scontrol show job` to read
 # (there is no accounting database for sacct).
+# TmpFS: where srun's PMIx plugin makes each step's directory
+# (spmix_appdir_<uid>_<job>.<step>); under /tmp, one that a killed run of
+# this test left behind made the step of the same number fail to launch
+# in every later run, this Slurm's job numbers starting at 1 again.
 cat >"$SLURM_CONF" <<EOF
 ClusterName=nqtest
 SlurmctldHost=$node
@@ -136,6 +142,7 @@ CredType=cred/munge
 AuthInfo=socket=$socket,cred_expire=10
 StateSaveLocation=$work/slurm/state
 SlurmdSpoolDir=$work/slurm/spool
+TmpFS=$work/slurm/tmp
 SlurmctldPidFile=$work/slurm/slurmctld.pid
 SlurmdPidFile=$work/slurm/slurmd.pid
 SlurmctldLogFile=$work/slurm/slurmctld.log
@@ -171,7 +178,7 @@ echo "e2e_slurm: Slurm $(sinfo -V | cut -d' ' -f2) up on $node, ports $ctld_port
 
 # submit VAR_ASSIGNMENTS... -- SBATCH_ARGS...: sbatch from $work/submit with
 # those variables set (env's -u NAME unsets one; NQ_ROOT and NQ_BINARY
-# point at this tree and build); sets `job` to the job id.
+# point at this tree and build, or job_binary); sets `job` to the job id.
 submit() {
   local variables=()
   while [ "$1" != -- ]; do
@@ -180,8 +187,8 @@ submit() {
   done
   shift
   submitted=$SECONDS
-  job=$(cd "$work/submit" && env "${variables[@]}" NQ_ROOT="$repo" NQ_BINARY="$binary" \
-    sbatch --parsable "$@" 2>"$err")
+  job=$(cd "$work/submit" && env "${variables[@]}" NQ_ROOT="$repo" \
+    NQ_BINARY="${job_binary:-$binary}" sbatch --parsable "$@" 2>"$err")
   if [ -z "$job" ]; then
     fail "sbatch $*: $(head -c 300 "$err")"
     return 1
@@ -286,6 +293,19 @@ if submit NQ_N=abc NQ_RUNS=new/runs -- --ntasks=1 --time=5 "$repo/jobs/nqueens.s
   log_says "NQ_N=abc" "nqueens-mpi: board size 'abc' is not a whole number"
   check "NQ_N=abc: no run directory left" [ ! -e "$work/submit/new" ]
 fi
+# A launch that ends 0 with nothing printed (srun has, after "task 0
+# launch failed"): a program that prints nothing stands in.  No result is
+# published, and the job fails.
+printf '#!/bin/sh\nexit 0\n' >"$work/silent-nqueens"
+chmod +x "$work/silent-nqueens"
+job_binary=$work/silent-nqueens
+if submit NQ_N=12 NQ_RUNS=silent -- --ntasks=1 --time=5 "$repo/jobs/nqueens.sbatch"; then
+  ended_as "status 0, nothing printed" FAILED 1:0
+  log_says "status 0, nothing printed" "but printed no whole result line: taken as a failure"
+  check "status 0, nothing printed: nothing published" \
+    bash -c "[ -d '$work/submit/silent/q12' ] && [ -z \"\$(ls -A '$work/submit/silent/q12')\" ]"
+fi
+job_binary=
 if submit NQ_N=../12 NQ_RUNS=new/runs -- --ntasks=1 --time=5 "$repo/jobs/nqueens.sbatch"; then
   ended_as "NQ_N=../12" FAILED 2:0
   check "NQ_N=../12: no directory left, none made outside NQ_RUNS" \
