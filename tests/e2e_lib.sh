@@ -154,12 +154,21 @@ end_hung_run() {
   kill -KILL "$pid" 2>/dev/null
   wait "$pid" 2>/dev/null
 }
-# hung_run_status: a job still running past its test's patience, reported
-# and ended; status 124 (timeout's) says so.
-hung_run_status() {
-  report_hung_run
-  end_hung_run
-  status=124
+# awaited SECONDS: the background job's end and status within SECONDS; a
+# job still running then is reported and ended, status 124 (timeout's).
+# ended_in says how many seconds it took.
+awaited() {
+  local started=$SECONDS
+  if within "$1" ended; then
+    wait "$pid"
+    status=$?
+  else
+    report_hung_run
+    end_hung_run
+    status=124
+  fi
+  # shellcheck disable=SC2034 # for the caller's checks
+  ended_in=$((SECONDS - started))
 }
 
 json_solutions() { sed -n 's/.*"solutions":"\([0-9]*\)".*/\1/p' "$out"; }

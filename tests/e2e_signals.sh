@@ -124,7 +124,7 @@ stopped_within() {
   kill -s INT "$pid"
   local signalled took
   signalled=$(date +%s%N)
-  if within 5 ended; then wait "$pid"; status=$?; else hung_run_status; fi
+  awaited 5
   took=$((($(date +%s%N) - signalled) / 1000000))
   check "$label: SIGINT after $delay s: status $status (expected 3) in $took ms" \
     bash -c "[ $status -eq 3 ] && [ $took -le 1000 ]"
@@ -136,7 +136,7 @@ pid=$!
 sleep 1
 kill -s USR1 "$pid"
 signalled=$(date +%s%N)
-if within "$patience" ended; then wait "$pid"; status=$?; else hung_run_status; fi
+awaited "$patience"
 took=$((($(date +%s%N) - signalled) / 1000000))
 check "3 ranks, -n 64 while rank 0 counts the units: SIGUSR1 to mpiexec, status $status (expected 3) in $took ms" \
   bash -c "[ $status -eq 3 ] && [ $took -le 5000 ]"
@@ -166,7 +166,7 @@ pid=$!
 sleep 0.15
 within 5 ranks_blocked "$pid"
 kill -s USR1 "$pid"
-if within "$patience" ended; then wait "$pid"; status=$?; else hung_run_status; fi
+awaited "$patience"
 check "3 ranks, SIGUSR1 to mpiexec 0.15 s after the start or once its ranks reach main: status 3: $status, $(head -c 200 "$err")" \
   bash -c "[ $status -eq 3 ] && [ ! -s '$out' ]"
 

@@ -66,12 +66,7 @@ start_count() {
 # only progress lines and the one stop line on stderr.
 stopped_ok() {
   local label=$1
-  if within "$patience" ended; then
-    wait "$pid"
-    status=$?
-  else
-    hung_run_status
-  fi
+  awaited "$patience"
   local others
   others=$(grep -vxE -e "$progress_line" "$err")
   if [ "$status" -eq 3 ] && is_empty "$out" && [ "$(wc -l <<<"$others")" -eq 1 ] &&

@@ -541,15 +541,15 @@ static int solve_locally(master_t *m) {
   return NQ_OK;
 }
 
-/* Whether every peer that is not silent gave its last word. */
-static int last_words_in(master_t *m) {
-  int all = 1;
+/* *all: whether every peer that is not silent gave its last word. */
+static int last_words_in(master_t *m, int *all) {
+  *all = 1;
   for (int rank = 1; rank <= m->peer_count; rank++) {
     int in = 1;
     NQ_MPI_CHECK(m->comm, MPI_Test(&m->peers[rank - 1].last_word, &in, MPI_STATUS_IGNORE));
-    all = all && in;
+    *all = *all && in;
   }
-  return all;
+  return NQ_OK;
 }
 
 /* Every rank's last word after its stop, within the patience: what
@@ -561,8 +561,13 @@ static int await_last_words(master_t *m) {
   const struct timespec pause = {0, 1000000L};
   const double since = MPI_Wtime();
   int all = 0;
-  while (!(all = last_words_in(m)) && MPI_Wtime() - since < patience_seconds(m))
+  for (;;) {
+    if (last_words_in(m, &all) != NQ_OK)
+      return NQ_EMPI;
+    if (all || MPI_Wtime() - since >= patience_seconds(m))
+      break;
     nanosleep(&pause, NULL);
+  }
   for (int rank = 1; !all && rank <= m->peer_count; rank++) {
     peer_t *peer = &m->peers[rank - 1];
     if (peer->last_word == MPI_REQUEST_NULL)
