@@ -42,6 +42,16 @@ limit=300
 unset SLURM_MEM_PER_CPU SLURM_MEM_PER_NODE
 sanitized=0
 [ -n "${ASAN_OPTIONS:-}" ] && sanitized=1
+# Each process's leak check at exit matches Open MPI's few thousand blocks
+# against the suppression file, and symbolizes their frames to do it: half
+# a lone run's time (docs/performance.md, "The suite's time").  The
+# suppressions name libraries, which need no symbols, so these runs go
+# without: a finding still fails its check, its stack as module+offset
+# (ASAN_OPTIONS=symbolize=1 on the command the failure prints, or
+# addr2line -e MODULE OFFSET, gives names and lines).
+if [ "$sanitized" -eq 1 ]; then
+  export ASAN_OPTIONS="$ASAN_OPTIONS:symbolize=0"
+fi
 # sized N: the board N, or N - 1 under the sanitizers, for a count sized to
 # take seconds there too (a board costs 5x to 8x the one below it).
 sized() { echo $(($1 - sanitized)); }
