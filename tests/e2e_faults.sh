@@ -149,6 +149,10 @@ pid=$!
 awaited 60
 check "rank 2 stopped after its last answer: status 0, exact Q(12), a warning naming it, in ${ended_in} s" \
   bash -c "[ $status -eq 0 ] && [ '$(json_solutions)' = $(q 12) ] && grep -q 'warning: rank 2 ' '$err'"
+# The 10 s of patience that found it silent are not the count's time.
+seconds=$(sed -n 's/.*"seconds":\([0-9.e+-]*\).*/\1/p' "$out")
+check "rank 2 stopped after its last answer: the count's seconds '$seconds' hold the patience" \
+  awk -v s="$seconds" 'BEGIN { exit !(s != "" && s < 5) }'
 
 rm -f "$journal"
 "$mpiexec" "$numproc_flag" 3 -q --oversubscribe "$binary" -n 17 --method backtrack -t 1 -q \

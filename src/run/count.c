@@ -107,7 +107,7 @@ static int run_on(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm
   result->walk = nq_walk_resolve(options->walk, options->n);
   result->gpu_ranks = run->gpu_ranks;
   result->resumed_units = run->resumed.sums.units;
-  result->seconds = MPI_Wtime() - started;
+  result->seconds = MPI_Wtime() - started - outcome.silent_wait_seconds;
   const int solved_here = result->units > result->resumed_units;
   result->count_seconds = (double)run->resumed.counting_ms / 1000.0 +
                           (solved_here ? result->seconds : 0.0);

@@ -60,6 +60,7 @@ typedef struct master {
   int ring_size, ring_head;
   int inbox_words; /* 2 + (the largest batch) * NQ_RESULT_WORDS */
   double started, last_progress;
+  double silent_wait; /* seconds spent on patience that found ranks silent */
   double waiting_since; /* when the run began waiting only for answers it does not
                            need (only_waiting); 0 when it is not */
   int silent_count, first_silent;
@@ -388,6 +389,7 @@ static int patience_over(master_t *m) {
     m->waiting_since = now;
   if (now - m->waiting_since < patience_seconds(m))
     return 0;
+  m->silent_wait += now - m->waiting_since;
   for (int rank = 1; rank <= m->peer_count; rank++) {
     peer_t *peer = &m->peers[rank - 1];
     if (peer->batches_sent != peer->batches_answered && !peer->silent)
@@ -576,6 +578,8 @@ static int await_last_words(master_t *m) {
     NQ_MPI_CHECK(m->comm, MPI_Wait(&peer->last_word, MPI_STATUS_IGNORE));
     mark_silent(m, rank);
   }
+  if (!all)
+    m->silent_wait += MPI_Wtime() - since;
   return NQ_OK;
 }
 
@@ -733,7 +737,8 @@ int nq__master_run(nq__totals_t *totals, nq__master_outcome_t *outcome, const nq
       .copies_sent = m->backups.copies_sent,
       .copies_confirmed = m->backups.copies_confirmed,
       .silent_ranks = m->silent_count,
-      .first_silent_rank = m->silent_count > 0 ? m->first_silent : -1};
+      .first_silent_rank = m->silent_count > 0 ? m->first_silent : -1,
+      .silent_wait_seconds = m->silent_wait};
   nq__pool_destroy(m->pool);
   if (m->listing != NULL)
     run->method->units_close(m->listing);

@@ -130,6 +130,9 @@ typedef struct nq__master_outcome {
   int silent_ranks;      /* peers that never answered their last batch, or never gave
                             their last word after the stop */
   int first_silent_rank; /* the lowest of them, else -1 */
+  /* The patience that found ranks silent: waiting, not the count's time
+   * (a 0.003 s count would report its 10 s). */
+  double silent_wait_seconds;
 } nq__master_outcome_t;
 
 /* The two roles (master.c, worker.c).  The master returns the first unit
