@@ -15,6 +15,10 @@
  * so it never waits for a round trip to the master. */
 enum { BATCHES_IN_FLIGHT = 2 };
 
+/* The tags of this rank's own batches in its pool: units of its share, or
+ * a copy of a late batch (copy_locally). */
+enum { LOCAL_UNITS = 0, LOCAL_COPY = 1 };
+
 typedef struct peer {
   uint64_t *slots[BATCHES_IN_FLIGHT]; /* each 1 + batch_units * NQ_UNIT_WORDS words */
   MPI_Request sends[BATCHES_IN_FLIGHT];
@@ -74,6 +78,14 @@ typedef struct master {
   nq__work_t *local_units; /* a GPU master's batch: local_batch units */
   nq_unit_result_t *local_results;
   size_t local_batch;
+  /* A copy of a late batch on this rank's own threads, once they have
+   * nothing else (copy_locally): with no other worker, a stopped one's
+   * batch would hold the run. */
+  nq__batch_t *local_copy;
+  int local_copy_dropped; /* every batch has its answer: the copy is abandoned */
+  nq__work_t *copy_units; /* its units, unpacked */
+  uint64_t *copy_answer;  /* its answer, packed as a worker's */
+  size_t copy_capacity;   /* units: the largest batch a peer takes */
 } master_t;
 
 static void note_failure(master_t *m, int code, int rank) {
@@ -238,6 +250,10 @@ static int send_copy(master_t *m, int rank) {
 /* Once every batch has its answer, the copies still out are useless: their
  * holders drop them (and answer at once) instead of finishing them. */
 static int discard_copies(master_t *m) {
+  if (m->local_copy != NULL && !m->local_copy_dropped && m->backups.unanswered == 0) {
+    m->local_copy_dropped = 1; /* only the copy is left in the pool */
+    nq__pool_cancel(m->pool);
+  }
   if (!m->exhausted || m->backups.unanswered > 0 || m->batches_out == 0)
     return NQ_OK;
   for (int rank = 1; rank <= m->peer_count; rank++) {
@@ -435,19 +451,63 @@ static int serve_workers(master_t *m, int wait) {
 
 /* ---- this rank's own threads ---- */
 
+/* The local copy's answer, taken as a worker's is (take_result). */
+static void answer_local_copy(master_t *m, const nq__pool_batch_t *done) {
+  uint64_t count = done->status == NQ_OK ? done->count : 0;
+  for (uint64_t i = 0; i < count; i++)
+    nq__result_pack(m->copy_answer + i * NQ_RESULT_WORDS, &done->results[i]);
+  nq__batch_t *copy = m->local_copy;
+  m->local_copy = NULL;
+  m->local_copy_dropped = 0;
+  nq__answer_t answer =
+      nq__backups_answer(&m->backups, copy, done->status, m->copy_answer, count);
+  if (answer == NQ_ANSWER_FIRST &&
+      take_first_answer(m, 0, done->status, m->copy_answer, count) != NQ_OK)
+    m->hook_failed = 1; /* an MPI call of its stop failed */
+  if (answer == NQ_ANSWER_CONFLICT) {
+    mark_conflict(m, 0, m->copy_answer, count);
+    note_failure(m, NQ_ECHECK, 0); /* this rank and a worker disagree on the same units */
+  }
+  if (discard_copies(m) != NQ_OK)
+    m->hook_failed = 1;
+}
+
 /* Finished local units join the totals, and the journal as rank 0's at
  * once (consecutive ones in one record): a lone process killed at any
  * moment loses only the units in flight. */
 static void collect_local(master_t *m) {
   nq__pool_batch_t batch;
   while (m->pool != NULL && nq__pool_collect(m->pool, &batch)) {
-    for (size_t i = 0; batch.status == NQ_OK && i < batch.count; i++)
+    if (batch.tag == LOCAL_COPY)
+      answer_local_copy(m, &batch);
+    for (size_t i = 0; batch.tag == LOCAL_UNITS && batch.status == NQ_OK && i < batch.count; i++)
       finish_unit(m, &batch.results[i], 0);
-    if (batch.status != NQ_OK && batch.status != NQ_ESTOPPED) /* abandoned: not done */
+    if (batch.tag == LOCAL_UNITS && batch.status != NQ_OK &&
+        batch.status != NQ_ESTOPPED) /* abandoned: not done */
       note_failure(m, batch.status, 0);
     nq__pool_release(m->pool);
   }
   flush_record(m);
+}
+
+/* This rank's threads, left with nothing to do once every unit is out, take
+ * a copy of the oldest late batch, as an idle worker does (send_copy). */
+static void copy_locally(master_t *m) {
+  if (m->pool == NULL || m->local_copy != NULL || !m->exhausted || m->stopping ||
+      m->failure != NQ_OK || local_batches(m) > 0 || m->batches_out == 0)
+    return;
+  nq__batch_t *batch = nq__backups_pick(&m->backups, m->copy_capacity);
+  if (batch == NULL)
+    return;
+  const uint64_t *packed = nq__batch_packed(batch);
+  for (uint64_t i = 0; i < packed[0]; i++)
+    nq__work_unpack(&m->copy_units[i], packed + 1 + i * NQ_UNIT_WORDS);
+  m->local_copy = batch;
+  if (nq__pool_submit(m->pool, LOCAL_COPY, m->copy_units, packed[0], NQ_OK) != NQ_OK) {
+    note_failure(m, NQ_ENOMEM, 0);
+    m->local_copy = NULL;
+    nq__backups_answer(&m->backups, batch, NQ_ENOMEM, NULL, 0); /* frees its holder's share */
+  }
 }
 
 /* Keeps a unit waiting for each local thread, one unit a batch, so the
@@ -498,7 +558,7 @@ static int master_cancelled(void *context) {
   }
   if (rc != NQ_OK)
     m->hook_failed = 1;
-  return m->stopping || m->hook_failed;
+  return m->stopping || m->hook_failed || m->local_copy_dropped;
 }
 
 /* A master that drives a GPU (only when alone) solves a whole batch at a
@@ -532,6 +592,7 @@ static int solve_locally(master_t *m) {
   }
   collect_local(m);
   feed_local(m);
+  copy_locally(m);
   if (m->pool != NULL && nq__pool_solve_one(m->pool, m->search)) {
     collect_local(m);
     return NQ_OK;
@@ -672,7 +733,13 @@ static int allocate_buffers(master_t *m, const nq__run_t *run) {
   m->local_batch = run->gpu ? (size_t)run->batch_units[0] : 1;
   m->local_units = malloc(m->local_batch * sizeof *m->local_units);
   m->local_results = malloc(m->local_batch * sizeof *m->local_results);
-  return m->inboxes && m->receives && m->local_units && m->local_results ? NQ_OK : NQ_ENOMEM;
+  m->copy_capacity = (size_t)largest;
+  m->copy_units = malloc(m->copy_capacity * sizeof *m->copy_units);
+  m->copy_answer = malloc(m->copy_capacity * NQ_RESULT_WORDS * sizeof *m->copy_answer);
+  return m->inboxes && m->receives && m->local_units && m->local_results && m->copy_units &&
+                 m->copy_answer
+             ? NQ_OK
+             : NQ_ENOMEM;
 }
 
 static void free_buffers(master_t *m) {
@@ -683,6 +750,8 @@ static void free_buffers(master_t *m) {
   free(m->receives);
   free(m->local_units);
   free(m->local_results);
+  free(m->copy_units);
+  free(m->copy_answer);
 }
 
 int nq__master_run(nq__totals_t *totals, nq__master_outcome_t *outcome, const nq__run_t *run,
