@@ -141,6 +141,8 @@ took=$((($(date +%s%N) - signalled) / 1000000))
 check "3 ranks, -n 64 while rank 0 counts the units: SIGUSR1 to mpiexec, status $status (expected 3) in $took ms" \
   bash -c "[ $status -eq 3 ] && [ $took -le 5000 ]"
 stopped_within "--estimate 60" 1 -n 20 --estimate 60 -t 1
+# An estimate of a large board lists its frames first (n = 64: seconds).
+stopped_within "-n 64 --estimate while its frames are listed" 0.5 -n 64 --estimate 20 -t 1 -q
 # The join's estimate at n = 24 solves whole sets, and --memory 16M cuts
 # each into parts that walk the bottoms again, tens of seconds a set
 # (without it two sets take under 2 s since the join got faster, and the

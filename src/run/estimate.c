@@ -368,10 +368,11 @@ static int probes_all_exact(const plan_t *plan) {
 }
 
 /* Every frame as a unit of depth 1 (the top queen placed): the strata. */
-static int list_frames(nq_unit_t **out_frames, uint64_t *out_count, int n) {
+static int list_frames(nq_unit_t **out_frames, uint64_t *out_count, int n,
+                       volatile sig_atomic_t *stop) {
   int depth = nq_units_depth(n) < 1 ? nq_units_depth(n) : 1;
   uint64_t count = 0;
-  int rc = nq_units_total(&count, n, depth);
+  int rc = nq_units_total_until(&count, n, depth, stop); /* seconds at n = 64: it hears a stop */
   if (rc != NQ_OK)
     return rc;
   nq_unit_t *frames = malloc((size_t)count * sizeof *frames);
@@ -380,9 +381,14 @@ static int list_frames(nq_unit_t **out_frames, uint64_t *out_count, int n) {
     free(frames);
     return rc != NQ_OK ? rc : NQ_ENOMEM;
   }
-  for (uint64_t i = 0; i < count && nq_unit_gen_next(gen, &frames[i]) == 1; i++)
-    ;
+  for (uint64_t i = 0; rc == NQ_OK && i < count && nq_unit_gen_next(gen, &frames[i]) == 1; i++)
+    if (stop != NULL && *stop)
+      rc = NQ_ESTOPPED;
   nq_unit_gen_destroy(gen);
+  if (rc != NQ_OK) {
+    free(frames);
+    return rc;
+  }
   *out_frames = frames;
   *out_count = count;
   return NQ_OK;
@@ -640,7 +646,7 @@ static int estimate_on(nq_estimate_result_t *result, const nq_estimate_options_t
                  .exact_rows = options->exact_rows > 0 ? options->exact_rows
                                                        : nq_estimate_exact_rows(options->n)};
   nq_unit_t *frames = NULL;
-  rc = list_frames(&frames, &plan.frame_count, options->n);
+  rc = list_frames(&frames, &plan.frame_count, options->n, options->stop);
   if ((rc = nq__agree_worst(rc, comm)) != NQ_OK) {
     free(frames);
     return rc;
