@@ -84,10 +84,17 @@ check "the join, --json: the record names the method and its scheme: $(head -c 3
 run --status "$work/v15.journal" --format json
 check "--status of a join journal: complete, trusted" \
   bash -c "[ $status -eq 0 ] && grep -q '\"complete\":true' '$out' && grep -q '\"trusted\":true' '$out'"
-run_ranks_counting_wrong 2 1 -n 15 --method join --checkpoint "$work/w15.journal" \
-  --verify 1 -t 1 -q
-check "the join, a rank counting wrong: --verify fails the run" \
+run_counting_wrong -n 15 --method join --checkpoint "$work/w15.journal" -t 1 -q
+run_ranks 2 -n 15 --method join --checkpoint "$work/w15.journal" --verify 1 -t 1 -q
+check "the join counted wrong, verified on 2 ranks: --verify fails the run" \
   bash -c "[ $status -eq 1 ] && grep -q 'differed from the journal' '$err' && grep -q ' differ ' '$work/w15.journal'"
+# A worker counting wrong in the run itself is caught by whichever comes
+# first: a copy of its last batches on rank 0's threads (a conflict) or
+# --verify.
+run_ranks_counting_wrong 2 1 -n 15 --method join --checkpoint "$work/w15-worker.journal" \
+  --verify 1 -t 1 -q
+check "the join, a worker counting wrong: caught, status $status: $(head -c 200 "$err")" \
+  bash -c "[ $status -eq 1 ] && grep -qE 'differed from the journal|failed a consistency check' '$err' && grep -q ' differ ' '$work/w15-worker.journal'"
 
 # The join's nodes follow the memory a unit was solved in (a bucket's parts
 # each walk the bottom): verified with another thread count and memory, and

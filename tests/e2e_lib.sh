@@ -84,6 +84,14 @@ run_ranks() {
   status=$?
 }
 
+# run_counting_wrong ARGS...: run with the test build's binary (below),
+# every unit one solution too many: alone, no backup copy can catch it.
+run_counting_wrong() {
+  NQ_TEST_WRONG_COUNT=0 timeout "$limit" \
+    "${NQ_E2E_FAULTS_BINARY:?set by ctest to the test build binary}" "$@" >"$out" 2>"$err"
+  status=$?
+}
+
 # run_ranks_counting_wrong RANKS WRONG_RANK ARGS...: run_ranks with the
 # test build's binary (NQ_E2E_FAULTS_BINARY, from ctest), rank WRONG_RANK
 # reporting one solution too many for every unit (NQ_TEST_WRONG_COUNT).
