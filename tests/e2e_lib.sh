@@ -43,8 +43,8 @@ unset SLURM_MEM_PER_CPU SLURM_MEM_PER_NODE
 sanitized=0
 [ -n "${ASAN_OPTIONS:-}" ] && sanitized=1
 # Each process's leak check at exit matches Open MPI's few thousand blocks
-# against the suppression file, and symbolizes their frames to do it: half
-# a lone run's time (docs/performance.md, "The suite's time").  The
+# against the suppression file, and symbolizes their frames to do it: two
+# fifths of a lone run's time (docs/performance.md, "The suite's time").  The
 # suppressions name libraries, which need no symbols, so these runs go
 # without: a finding still fails its check, its stack as module+offset
 # (ASAN_OPTIONS=symbolize=1 on the command the failure prints, or
@@ -84,24 +84,20 @@ run_ranks() {
   status=$?
 }
 
-# run_counting_wrong ARGS...: run with the test build's binary (below),
-# every unit one solution too many: alone, no backup copy can catch it.
-run_counting_wrong() {
-  NQ_TEST_WRONG_COUNT=0 timeout "$limit" \
-    "${NQ_E2E_FAULTS_BINARY:?set by ctest to the test build binary}" "$@" >"$out" 2>"$err"
-  status=$?
-}
-
 # run_ranks_counting_wrong RANKS WRONG_RANK ARGS...: run_ranks with the
 # test build's binary (NQ_E2E_FAULTS_BINARY, from ctest), rank WRONG_RANK
 # reporting one solution too many for every unit (NQ_TEST_WRONG_COUNT).
 run_ranks_counting_wrong() {
   local ranks=$1 wrong=$2
   shift 2
-  NQ_TEST_WRONG_COUNT=$wrong timeout "$limit" "$mpiexec" "$numproc_flag" "$ranks" -q \
-    --oversubscribe "${NQ_E2E_FAULTS_BINARY:?set by ctest to the test build binary}" "$@" \
-    >"$out" 2>"$err"
-  status=$?
+  NQ_TEST_WRONG_COUNT=$wrong binary=${NQ_E2E_FAULTS_BINARY:?set by ctest to the test build binary} \
+    run_ranks "$ranks" "$@"
+}
+# run_counting_wrong ARGS...: the same alone, where no backup copy can
+# catch it.
+run_counting_wrong() {
+  NQ_TEST_WRONG_COUNT=0 binary=${NQ_E2E_FAULTS_BINARY:?set by ctest to the test build binary} \
+    run "$@"
 }
 
 # need_fault_shim: the fault shim of e2e_crashes.sh and e2e_faults.sh

@@ -154,7 +154,8 @@ static int note_run(nq_count_result_t *result, const nq__run_t *run, MPI_Comm co
   NQ_MPI_CHECK(comm, MPI_Comm_size(comm, &size));
   if (run->journal != NULL) {
     const uint64_t runs = run->resumed.runs;
-    /* (a journal that cannot be written serves only a complete count) */
+    /* Only an incomplete run appends: a journal that cannot be written
+     * serves complete counts alone. */
     const int complete = run->resumed.sums.units == run->slice_units;
     result->restarts = complete && runs > 0 ? runs - 1 : runs;
     if (!complete)

@@ -82,7 +82,6 @@ typedef struct master {
    * nothing else (copy_locally): with no other worker, a stopped one's
    * batch would hold the run. */
   nq__batch_t *local_copy;
-  int local_copy_dropped; /* every batch has its answer: the copy is abandoned */
   nq__work_t *copy_units; /* its units, unpacked */
   uint64_t *copy_answer;  /* its answer, packed as a worker's */
   size_t copy_capacity;   /* units: the largest batch a peer takes */
@@ -247,13 +246,17 @@ static int send_copy(master_t *m, int rank) {
   return send_slot(m, rank, batch);
 }
 
+/* Whether this rank's threads solve a copy that every batch's answer has
+ * made useless: they abandon it (a copy is the only thing in their pool). */
+static int local_copy_useless(const master_t *m) {
+  return m->local_copy != NULL && m->backups.unanswered == 0;
+}
+
 /* Once every batch has its answer, the copies still out are useless: their
  * holders drop them (and answer at once) instead of finishing them. */
 static int discard_copies(master_t *m) {
-  if (m->local_copy != NULL && !m->local_copy_dropped && m->backups.unanswered == 0) {
-    m->local_copy_dropped = 1; /* only the copy is left in the pool */
+  if (local_copy_useless(m))
     nq__pool_cancel(m->pool);
-  }
   if (!m->exhausted || m->backups.unanswered > 0 || m->batches_out == 0)
     return NQ_OK;
   for (int rank = 1; rank <= m->peer_count; rank++) {
@@ -458,7 +461,6 @@ static void answer_local_copy(master_t *m, const nq__pool_batch_t *done) {
     nq__result_pack(m->copy_answer + i * NQ_RESULT_WORDS, &done->results[i]);
   nq__batch_t *copy = m->local_copy;
   m->local_copy = NULL;
-  m->local_copy_dropped = 0;
   nq__answer_t answer =
       nq__backups_answer(&m->backups, copy, done->status, m->copy_answer, count);
   if (answer == NQ_ANSWER_FIRST &&
@@ -478,13 +480,14 @@ static void answer_local_copy(master_t *m, const nq__pool_batch_t *done) {
 static void collect_local(master_t *m) {
   nq__pool_batch_t batch;
   while (m->pool != NULL && nq__pool_collect(m->pool, &batch)) {
-    if (batch.tag == LOCAL_COPY)
+    if (batch.tag == LOCAL_COPY) {
       answer_local_copy(m, &batch);
-    for (size_t i = 0; batch.tag == LOCAL_UNITS && batch.status == NQ_OK && i < batch.count; i++)
-      finish_unit(m, &batch.results[i], 0);
-    if (batch.tag == LOCAL_UNITS && batch.status != NQ_OK &&
-        batch.status != NQ_ESTOPPED) /* abandoned: not done */
-      note_failure(m, batch.status, 0);
+    } else {
+      for (size_t i = 0; batch.status == NQ_OK && i < batch.count; i++)
+        finish_unit(m, &batch.results[i], 0);
+      if (batch.status != NQ_OK && batch.status != NQ_ESTOPPED) /* abandoned: not done */
+        note_failure(m, batch.status, 0);
+    }
     nq__pool_release(m->pool);
   }
   flush_record(m);
@@ -558,7 +561,7 @@ static int master_cancelled(void *context) {
   }
   if (rc != NQ_OK)
     m->hook_failed = 1;
-  return m->stopping || m->hook_failed || m->local_copy_dropped;
+  return m->stopping || m->hook_failed || local_copy_useless(m);
 }
 
 /* A master that drives a GPU (only when alone) solves a whole batch at a
