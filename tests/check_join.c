@@ -13,6 +13,8 @@
 
 #include "join_bucket.h"
 #include "join_memory.h"
+#include "join_quarter_tables.h"
+#include "join_sets.h"
 #include "join_tops.h"
 #include "join_units.h"
 #include "join_walk.h"
@@ -497,15 +499,17 @@ START_TEST(test_join_sampled_sets_are_unbiased) {
 END_TEST
 
 /* Every `step`-th canonical set of n counted by a scratch limited to
- * `limit` bytes: their sum, the counters, and the most the scratch held
- * after a set.  With `whole` (a scratch without a limit) each set is
+ * `limit` bytes (its quarters searched bucket by bucket with
+ * `private_quarters`): their sum, the counters, and the most the scratch
+ * held after a set.  With `whole` (a scratch without a limit) each set is
  * counted there too and the two counts must be the same. */
 static uint64_t count_within(size_t *most_held, nq_join_stats_t *stats, int n, size_t limit,
-                             uint64_t step, nq_join_scratch_t *whole) {
+                             uint64_t step, nq_join_scratch_t *whole, int private_quarters) {
   const int top_rows = nq_join_default_top_rows(n);
   nq_join_scratch_t *limited = NULL;
   ck_assert_int_eq(nq_join_scratch_create(&limited), NQ_OK);
   nq_join_scratch_limit(limited, limit);
+  nq__join_private_quarters(limited, private_quarters);
   uint64_t *sets = NULL, count = 0, total = 0;
   ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows, NULL), NQ_OK);
   *most_held = 0;
@@ -525,12 +529,14 @@ static uint64_t count_within(size_t *most_held, nq_join_stats_t *stats, int n, s
   return total;
 }
 
-/* A scratch limited to 70 kB counts Q(16) over its canonical
+/* A scratch limited to 50 kB counts Q(16) over its canonical
  * sets in parts (more parts than sets) and never holds more than its
- * limit; the part sizes it derives hold what they promise. */
+ * limit, its quarters read from the process's tables or searched (a
+ * group at a time, the limit leaving no room to list them whole); the
+ * part sizes it derives hold what they promise. */
 START_TEST(test_join_parts_keep_the_limit) {
   const int n = 16, top_rows = nq_join_default_top_rows(n);
-  const size_t limit = 70 * 1000;
+  const size_t limit = 50 * 1000;
   for (size_t bytes = 1024; bytes < ((size_t)1 << 32); bytes *= 3) {
     size_t tops = nq_join_tops_within(n, top_rows, bytes);
     ck_assert(tops == 0 || nq__join_part_bytes(n, top_rows, tops) <= bytes);
@@ -538,9 +544,14 @@ START_TEST(test_join_parts_keep_the_limit) {
   }
   nq_join_stats_t stats = {0};
   size_t most_held = 0;
-  ck_assert_uint_eq(count_within(&most_held, &stats, n, limit, 1, NULL), known_all_large[n]);
-  ck_assert_uint_gt(stats.parts, stats.buckets);
-  ck_assert_msg(most_held <= limit, "held %zu bytes, limit %zu", most_held, limit);
+  for (int private_quarters = 0; private_quarters <= 1; private_quarters++) {
+    stats = (nq_join_stats_t){0};
+    ck_assert_uint_eq(count_within(&most_held, &stats, n, limit, 1, NULL, private_quarters),
+                      known_all_large[n]);
+    ck_assert_uint_gt(stats.parts, stats.buckets);
+    ck_assert_msg(most_held <= limit, "held %zu bytes, limit %zu, private quarters %d",
+                  most_held, limit, private_quarters);
+  }
   /* The last rows come from the list at n = 16 (eight bottom rows), and
    * each such node counts its tried completions among the bottom's. */
   ck_assert_uint_gt(stats.fused_nodes, 0);
@@ -560,7 +571,7 @@ START_TEST(test_join_parts_keep_the_limit_at_every_repack_depth) {
   ck_assert_int_eq(nq_join_scratch_create(&whole), NQ_OK);
   nq_join_stats_t stats = {0};
   size_t most_held = 0;
-  count_within(&most_held, &stats, 17, limit, 29, whole);
+  count_within(&most_held, &stats, 17, limit, 29, whole, 0);
   ck_assert_uint_gt(stats.parts, stats.buckets);
   ck_assert_uint_gt(stats.repacks, 0);
   /* Repacked tops at both depths the rule allows (rows 8 and 9, the
@@ -582,11 +593,10 @@ END_TEST
 
 /* A part takes at most its cap of tops, with no memory limit at all
  * (nq__join_part_cap by default, join_walk.h): every 29th canonical set
- * of n = 17 under a cap of 256 tops is walked in parts, none past the cap
- * by more than one group of lower quarters (at most 4! at n = 17, where
- * the lower quarter has four rows), with the count of each set the same
- * as whole.  The default caps nothing below n = 25, 2^(n - 4) tops at 25
- * and 26 and 2^(n - 5) from 27, the sizes measured fastest. */
+ * of n = 17 under a cap of 256 tops is walked in parts, none past the
+ * cap, with the count of each set the same as whole.  The default caps
+ * nothing below n = 25, 2^(n - 4) tops at 25 and 26 and 2^(n - 5) from
+ * 27, the sizes measured fastest. */
 START_TEST(test_join_parts_keep_their_cap) {
   const int n = 17, top_rows = nq_join_default_top_rows(n);
   const size_t cap = 256;
@@ -609,7 +619,7 @@ START_TEST(test_join_parts_keep_their_cap) {
     ck_assert_uint_eq(in_parts, at_once);
   }
   ck_assert_uint_gt(stats.parts, stats.buckets);
-  ck_assert_uint_le(stats.max_tops, cap + 24);
+  ck_assert_uint_le(stats.max_tops, cap);
   ck_assert_uint_eq(whole_stats.parts, whole_stats.buckets);
   free(sets);
   nq_join_scratch_destroy(capped);
@@ -617,10 +627,62 @@ START_TEST(test_join_parts_keep_their_cap) {
 }
 END_TEST
 
+/* A bucket's groups are ranked by the process's table for up to
+ * JOIN_RANKED_PLACES places, else by their binomials: both give each
+ * a-subset of m places its place in the order the groups are taken. */
+START_TEST(test_join_group_ranks_follow_the_sets_order) {
+  for (int m = 0; m <= JOIN_RANKED_PLACES; m++)
+    for (int a = 0; a <= m; a++) {
+      const uint16_t *ranks = nq__join_group_ranks(m, a);
+      ck_assert_ptr_nonnull(ranks);
+      uint64_t places = nq__join_first_set(a);
+      for (uint32_t g = 0; g < nq__join_binomial(m, a); g++) {
+        if (g > 0)
+          places = nq__join_next_set(places, m);
+        ck_assert_uint_eq(ranks[places], g);
+        ck_assert_uint_eq(nq__join_set_rank_computed(places), g);
+      }
+    }
+  ck_assert_ptr_null(nq__join_group_ranks(JOIN_RANKED_PLACES + 1, 8));
+}
+END_TEST
+
+/* Where no table holds a board's quarters (from n = 19) each bucket
+ * searches them, and they once took hundreds of MB a thread from n = 27,
+ * beyond the limit.  A scratch limited to 64 MB opens a bucket at n = 28
+ * and 32 and builds its first part within the limit, a part of tops as
+ * large as what the limit leaves, and the least memory for a rank holds
+ * a thread's quarters. */
+START_TEST(test_join_quarters_keep_the_limit_on_large_boards) {
+  const size_t limit = (size_t)64 << 20;
+  static const uint8_t no_weights[NQ_JOIN_MAX_N] = {0};
+  nq_join_scratch_t *scratch = NULL;
+  ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
+  nq_join_scratch_limit(scratch, limit);
+  uint64_t state = 28;
+  for (int n = 28; n <= 32; n += 4) {
+    const int top_rows = nq_join_default_top_rows(n);
+    bottom_walk_t walk;
+    ck_assert_int_eq(nq__join_open_bucket(&walk, scratch, n, top_rows,
+                                          drawn_set(&state, n, top_rows), no_weights, 1),
+                     NQ_OK);
+    ck_assert_int_eq(nq__join_next_part(&walk), NQ_OK);
+    const size_t held = nq__join_scratch_bytes(scratch);
+    ck_assert_msg(held <= limit, "n=%d: held %zu bytes, limit %zu", n, held, limit);
+    ck_assert_uint_eq(walk.stats.max_tops, nq__join_part_most(scratch));
+    ck_assert_uint_gt(walk.stats.max_tops, (size_t)1 << 16);
+    ck_assert_uint_ge(nq_join_least_memory(n, 1),
+                      nq__join_quarters_bytes(&scratch->quarters) +
+                          nq__join_part_bytes(n, top_rows, 64));
+  }
+  nq_join_scratch_destroy(scratch);
+}
+END_TEST
+
 /* What the command line's memory note reads: the fastest part (the cap,
  * none below 25), a thread's share of a rank's memory, the parts it holds,
- * and the memory that holds the fastest parts: enough, with an eighth's
- * room for a bucket's quarters and not much more. */
+ * and the memory that holds the fastest parts: enough, with room for a
+ * thread's quarters at their most, and not much more. */
 START_TEST(test_join_memory_for_the_fastest_parts) {
   ck_assert_uint_eq(nq_join_fastest_part_tops(24), 0);
   ck_assert_uint_eq(nq_join_fastest_part_tops(28), nq__join_part_cap(28));
@@ -764,6 +826,8 @@ static Suite *join_suite(int argc, char **argv) {
   tcase_add_test(tc, test_join_parts_keep_the_limit);
   tcase_add_test(tc, test_join_parts_keep_the_limit_at_every_repack_depth);
   tcase_add_test(tc, test_join_parts_keep_their_cap);
+  tcase_add_test(tc, test_join_quarters_keep_the_limit_on_large_boards);
+  tcase_add_test(tc, test_join_group_ranks_follow_the_sets_order);
   tcase_add_test(tc, test_join_memory_for_the_fastest_parts);
   tcase_add_test(tc, test_join_narrow_words_at_their_bound);
   tcase_add_test(tc, test_join_counts_past_64_bits_are_caught);

@@ -52,12 +52,13 @@ typedef struct nq_join_scratch nq_join_scratch_t;
 int nq_join_scratch_create(nq_join_scratch_t **scratch);
 void nq_join_scratch_destroy(nq_join_scratch_t *scratch);
 
-/* At most `bytes` for the scratch's tables of tops and the walk's stacks,
- * by construction: a bucket's tops are cut into parts of at most what the
- * bytes hold once the bucket's quarters are listed (nq_join_tops_within,
- * docs/algorithm.md), and each part is walked against every bottom half,
- * at the cost of walking the bottoms once a part.  A limit too small for
- * the quarters and one group of their pairs is exceeded by that much.
+/* At most `bytes` for the scratch's quarters, tables of tops and the
+ * walk's stacks, by construction: a bucket's tops are cut into parts of
+ * at most what the bytes hold once the quarters' room is taken
+ * (nq_join_tops_within, docs/algorithm.md), and each part is walked
+ * against every bottom half, at the cost of walking the bottoms once a
+ * part.  A limit too small for the quarters and 64 tops is exceeded by
+ * that much (nq_join_least_memory refuses such a limit for a rank).
  * 0: no limit (the default).  Either way, from n = 25 a part holds at most
  * 2^(n - 4) tops (2^(n - 5) from n = 27), which measured faster than
  * larger parts (docs/performance.md). */
@@ -72,15 +73,15 @@ void nq_join_scratch_limit(nq_join_scratch_t *scratch, size_t bytes);
 size_t nq_join_shared_bytes(int n);
 
 /* The least a rank's --memory can be for the join of board n (default
- * cut) on `threads` threads: the shared table and a part of 64 tops a
- * thread (the quarters' lists come on top). */
+ * cut) on `threads` threads: the shared tables, and a thread's quarters
+ * at their most and a part of 64 tops a thread. */
 size_t nq_join_least_memory(int n, int threads);
 
 /* The most tops a part may hold for its tables to stay within `bytes` on
  * an n-wide board with the cut top_rows (1 <= top_rows < n <=
  * NQ_JOIN_MAX_N): the tables of tops, their repacked survivors and the
  * walk's stacks counted at their worst (a scratch takes its quarters'
- * lists from its limit first); 0 where `bytes` cannot hold even one part
+ * room from its limit first); 0 where `bytes` cannot hold even one part
  * of 64 tops. */
 size_t nq_join_tops_within(int n, int top_rows, size_t bytes);
 
@@ -101,12 +102,12 @@ size_t nq_join_thread_bytes(int n, int threads, size_t rank_bytes);
 /* The most tops a thread's part holds on board n (default cut) when a
  * rank of `threads` threads has `rank_bytes` for the join (0: the
  * default, NQ_COUNT_DEFAULT_MEMORY): what nq_join_thread_bytes holds
- * by nq_join_tops_within, before a bucket's quarters take theirs. */
+ * by nq_join_tops_within once the quarters' room at its most is taken. */
 size_t nq_join_part_tops_within(int n, int threads, size_t rank_bytes);
 
 /* The rank memory under which each of `threads` threads holds a part of
- * `tops` tops on board n (default cut): the shared table, and a part's
- * tables a thread with an eighth more for a bucket's quarters' lists. */
+ * `tops` tops on board n (default cut): the shared tables, and a part's
+ * tables and the quarters' room at its most a thread. */
 size_t nq_join_memory_for_parts(int n, int threads, size_t tops);
 
 /* The default cut: the top has n / 2 rows, so the up-down flip halves the

@@ -7,7 +7,7 @@
 #include "bit_transpose.h"
 #include "join_memory.h"
 #include "join_tables.h"
-#include "join_tops.h"
+#include "join_quarters.h"
 #include "join_walk.h"
 #include "nqueens/options.h"
 
@@ -59,11 +59,27 @@ size_t nq_join_tops_within(int n, int top_rows, size_t bytes) {
   return fits;
 }
 
+/* Listed whole, a bucket's quarters take at most this share of the
+ * scratch's limit, the parts of tops the rest: from n = 26, where they
+ * would take more, a bucket costs seconds and searching them a group at a
+ * time costs nothing that shows (join_quarters.c). */
+enum { WHOLE_QUARTERS_SHARE = 16 };
+
+size_t nq__join_whole_quarters_budget(const nq_join_scratch_t *scratch) {
+  const size_t limit = scratch->memory_limit;
+  if (limit == 0)
+    return SIZE_MAX;
+  const int n = scratch->n, m = scratch->top_rows;
+  const size_t kept = nq__join_part_bytes(n, m, 64) + nq__join_quarters_most_bytes(n, m);
+  const size_t room = limit > kept ? limit - kept : 0;
+  const size_t share = limit / WHOLE_QUARTERS_SHARE;
+  return share < room ? share : room;
+}
+
 static size_t list_bytes(const join_quarter_list_t *list) {
-  return list->listed_capacity * sizeof(join_quarter_t) +
-         (list->grouped_ld_capacity + list->grouped_rd_capacity) * sizeof(uint64_t) +
-         (list->narrow_ld_capacity + list->narrow_rd_capacity) * sizeof(uint32_t) +
-         (list->start_capacity + 2 * list->range_capacity) * sizeof(uint32_t);
+  return (list->own_ld_capacity + list->own_rd_capacity) * sizeof(uint64_t) +
+         (list->own_ld32_capacity + list->own_rd32_capacity + 2 * list->range_capacity) *
+             sizeof(uint32_t);
 }
 
 size_t nq__join_quarters_bytes(const join_quarters_t *quarters) {
@@ -74,8 +90,8 @@ void nq_join_scratch_limit(nq_join_scratch_t *scratch, size_t bytes) {
   scratch->memory_limit = bytes;
 }
 
-/* The most tops the next part may take: a part's tops run past it by
- * less than the bucket's largest group of lower quarters. */
+/* The most tops the next part may take: what the limit leaves once the
+ * quarters are held. */
 size_t nq__join_part_most(const nq_join_scratch_t *scratch) {
   const size_t cap = scratch->part_cap != 0 ? scratch->part_cap : nq__join_part_cap(scratch->n);
   if (scratch->memory_limit == 0)
@@ -83,8 +99,7 @@ size_t nq__join_part_most(const nq_join_scratch_t *scratch) {
   const size_t quarters = nq__join_quarters_bytes(&scratch->quarters);
   const size_t left = scratch->memory_limit > quarters ? scratch->memory_limit - quarters : 0;
   const size_t within = nq_join_tops_within(scratch->n, scratch->top_rows, left);
-  const size_t overshoot = scratch->quarters.largest_lower_group;
-  const size_t most = within > overshoot ? within - overshoot : 1;
+  const size_t most = within > 0 ? within : 1;
   return most < cap ? most : cap;
 }
 
@@ -108,9 +123,15 @@ size_t nq_join_shared_bytes(int n) {
          (n >= 2 ? nq__join_shared_quarters_bytes(n, nq_join_default_top_rows(n)) : 0);
 }
 
+/* What a thread holds at its most besides its part: its quarters. */
+static size_t thread_quarters_bytes(int n) {
+  return n >= 2 ? nq__join_quarters_most_bytes(n, nq_join_default_top_rows(n)) : 0;
+}
+
 size_t nq_join_least_memory(int n, int threads) {
-  return nq_join_shared_bytes(n) + (size_t)(threads > 0 ? threads : 1) *
-                                       nq__join_part_bytes(n, nq_join_default_top_rows(n), 64);
+  return nq_join_shared_bytes(n) +
+         (size_t)(threads > 0 ? threads : 1) *
+             (thread_quarters_bytes(n) + nq__join_part_bytes(n, nq_join_default_top_rows(n), 64));
 }
 
 size_t nq_join_fastest_part_tops(int n) {
@@ -130,11 +151,14 @@ size_t nq_join_thread_bytes(int n, int threads, size_t rank_bytes) {
 }
 
 size_t nq_join_part_tops_within(int n, int threads, size_t rank_bytes) {
+  const size_t share = nq_join_thread_bytes(n, threads, rank_bytes);
+  const size_t quarters = thread_quarters_bytes(n);
   return nq_join_tops_within(n, nq_join_default_top_rows(n),
-                             nq_join_thread_bytes(n, threads, rank_bytes));
+                             share > quarters ? share - quarters : 0);
 }
 
 size_t nq_join_memory_for_parts(int n, int threads, size_t tops) {
   const size_t part = nq__join_part_bytes(n, nq_join_default_top_rows(n), tops);
-  return nq_join_shared_bytes(n) + (size_t)(threads > 0 ? threads : 1) * (part + part / 8);
+  return nq_join_shared_bytes(n) +
+         (size_t)(threads > 0 ? threads : 1) * (part + thread_quarters_bytes(n));
 }

@@ -25,6 +25,12 @@ size_t nq__join_quarters_bytes(const join_quarters_t *quarters);
  * small boards in parts this way. */
 void nq__join_cap_part_tops(nq_join_scratch_t *scratch, size_t tops);
 
+/* The most bytes a bucket's quarters may take listed whole under the
+ * scratch's limit (join_quarters.c): a share of it that leaves a part of
+ * 64 tops and the quarters held a group at a time their room; SIZE_MAX
+ * without a limit. */
+size_t nq__join_whole_quarters_budget(const nq_join_scratch_t *scratch);
+
 /* The most tops the bucket's next part may take within the scratch's
  * limit, once its quarters are listed; SIZE_MAX without a limit, and at
  * least 1 (a limit below one group's pairs is exceeded). */

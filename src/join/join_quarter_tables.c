@@ -145,3 +145,35 @@ const join_quarter_table_t *nq__join_quarter_table(int n, int first_row, int row
   pthread_mutex_unlock(&building);
   return table;
 }
+
+static uint16_t *group_ranks[JOIN_RANKED_PLACES + 1][JOIN_RANKED_PLACES + 1];
+
+/* Every set of m places of a of them ranked; the others 0, never read. */
+static uint16_t *build_group_ranks(int m, int a) {
+  uint16_t *ranks = calloc((size_t)1 << m, sizeof *ranks);
+  if (ranks == NULL)
+    return NULL;
+  const uint32_t groups = nq__join_binomial(m, a);
+  uint64_t places = nq__join_first_set(a);
+  for (uint32_t g = 0; g < groups; g++) {
+    if (g > 0) /* (the one empty set has no next) */
+      places = nq__join_next_set(places, m);
+    ranks[places] = (uint16_t)g;
+  }
+  return ranks;
+}
+
+const uint16_t *nq__join_group_ranks(int m, int a) {
+  if (m < 0 || m > JOIN_RANKED_PLACES || a < 0 || a > m)
+    return NULL;
+  pthread_mutex_lock(&building);
+  if (group_ranks[m][a] == NULL)
+    group_ranks[m][a] = build_group_ranks(m, a);
+  const uint16_t *ranks = group_ranks[m][a];
+  pthread_mutex_unlock(&building);
+  return ranks;
+}
+
+size_t nq__join_group_ranks_bytes(int m, int a) {
+  return nq__join_group_ranks(m, a) != NULL ? ((size_t)1 << m) * sizeof(uint16_t) : 0;
+}

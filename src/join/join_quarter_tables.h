@@ -63,6 +63,23 @@ typedef struct join_quarter_table {
 _Static_assert((int)JOIN_SHARED_QUARTER_ROWS <= (int)JOIN_RANKED_SIZE,
                "a table's groups are ranked");
 
+/* A bucket's groups by the places the upper quarter takes among the
+ * bucket's m columns, as bits: the rank of each a-subset of m places among
+ * them (colex), kept for m up to JOIN_RANKED_PLACES (2^m of them, 128 kB
+ * at 16), so that the quarters' search finds a placement's group in one
+ * load, not a loop over its places (2.9% of Q(20)'s time,
+ * docs/performance.md). */
+enum { JOIN_RANKED_PLACES = 16 };
+
+/* The ranks for m places and groups of a, built on the first call and
+ * kept for the process; NULL for m past JOIN_RANKED_PLACES or on
+ * NQ_ENOMEM, and the caller ranks each set itself.  Safe from any
+ * thread. */
+const uint16_t *nq__join_group_ranks(int m, int a);
+
+/* The bytes those ranks hold, built if not yet. */
+size_t nq__join_group_ranks_bytes(int m, int a);
+
 /* The table of those rows, built on the first call and kept for the
  * process; NULL where none is kept (too many rows or bytes) or on
  * NQ_ENOMEM, and the caller then searches.  Safe from any thread. */

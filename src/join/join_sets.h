@@ -43,6 +43,15 @@ static inline uint32_t nq__join_set_rank(const join_set_ranks_t *ranks, uint64_t
   return rank;
 }
 
+/* The rank of any set of columns among the sets of as many (colex), its
+ * binomials computed: for the rare sets no table ranks. */
+static inline uint32_t nq__join_set_rank_computed(uint64_t columns) {
+  uint32_t rank = 0;
+  for (int k = 1; columns != 0; k++, columns &= columns - 1)
+    rank += nq__join_binomial(__builtin_ctzll(columns), k);
+  return rank;
+}
+
 /* The least set of `size` columns. */
 static inline uint64_t nq__join_first_set(int size) { return board_columns(size); }
 

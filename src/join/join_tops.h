@@ -11,17 +11,12 @@
 #include "join_walk.h"
 
 /* The tops of the bucket on `top_columns` (scratch's n and top_rows):
- * start lists its quarters; each next_tops then puts the next part of its
- * tops into table 0, untransposed, at least `most` of them where that
- * many are left (and less than a group of lower quarters more), none once
- * all are out.  The quarters' search nodes and the pairs of quarters tried
- * are added to *nodes.  NQ_ENOMEM, NQ_ESTOPPED. */
+ * start readies its quarters; each next_tops then puts the next part of
+ * its tops into table 0, untransposed, `most` of them where that many are
+ * left, none once all are out.  The quarters' search nodes and the pairs
+ * of quarters tried are added to *nodes.  NQ_ENOMEM, NQ_ESTOPPED. */
 int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t top_columns);
 int nq__join_next_tops(nq_join_scratch_t *scratch, uint64_t *nodes, size_t most);
-
-/* The bytes of the process's tables of the quarters that buckets of the
- * cut top_rows copy (join_quarter_tables.h), built if not yet. */
-size_t nq__join_shared_quarters_bytes(int n, int top_rows);
 
 /* At most `groups` groups of quarters for the tops (join_tops.c) from now
  * on; 0 restores the default.  Fewer groups make the upper quarter
@@ -33,8 +28,5 @@ void nq__join_limit_quarter_groups(nq_join_scratch_t *scratch, uint32_t groups);
  * the process's tables where they are kept (0, the default): the tests
  * hold both to the counts. */
 void nq__join_private_quarters(nq_join_scratch_t *scratch, int private_quarters);
-
-/* Frees the quarters' lists. */
-void nq__join_quarters_free(join_quarters_t *quarters);
 
 #endif
