@@ -59,14 +59,20 @@ START_TEST(test_backups_judge_second_answers) {
     batches[i] = nq__backups_sent(&backups, packed);
     ck_assert_ptr_eq(nq__backups_pick(&backups, 16), batches[i]);
   }
-  ck_assert_int_eq(nq__backups_answer(&backups, batches[0], NQ_OK, results, 3), NQ_ANSWER_FIRST);
-  ck_assert_int_eq(nq__backups_answer(&backups, batches[0], NQ_OK, results, 3),
+  ck_assert_int_eq(nq__backups_answer(&backups, batches[0], 1, NQ_OK, results, 3, NULL),
+                   NQ_ANSWER_FIRST);
+  ck_assert_int_eq(nq__backups_answer(&backups, batches[0], 1, NQ_OK, results, 3, NULL),
                    NQ_ANSWER_CONFIRMED);
-  ck_assert_int_eq(nq__backups_answer(&backups, batches[1], NQ_OK, results, 3), NQ_ANSWER_FIRST);
-  ck_assert_int_eq(nq__backups_answer(&backups, batches[1], NQ_OK, other, 3), NQ_ANSWER_CONFLICT);
-  ck_assert_int_eq(nq__backups_answer(&backups, batches[2], NQ_OK, results, 3), NQ_ANSWER_FIRST);
+  ck_assert_int_eq(nq__backups_answer(&backups, batches[1], 3, NQ_OK, results, 3, NULL),
+                   NQ_ANSWER_FIRST);
+  int first_rank = -1;
+  ck_assert_int_eq(nq__backups_answer(&backups, batches[1], 1, NQ_OK, other, 3, &first_rank),
+                   NQ_ANSWER_CONFLICT);
+  ck_assert_int_eq(first_rank, 3); /* the conflict names the first answer's rank too */
+  ck_assert_int_eq(nq__backups_answer(&backups, batches[2], 1, NQ_OK, results, 3, NULL),
+                   NQ_ANSWER_FIRST);
   ck_assert_uint_eq(backups.unanswered, 0);
-  ck_assert_int_eq(nq__backups_answer(&backups, batches[2], NQ_ESTOPPED, NULL, 0),
+  ck_assert_int_eq(nq__backups_answer(&backups, batches[2], 1, NQ_ESTOPPED, NULL, 0, NULL),
                    NQ_ANSWER_LATE);
   ck_assert_uint_eq(backups.copies_confirmed, 1);
   nq__backups_clear(&backups);
@@ -82,12 +88,15 @@ START_TEST(test_backups_single_answers_and_counts) {
   make_batch(packed, 3);
   make_results(results, 3, 2);
   nq__batch_t *alone = nq__backups_sent(&backups, packed);
-  ck_assert_int_eq(nq__backups_answer(&backups, alone, NQ_OK, results, 3), NQ_ANSWER_FIRST);
+  ck_assert_int_eq(nq__backups_answer(&backups, alone, 1, NQ_OK, results, 3, NULL),
+                   NQ_ANSWER_FIRST);
   ck_assert_ptr_null(nq__backups_pick(&backups, 16));
   nq__batch_t *copied = nq__backups_sent(&backups, packed);
   ck_assert_ptr_eq(nq__backups_pick(&backups, 16), copied);
-  ck_assert_int_eq(nq__backups_answer(&backups, copied, NQ_OK, results, 3), NQ_ANSWER_FIRST);
-  ck_assert_int_eq(nq__backups_answer(&backups, copied, NQ_OK, results, 2), NQ_ANSWER_CONFLICT);
+  ck_assert_int_eq(nq__backups_answer(&backups, copied, 1, NQ_OK, results, 3, NULL),
+                   NQ_ANSWER_FIRST);
+  ck_assert_int_eq(nq__backups_answer(&backups, copied, 1, NQ_OK, results, 2, NULL),
+                   NQ_ANSWER_CONFLICT);
   ck_assert_uint_eq(backups.unanswered, 0);
   nq__backups_clear(&backups);
 }
@@ -114,8 +123,10 @@ START_TEST(test_backups_compare_nodes_where_fixed) {
     for (int i = 0; i < 2; i++) {
       nq__batch_t *batch = nq__backups_sent(&backups, packed);
       ck_assert_ptr_eq(nq__backups_pick(&backups, 16), batch);
-      ck_assert_int_eq(nq__backups_answer(&backups, batch, NQ_OK, results, 2), NQ_ANSWER_FIRST);
-      ck_assert_int_eq(nq__backups_answer(&backups, batch, NQ_OK, copies[i], 2), expected[i]);
+      ck_assert_int_eq(nq__backups_answer(&backups, batch, 1, NQ_OK, results, 2, NULL),
+                       NQ_ANSWER_FIRST);
+      ck_assert_int_eq(nq__backups_answer(&backups, batch, 1, NQ_OK, copies[i], 2, NULL),
+                       expected[i]);
     }
     nq__backups_clear(&backups);
   }

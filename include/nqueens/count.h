@@ -55,6 +55,8 @@ typedef struct nq_count_result {
    * not be written, or a warning (a torn last record dropped); else "". */
   char message[NQ_COUNT_MESSAGE_SIZE];
   int failed_rank;     /* after a unit failed: the rank that ran it, else -1 */
+  int disagreeing_rank; /* after failed_rank counted units another rank had
+                           counted otherwise (NQ_ECHECK): that rank, else -1 */
   double seconds;      /* this run's */
   /* With a checkpoint: the count's own time, summed over the runs that
    * counted (the earlier ones' from the journal's timestamps, without the

@@ -18,12 +18,19 @@
 #include "progress.h"
 #include "run.h"
 
-/* A failed unit is reported once, by rank 0, naming the rank that ran it;
- * an MPI failure by the rank that saw it (the job is then aborted). */
+/* A failed unit is reported once, by rank 0, naming the rank that ran it
+ * (two ranks, where their counts of the same units differ: which one is
+ * wrong cannot be told); an MPI failure by the rank that saw it (the job
+ * is then aborted). */
 static int count_failure(FILE *err, int rank, int code, const nq_count_result_t *result) {
   if (code == NQ_EMPI)
     return nq__app_runtime_failure(err, "counting failed", code, 0);
-  if (rank == 0 && result->failed_rank >= 0)
+  if (rank == 0 && result->disagreeing_rank >= 0)
+    fprintf(err,
+            "nqueens-mpi: counting failed: ranks %d and %d counted the same units differently, "
+            "a bug or a faulty node (never a result)\n",
+            result->disagreeing_rank, result->failed_rank);
+  else if (rank == 0 && result->failed_rank >= 0)
     fprintf(err, "nqueens-mpi: counting failed on rank %d: %s\n", result->failed_rank,
             nq_strerror(code));
   else if (rank == 0)

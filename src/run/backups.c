@@ -12,6 +12,7 @@ struct nq__batch {
   int holders;  /* ranks that still owe an answer */
   int copied;
   int answered;
+  int first_rank;          /* the rank whose answer came first */
   uint64_t *first_results; /* the first answer's results, kept while a copy is out */
   uint64_t first_count;
 };
@@ -79,9 +80,10 @@ nq__batch_t *nq__backups_pick(nq__backups_t *backups, uint64_t most_units) {
 const uint64_t *nq__batch_packed(const nq__batch_t *batch) { return batch->packed; }
 
 /* The first answer: kept word for word when a copy is out, to compare. */
-static nq__answer_t first_answer(nq__backups_t *backups, nq__batch_t *batch, int status,
-                                 const uint64_t *results, uint64_t count) {
+static nq__answer_t first_answer(nq__backups_t *backups, nq__batch_t *batch, int rank,
+                                 int status, const uint64_t *results, uint64_t count) {
   batch->answered = 1;
+  batch->first_rank = rank;
   unlink_batch(backups, batch);
   if (status == NQ_OK && batch->holders > 0) {
     size_t words = (size_t)count * NQ_RESULT_WORDS;
@@ -115,12 +117,14 @@ static nq__answer_t later_answer(nq__backups_t *backups, const nq__batch_t *batc
   return NQ_ANSWER_CONFIRMED;
 }
 
-nq__answer_t nq__backups_answer(nq__backups_t *backups, nq__batch_t *batch, int status,
-                                const uint64_t *results, uint64_t count) {
+nq__answer_t nq__backups_answer(nq__backups_t *backups, nq__batch_t *batch, int rank, int status,
+                                const uint64_t *results, uint64_t count, int *first_rank) {
   batch->holders--;
   nq__answer_t answer = batch->answered
                             ? later_answer(backups, batch, status, results, count)
-                            : first_answer(backups, batch, status, results, count);
+                            : first_answer(backups, batch, rank, status, results, count);
+  if (first_rank != NULL)
+    *first_rank = batch->first_rank;
   if (batch->holders == 0)
     free_batch(batch);
   return answer;

@@ -44,11 +44,12 @@ nq__batch_t *nq__backups_sent(nq__backups_t *backups, const uint64_t *packed);
 nq__batch_t *nq__backups_pick(nq__backups_t *backups, uint64_t most_units);
 const uint64_t *nq__batch_packed(const nq__batch_t *batch);
 
-/* One holder's answer to `batch`: `status` and, when it is NQ_OK, the
- * `results` message part (count results of NQ_RESULT_WORDS words).  The
- * batch is freed once every holder has answered: `batch` may not be used
- * after. */
-nq__answer_t nq__backups_answer(nq__backups_t *backups, nq__batch_t *batch, int status,
-                                const uint64_t *results, uint64_t count);
+/* The answer of the holder on `rank` to `batch`: `status` and, when it is
+ * NQ_OK, the `results` message part (count results of NQ_RESULT_WORDS
+ * words); *first_rank (unless NULL) gets the rank whose answer came first,
+ * which a conflict names beside this one.  The batch is freed once every
+ * holder has answered: `batch` may not be used after. */
+nq__answer_t nq__backups_answer(nq__backups_t *backups, nq__batch_t *batch, int rank, int status,
+                                const uint64_t *results, uint64_t count, int *first_rank);
 
 #endif

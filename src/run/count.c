@@ -31,6 +31,7 @@ void nq_count_result_init(nq_count_result_t *result) {
   result->method = NQ_COUNT_BACKTRACK;
   result->walk = NQ_WALK_AUTO;
   result->failed_rank = -1;
+  result->disagreeing_rank = -1;
   result->gpu_ranks = 0;
   result->resumed_units = 0;
   result->restarts = 0;
@@ -71,6 +72,7 @@ static int finish_totals(nq_count_result_t *result, nq__totals_t *totals, int un
 
 static void take_master_outcome(nq_count_result_t *result, const nq__master_outcome_t *outcome) {
   result->failed_rank = outcome->failed_rank;
+  result->disagreeing_rank = outcome->disagreeing_rank;
   result->copies_sent = outcome->copies_sent;
   result->copies_confirmed = outcome->copies_confirmed;
   result->silent_ranks = outcome->silent_ranks;
@@ -88,7 +90,8 @@ static int run_on(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm
     return nq__worker_run(run, comm);
   nq__totals_t totals;
   nq__totals_init(&totals);
-  nq__master_outcome_t outcome = {.failed_rank = -1, .first_silent_rank = -1};
+  nq__master_outcome_t outcome = {
+      .failed_rank = -1, .disagreeing_rank = -1, .first_silent_rank = -1};
   rc = nq__master_run(&totals, &outcome, run, comm);
   take_master_outcome(result, &outcome);
   if (rc == NQ_OK)

@@ -39,6 +39,7 @@ typedef struct master {
   int exhausted;
   int failure;     /* first unit failure; once set, no new work goes out */
   int failed_rank;
+  int disagreeing_rank; /* after a conflict: the rank whose answer came first */
   int stopping;    /* a rank was asked to stop: no new work goes out, and
                       every worker was told to abandon its batches */
   int hook_failed; /* an MPI call made from the cancel hook failed */
@@ -340,6 +341,16 @@ static void mark_conflict(master_t *m, int rank, const uint64_t *results, uint64
   nq__totals_clear(&sums);
 }
 
+/* Two ranks counted the same units differently: the run fails naming
+ * both (which one is wrong cannot be told), and the journal marks them. */
+static void note_conflict(master_t *m, int rank, int first_rank, const uint64_t *results,
+                          uint64_t count) {
+  mark_conflict(m, rank, results, count);
+  if (m->failure == NQ_OK)
+    m->disagreeing_rank = first_rank;
+  note_failure(m, NQ_ECHECK, rank);
+}
+
 /* Adds one worker's results, or records its failure; either way the reply
  * (more work, a copy of a late batch, or none) keeps the worker moving. */
 static int take_result(master_t *m, const uint64_t *message, const MPI_Status *status) {
@@ -353,15 +364,15 @@ static int take_result(master_t *m, const uint64_t *message, const MPI_Status *s
   if (worker_status == NQ_OK && (count > (uint64_t)peer->batch_units ||
                                  (uint64_t)words != 2 + count * NQ_RESULT_WORDS))
     worker_status = NQ_EPROTO;
-  nq__answer_t answer = batch == NULL ? NQ_ANSWER_FIRST
-                                      : nq__backups_answer(&m->backups, batch, worker_status,
-                                                           message + 2, count);
+  int first_rank = rank;
+  nq__answer_t answer = batch == NULL
+                            ? NQ_ANSWER_FIRST
+                            : nq__backups_answer(&m->backups, batch, rank, worker_status,
+                                                 message + 2, count, &first_rank);
   if (answer == NQ_ANSWER_FIRST)
     rc = take_first_answer(m, rank, worker_status, message + 2, count);
-  else if (answer == NQ_ANSWER_CONFLICT) {
-    mark_conflict(m, rank, message + 2, count);
-    note_failure(m, NQ_ECHECK, rank); /* two ranks disagree on the same units */
-  }
+  else if (answer == NQ_ANSWER_CONFLICT)
+    note_conflict(m, rank, first_rank, message + 2, count);
   if (rc == NQ_OK)
     rc = send_batch(m, rank);
   if (rc == NQ_OK)
@@ -461,15 +472,14 @@ static void answer_local_copy(master_t *m, const nq__pool_batch_t *done) {
     nq__result_pack(m->copy_answer + i * NQ_RESULT_WORDS, &done->results[i]);
   nq__batch_t *copy = m->local_copy;
   m->local_copy = NULL;
-  nq__answer_t answer =
-      nq__backups_answer(&m->backups, copy, done->status, m->copy_answer, count);
+  int first_rank = 0;
+  nq__answer_t answer = nq__backups_answer(&m->backups, copy, 0, done->status, m->copy_answer,
+                                           count, &first_rank);
   if (answer == NQ_ANSWER_FIRST &&
       take_first_answer(m, 0, done->status, m->copy_answer, count) != NQ_OK)
     m->hook_failed = 1; /* an MPI call of its stop failed */
-  if (answer == NQ_ANSWER_CONFLICT) {
-    mark_conflict(m, 0, m->copy_answer, count);
-    note_failure(m, NQ_ECHECK, 0); /* this rank and a worker disagree on the same units */
-  }
+  if (answer == NQ_ANSWER_CONFLICT)
+    note_conflict(m, 0, first_rank, m->copy_answer, count);
   if (discard_copies(m) != NQ_OK)
     m->hook_failed = 1;
 }
@@ -509,7 +519,7 @@ static void copy_locally(master_t *m) {
   if (nq__pool_submit(m->pool, LOCAL_COPY, m->copy_units, packed[0], NQ_OK) != NQ_OK) {
     note_failure(m, NQ_ENOMEM, 0);
     m->local_copy = NULL;
-    nq__backups_answer(&m->backups, batch, NQ_ENOMEM, NULL, 0); /* frees its holder's share */
+    nq__backups_answer(&m->backups, batch, 0, NQ_ENOMEM, NULL, 0, NULL); /* frees its share */
   }
 }
 
@@ -806,6 +816,7 @@ int nq__master_run(nq__totals_t *totals, nq__master_outcome_t *outcome, const nq
     rc = NQ_ECHECK;
   *outcome = (nq__master_outcome_t){
       .failed_rank = m->failure != NQ_OK ? m->failed_rank : -1,
+      .disagreeing_rank = m->failure == NQ_ECHECK ? m->disagreeing_rank : -1,
       .copies_sent = m->backups.copies_sent,
       .copies_confirmed = m->backups.copies_confirmed,
       .silent_ranks = m->silent_count,

@@ -126,6 +126,7 @@ void nq__gpu_ranks_close(nq__run_t *run);
  * whatever result it reports. */
 typedef struct nq__master_outcome {
   int failed_rank; /* the rank whose unit failed, else -1 */
+  int disagreeing_rank; /* after two ranks' answers differed (NQ_ECHECK): the first's, else -1 */
   uint64_t copies_sent, copies_confirmed; /* backup copies (backups.h) */
   int silent_ranks;      /* peers that never answered their last batch, or never gave
                             their last word after the stop */
