@@ -211,8 +211,10 @@ static quarter_search_t search_over(const join_quarters_t *q, join_quarter_list_
   return s;
 }
 
-/* What nq__grow's room for `items` takes at most. */
+/* What nq__grow's room for `items` takes at most (SIZE_MAX past it). */
 static size_t grown_bytes(size_t items, size_t item) {
+  if (items > SIZE_MAX / 4 / item)
+    return SIZE_MAX / 2;
   return (items <= 1024 ? 1024 : 2 * items) * item;
 }
 
@@ -295,13 +297,14 @@ static size_t quarter_most_bytes(int n, int first_row, int end_row, uint32_t gro
   const join_quarter_table_t *table = nq__join_quarter_table(n, first_row, end_row - first_row);
   if (table != NULL && (table->ld32 != NULL) == narrowed)
     return ranges;
-  return ranges + 2 * grown_bytes(group_most(end_row - first_row), word_bytes(narrowed));
+  const size_t words = grown_bytes(group_most(end_row - first_row), word_bytes(narrowed));
+  return words < SIZE_MAX / 8 - ranges ? ranges + 2 * words : SIZE_MAX / 4;
 }
 
 size_t nq__join_quarters_most_bytes(int n, int top_rows) {
   const int a = nq__join_upper_rows(top_rows, 0);
   const uint32_t groups = nq__join_binomial(top_rows, a);
-  return quarter_most_bytes(n, 0, a, groups, 0) +
+  return quarter_most_bytes(n, 0, a, groups, 0) + /* (each at most SIZE_MAX / 4) */
          quarter_most_bytes(n, a, top_rows, groups, nq__join_narrow_fits(n, top_rows, a));
 }
 
