@@ -99,7 +99,7 @@ size_t nq__join_part_most(const nq_join_scratch_t *scratch) {
   const size_t quarters = nq__join_quarters_bytes(&scratch->quarters);
   const size_t left = scratch->memory_limit > quarters ? scratch->memory_limit - quarters : 0;
   const size_t within = nq_join_tops_within(scratch->n, scratch->top_rows, left);
-  const size_t most = within > 0 ? within : 1;
+  const size_t most = within > 0 ? within : 64; /* the least part, past a limit too small */
   return most < cap ? most : cap;
 }
 

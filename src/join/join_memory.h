@@ -32,8 +32,8 @@ void nq__join_cap_part_tops(nq_join_scratch_t *scratch, size_t tops);
 size_t nq__join_whole_quarters_budget(const nq_join_scratch_t *scratch);
 
 /* The most tops the bucket's next part may take within the scratch's
- * limit, once its quarters are listed; SIZE_MAX without a limit, and at
- * least 1 (a limit below one group's pairs is exceeded). */
+ * limit, once its quarters are held; SIZE_MAX without a limit, and at
+ * least 64 (a limit below the quarters and 64 tops is exceeded). */
 size_t nq__join_part_most(const nq_join_scratch_t *scratch);
 
 #endif
