@@ -203,9 +203,9 @@ static quarter_search_t search_over(const join_quarters_t *q, join_quarter_list_
                                     int is_upper) {
   quarter_search_t s = {.list = list, .narrowing = &q->narrowing, .n = n,
                         .is_upper = is_upper, .whole = 1, .columns = q->columns};
-  int places = 0;
-  for (uint64_t c = q->columns; c != 0; c = drop_lowest_bit(c), places++)
-    s.place_bit[bit_index(lowest_bit(c))] = (uint32_t)1 << places;
+  const int places = bit_count(q->columns);
+  for (int p = 0; p < places; p++) /* (q->column_at: each place's column) */
+    s.place_bit[q->column_at[p]] = (uint32_t)1 << p;
   s.all_places = (uint32_t)board_columns(places);
   s.group_ranks = nq__join_group_ranks(places, q->upper_rows);
   return s;
@@ -245,13 +245,15 @@ static int list_whole_or_by_group(const join_quarters_t *q, join_quarter_list_t 
 
 int nq__join_quarters_open(join_quarters_t *q, join_quarter_list_t *list, int n, int first_row,
                            int end_row, const join_quarter_choice_t *choice, uint64_t *nodes) {
-  *list = (join_quarter_list_t){
-      .own_ld = list->own_ld, .own_rd = list->own_rd, .own_ld32 = list->own_ld32,
-      .own_rd32 = list->own_rd32, .own_ld_capacity = list->own_ld_capacity,
-      .own_rd_capacity = list->own_rd_capacity, .own_ld32_capacity = list->own_ld32_capacity,
-      .own_rd32_capacity = list->own_rd32_capacity, .begin = list->begin, .end = list->end,
-      .range_capacity = list->range_capacity, .narrowed = choice->narrowed,
-      .first_row = first_row, .end_row = end_row, .held_group = UINT32_MAX};
+  /* The bucket's settings; the arrays and their room are kept. */
+  list->searched = 0;
+  list->narrowed = choice->narrowed;
+  list->first_row = first_row;
+  list->end_row = end_row;
+  list->held_group = UINT32_MAX;
+  list->count = 0;
+  list->ld = list->rd = NULL;
+  list->ld32 = list->rd32 = NULL;
   const join_quarter_table_t *table =
       choice->shared ? nq__join_quarter_table(n, first_row, end_row - first_row) : NULL;
   if (table != NULL && (table->ld32 != NULL) == choice->narrowed)
