@@ -397,6 +397,39 @@ START_TEST(test_join_listing_hears_a_stop) {
 }
 END_TEST
 
+static int compare_sets(const void *a, const void *b) {
+  const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The unit ids' order: the same sets, in the same order every time and
+ * not the listing's; a stop asked is heard within it (n = 24's 338,000
+ * sets pass several looks at the flag). */
+START_TEST(test_join_shuffle_is_fixed_and_hears_a_stop) {
+  const int n = 24, top_rows = nq_join_default_top_rows(n);
+  uint64_t *sets = NULL, count = 0;
+  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows, NULL), NQ_OK);
+  uint64_t *once = malloc(count * sizeof *once), *twice = malloc(count * sizeof *twice);
+  ck_assert(once != NULL && twice != NULL);
+  memcpy(once, sets, count * sizeof *sets);
+  memcpy(twice, sets, count * sizeof *sets);
+  ck_assert_int_eq(nq__join_shuffle_sets(once, count, n, top_rows, NULL), NQ_OK);
+  ck_assert_int_eq(nq__join_shuffle_sets(twice, count, n, top_rows, NULL), NQ_OK);
+  ck_assert_mem_eq(once, twice, count * sizeof *once);
+  uint64_t in_place = 0;
+  for (uint64_t i = 0; i < count; i++)
+    in_place += once[i] == sets[i];
+  ck_assert_uint_lt(in_place, count / 1000);
+  qsort(once, count, sizeof *once, compare_sets);
+  ck_assert_mem_eq(once, sets, count * sizeof *once); /* listed in increasing order */
+  volatile sig_atomic_t stop = 1;
+  ck_assert_int_eq(nq__join_shuffle_sets(twice, count, n, top_rows, &stop), NQ_ESTOPPED);
+  free(sets);
+  free(once);
+  free(twice);
+}
+END_TEST
+
 START_TEST(test_join_unit_is_abandoned_on_cancel) {
   const nq__method_params_t params = {.n = 14, .unit_param = 7};
   void *listing = NULL;
@@ -822,6 +855,7 @@ static Suite *join_suite(int argc, char **argv) {
   tcase_add_test(tc, test_join_units_are_listed_in_order);
   tcase_add_test(tc, test_join_unit_is_abandoned_on_cancel);
   tcase_add_test(tc, test_join_listing_hears_a_stop);
+  tcase_add_test(tc, test_join_shuffle_is_fixed_and_hears_a_stop);
   tcase_add_test(tc, test_join_sampled_sets_are_unbiased);
   tcase_add_test(tc, test_join_parts_keep_the_limit);
   tcase_add_test(tc, test_join_parts_keep_the_limit_at_every_repack_depth);

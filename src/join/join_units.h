@@ -22,6 +22,12 @@
 int nq__join_list_sets(uint64_t **sets, uint64_t *count, int n, int top_rows,
                        volatile sig_atomic_t *stop);
 
+/* The `count` sets in the fixed random order of the unit ids, the same in
+ * every run and on every rank for (n, top_rows).  NQ_ESTOPPED soon after
+ * *stop (when not NULL), the order then half made: never to be used. */
+int nq__join_shuffle_sets(uint64_t *sets, uint64_t count, int n, int top_rows,
+                          volatile sig_atomic_t *stop);
+
 /* Whether `columns` is a canonical set of the cut (its orbit's first). */
 int nq__join_is_canonical(uint64_t columns, int n, int top_rows);
 

@@ -104,10 +104,10 @@ typedef struct listing {
   uint64_t first_set_id; /* 1 after the turn unit, else 0 */
 } listing_t;
 
-/* NQ_ESTOPPED soon after *stop: seconds from n = 30, whose sets come
- * from all over a GB. */
-static int shuffle(uint64_t *sets, uint64_t count, int n, int top_rows,
-                   volatile sig_atomic_t *stop) {
+/* Seconds from n = 30, whose sets come from all over a GB: a stop is
+ * heard within. */
+int nq__join_shuffle_sets(uint64_t *sets, uint64_t count, int n, int top_rows,
+                          volatile sig_atomic_t *stop) {
   uint64_t state = nq__random_scramble(0x6a6f696e00000000u ^ ((uint64_t)n << 8) ^
                                        (uint64_t)top_rows);
   for (uint64_t i = count; i > 1; i--) {
@@ -154,7 +154,7 @@ static int units_open(void **listing, const nq__method_params_t *params,
   l->first_set_id = (uint64_t)has_turn_unit(params);
   int rc = nq__join_list_sets(&l->sets, &l->count, params->n, params->unit_param, stop);
   if (rc == NQ_OK && params->n >= 2)
-    rc = shuffle(l->sets, l->count, params->n, params->unit_param, stop);
+    rc = nq__join_shuffle_sets(l->sets, l->count, params->n, params->unit_param, stop);
   if (rc == NQ_ESTOPPED) { /* a set half shuffled must never pass for its unit id */
     free(l->sets);
     l->sets = NULL;
