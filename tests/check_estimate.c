@@ -164,6 +164,21 @@ START_TEST(test_estimate_exact_rows_covering_the_board_are_exact) {
   ck_assert_msg(result.nodes.value == (double)known_nodes[n], "nodes(%d) = %.1f", n,
                 result.nodes.value);
   ck_assert(result.solutions.error == 0 && result.nodes.error == 0);
+  ck_assert_int_eq(result.exact_rows, n);
+}
+END_TEST
+
+/* The smallest boards by the default rows: counted, and no more exact
+ * rows said than the board has (n = 0 and 1 once said 2). */
+START_TEST(test_estimate_smallest_boards_are_counted_on_their_rows) {
+  const int n = _i;
+  nq_estimate_result_t result = estimate(n, 2, 1, 0, 1);
+  if (support_rank() != 0)
+    return;
+  ck_assert(result.counted);
+  ck_assert_msg(result.solutions.value == (double)known_all[n], "Q(%d) = %.1f", n,
+                result.solutions.value);
+  ck_assert_int_eq(result.exact_rows, n);
 }
 END_TEST
 
@@ -594,6 +609,8 @@ static Suite *make_suite(int argc, char **argv) {
   TCase *exact = support_tcase("exact");
   tcase_add_loop_test(exact, test_estimate_exact_rows_covering_the_board_are_exact, NODES_MIN_N,
                       14);
+  tcase_add_loop_test(exact, test_estimate_smallest_boards_are_counted_on_their_rows, 0,
+                      NODES_MIN_N);
   tcase_add_test(exact, test_estimate_seed_fixes_the_result);
   tcase_add_test(exact, test_estimate_by_time_probes_every_frame_twice);
   tcase_add_test(exact, test_estimate_refuses_bad_options);

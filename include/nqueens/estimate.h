@@ -102,7 +102,7 @@ typedef struct nq_estimate_result {
   uint64_t frames;         /* strata: one per canonical frame; the join's blocks of sets */
   uint64_t probes;         /* probes in all */
   uint64_t min_probes;     /* the fewest any frame got */
-  int exact_rows;          /* as used */
+  int exact_rows;          /* as used, at most n */
   int descents;            /* the join: paths down each sampled set's bottom
                               walk; 0: each set solved whole */
   size_t memory;           /* the join: its tables' bound on a rank (options.memory

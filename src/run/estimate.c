@@ -456,7 +456,9 @@ static void fill_result(nq_estimate_result_t *result, const nq__stratum_sums_t *
                         ? plan->without_replacement && result->probes == plan->set_count
                         : probes_all_exact(plan);
   result->units = plan->sets != NULL ? plan->set_count : 0;
-  result->exact_rows = plan->exact_rows;
+  /* Rows past the board's (at least 2 are asked for, on boards of 0 and 1
+   * too) are not rows the probes counted. */
+  result->exact_rows = plan->exact_rows < plan->options->n ? plan->exact_rows : plan->options->n;
   result->descents = plan->sets != NULL ? plan->descents : 0;
   result->memory = plan->sets != NULL ? nq_join_rank_bytes(plan->options->memory) : 0;
   result->depth = plan->count_depth;
