@@ -402,31 +402,38 @@ static int compare_sets(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The unit ids' order: the same sets, in the same order every time and
- * not the listing's; a stop asked is heard within it (n = 24's 338,000
+/* The unit ids' order: the same sets, not in the listing's order (the
+ * test below pins which); a stop asked is heard within it (n = 24's
  * sets pass several looks at the flag). */
 START_TEST(test_join_shuffle_is_fixed_and_hears_a_stop) {
   const int n = 24, top_rows = nq_join_default_top_rows(n);
   uint64_t *sets = NULL, count = 0;
   ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows, NULL), NQ_OK);
-  uint64_t *once = malloc(count * sizeof *once), *twice = malloc(count * sizeof *twice);
-  ck_assert(once != NULL && twice != NULL);
-  memcpy(once, sets, count * sizeof *sets);
-  memcpy(twice, sets, count * sizeof *sets);
-  ck_assert_int_eq(nq__join_shuffle_sets(once, count, n, top_rows, NULL), NQ_OK);
-  ck_assert_int_eq(nq__join_shuffle_sets(twice, count, n, top_rows, NULL), NQ_OK);
-  ck_assert_mem_eq(once, twice, count * sizeof *once);
+  uint64_t *shuffled = malloc(count * sizeof *shuffled);
+  ck_assert(shuffled != NULL);
+  memcpy(shuffled, sets, count * sizeof *sets);
+  ck_assert_int_eq(nq__join_shuffle_sets(shuffled, count, n, top_rows, NULL), NQ_OK);
   uint64_t in_place = 0;
   for (uint64_t i = 0; i < count; i++)
-    in_place += once[i] == sets[i];
+    in_place += shuffled[i] == sets[i];
   ck_assert_uint_lt(in_place, count / 1000);
-  qsort(once, count, sizeof *once, compare_sets);
-  ck_assert_mem_eq(once, sets, count * sizeof *once); /* listed in increasing order */
+  qsort(shuffled, count, sizeof *shuffled, compare_sets);
+  ck_assert_mem_eq(shuffled, sets, count * sizeof *sets); /* listed in increasing order */
   volatile sig_atomic_t stop = 1;
-  ck_assert_int_eq(nq__join_shuffle_sets(twice, count, n, top_rows, &stop), NQ_ESTOPPED);
+  ck_assert_int_eq(nq__join_shuffle_sets(shuffled, count, n, top_rows, &stop), NQ_ESTOPPED);
   free(sets);
-  free(once);
-  free(twice);
+  free(shuffled);
+}
+END_TEST
+
+/* A cut far from the default (30 top rows of 32: the lower quarter 26
+ * rows, 26! orderings a group) reckons its quarters at a ceiling, not at
+ * a product wrapped round to a small number that a limit would pass. */
+START_TEST(test_join_quarters_most_bytes_saturate) {
+  const size_t most = nq__join_quarters_most_bytes(32, 30);
+  ck_assert_uint_ge(most, SIZE_MAX / 4);
+  ck_assert_uint_lt(most, SIZE_MAX / 2 + 1000000);
+  ck_assert_uint_lt(nq__join_quarters_most_bytes(32, 16), (size_t)1 << 30);
 }
 END_TEST
 
@@ -883,6 +890,7 @@ static Suite *join_suite(int argc, char **argv) {
   tcase_add_test(tc, test_join_unit_is_abandoned_on_cancel);
   tcase_add_test(tc, test_join_listing_hears_a_stop);
   tcase_add_test(tc, test_join_shuffle_is_fixed_and_hears_a_stop);
+  tcase_add_test(tc, test_join_quarters_most_bytes_saturate);
   tcase_add_test(tc, test_join_unit_order_is_that_of_its_scheme);
   tcase_add_test(tc, test_join_sampled_sets_are_unbiased);
   tcase_add_test(tc, test_join_parts_keep_the_limit);

@@ -11,6 +11,10 @@
 #include "join_walk.h"
 #include "nqueens/options.h"
 
+/* The least part: a limit that cannot hold it beside the quarters is
+ * passed by that much (and `--memory` refuses one for a rank). */
+enum { LEAST_PART_TOPS = 64 };
+
 /* A table of `tops` tops: the two masks a top, in arrays that grow by
  * doubling from 1024 (grow.h) with the gather's slack past the last
  * (bit_transpose.h), and its bitsets over its words (the diagonals' and
@@ -42,11 +46,11 @@ size_t nq__join_part_bytes(int n, int top_rows, size_t tops) {
 }
 
 size_t nq_join_tops_within(int n, int top_rows, size_t bytes) {
-  if (nq__join_part_bytes(n, top_rows, 64) > bytes)
+  if (nq__join_part_bytes(n, top_rows, LEAST_PART_TOPS) > bytes)
     return 0;
   /* fits <= the answer < too_many; no part holds 2^48 tops (far past any
    * memory), which keeps the reckoning clear of wrapping around. */
-  size_t fits = 64, too_many = 128;
+  size_t fits = LEAST_PART_TOPS, too_many = 2 * LEAST_PART_TOPS;
   while (too_many < ((size_t)1 << 48) && nq__join_part_bytes(n, top_rows, too_many) <= bytes)
     fits = too_many, too_many *= 2;
   while (too_many - fits > 64) {
@@ -70,7 +74,8 @@ size_t nq__join_whole_quarters_budget(const nq_join_scratch_t *scratch) {
   if (limit == 0)
     return SIZE_MAX;
   const int n = scratch->n, m = scratch->top_rows;
-  const size_t kept = nq__join_part_bytes(n, m, 64) + nq__join_quarters_most_bytes(n, m);
+  const size_t kept =
+      nq__join_part_bytes(n, m, LEAST_PART_TOPS) + nq__join_quarters_most_bytes(n, m);
   const size_t room = limit > kept ? limit - kept : 0;
   const size_t share = limit / WHOLE_QUARTERS_SHARE;
   return share < room ? share : room;
@@ -99,7 +104,7 @@ size_t nq__join_part_most(const nq_join_scratch_t *scratch) {
   const size_t quarters = nq__join_quarters_bytes(&scratch->quarters);
   const size_t left = scratch->memory_limit > quarters ? scratch->memory_limit - quarters : 0;
   const size_t within = nq_join_tops_within(scratch->n, scratch->top_rows, left);
-  const size_t most = within > 0 ? within : 64; /* the least part, past a limit too small */
+  const size_t most = within > 0 ? within : LEAST_PART_TOPS;
   return most < cap ? most : cap;
 }
 
@@ -129,9 +134,9 @@ static size_t thread_quarters_bytes(int n) {
 }
 
 size_t nq_join_least_memory(int n, int threads) {
+  const size_t least_part = nq__join_part_bytes(n, nq_join_default_top_rows(n), LEAST_PART_TOPS);
   return nq_join_shared_bytes(n) +
-         (size_t)(threads > 0 ? threads : 1) *
-             (thread_quarters_bytes(n) + nq__join_part_bytes(n, nq_join_default_top_rows(n), 64));
+         (size_t)(threads > 0 ? threads : 1) * (thread_quarters_bytes(n) + least_part);
 }
 
 size_t nq_join_fastest_part_tops(int n) {

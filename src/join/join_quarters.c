@@ -51,9 +51,11 @@ int nq__join_upper_rows(int m, uint32_t group_limit) {
  * many columns, every ordering of them (rows!; SIZE_MAX past 20 rows,
  * where that outgrows 64 bits). */
 static size_t group_most(int rows) {
+  if (rows > 20) /* 21! passes 2^64 */
+    return SIZE_MAX;
   size_t most = 1;
   for (int k = 2; k <= rows; k++)
-    most = rows > 20 ? SIZE_MAX : most * (size_t)k;
+    most *= (size_t)k;
   return most;
 }
 
@@ -211,10 +213,15 @@ static quarter_search_t search_over(const join_quarters_t *q, join_quarter_list_
   return s;
 }
 
-/* What nq__grow's room for `items` takes at most (SIZE_MAX past it). */
+/* The most bytes a quarter's reckoning gives (only cuts far from the
+ * default reach it): a few of them summed, as the memory bound does,
+ * stay clear of wrapping around. */
+#define QUARTER_BYTES_CEILING (SIZE_MAX / 8)
+
+/* What nq__grow's room for `items` takes at most, up to the ceiling. */
 static size_t grown_bytes(size_t items, size_t item) {
-  if (items > SIZE_MAX / 4 / item)
-    return SIZE_MAX / 2;
+  if (items > QUARTER_BYTES_CEILING / 2 / item)
+    return QUARTER_BYTES_CEILING;
   return (items <= 1024 ? 1024 : 2 * items) * item;
 }
 
@@ -299,14 +306,13 @@ static size_t quarter_most_bytes(int n, int first_row, int end_row, uint32_t gro
   const join_quarter_table_t *table = nq__join_quarter_table(n, first_row, end_row - first_row);
   if (table != NULL && (table->ld32 != NULL) == narrowed)
     return ranges;
-  const size_t words = grown_bytes(group_most(end_row - first_row), word_bytes(narrowed));
-  return words < SIZE_MAX / 8 - ranges ? ranges + 2 * words : SIZE_MAX / 4;
+  return ranges + 2 * grown_bytes(group_most(end_row - first_row), word_bytes(narrowed));
 }
 
 size_t nq__join_quarters_most_bytes(int n, int top_rows) {
   const int a = nq__join_upper_rows(top_rows, 0);
   const uint32_t groups = nq__join_binomial(top_rows, a);
-  return quarter_most_bytes(n, 0, a, groups, 0) + /* (each at most SIZE_MAX / 4) */
+  return quarter_most_bytes(n, 0, a, groups, 0) + /* (each under 3 ceilings) */
          quarter_most_bytes(n, a, top_rows, groups, nq__join_narrow_fits(n, top_rows, a));
 }
 
