@@ -118,12 +118,17 @@ static int join_serially(mpz_t solutions, nq_join_stats_t *stats, int n, int top
       .n = n,
       .unit_param = top_rows ? top_rows : nq__method_join.default_unit_param(n),
       .solver_bytes = memory};
-  void *listing = NULL, *scratch = NULL;
+  void *listing = NULL;
+  /* The join's own scratch, not the method's solver (which wraps one with
+   * the cancel hook): nq__join_unit takes the scratch. */
+  nq_join_scratch_t *scratch = NULL;
   int rc = nq__method_join.check(&params);
   if (rc == NQ_OK)
     rc = nq__method_join.units_open(&listing, &params, NULL);
   if (rc == NQ_OK)
-    rc = nq__method_join.solver_open(&scratch, &params);
+    rc = nq_join_scratch_create(&scratch);
+  if (rc == NQ_OK)
+    nq_join_scratch_limit(scratch, params.solver_bytes);
   uint64_t total = 0;
   if (rc == NQ_OK)
     rc = nq__method_join.units_total(&total, &params, NULL);
@@ -146,8 +151,7 @@ static int join_serially(mpz_t solutions, nq_join_stats_t *stats, int n, int top
   if (rc == NQ_OK && timed >= 100)
     print_spread(times, timed);
   free(times);
-  if (scratch != NULL)
-    nq__method_join.solver_close(scratch);
+  nq_join_scratch_destroy(scratch);
   if (listing != NULL)
     nq__method_join.units_close(listing);
   return rc;
