@@ -464,6 +464,47 @@ START_TEST(test_join_unit_order_is_that_of_its_scheme) {
 }
 END_TEST
 
+/* On a board cut in half a unit may walk either half, its count the same:
+ * the one with fewer tops, by how crowded their columns are
+ * (join_units.c).  Every set of n = 16 walks S or its complement, the
+ * sum is Q(16), at least 95% of the sets walk the half with fewer tops,
+ * and the units walk fewer tops than the sets themselves would. */
+START_TEST(test_join_units_walk_the_half_with_fewer_tops) {
+  const int n = 16, top_rows = nq_join_default_top_rows(n);
+  uint64_t *sets = NULL, count = 0, total = 0, fewer = 0, walked_tops = 0, set_tops = 0;
+  ck_assert_int_eq(nq__join_list_sets(&sets, &count, n, top_rows, NULL), NQ_OK);
+  uint8_t every_queen[NQ_JOIN_MAX_N];
+  memset(every_queen, 1, sizeof every_queen);
+  nq_join_scratch_t *scratch = NULL;
+  ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
+  for (uint64_t i = 0; i < count; i++) {
+    const uint64_t halves[2] = {sets[i], ((uint64_t)1 << n) - 1 - sets[i]};
+    uint64_t solutions[2], tops[2], unit = 0;
+    for (int h = 0; h < 2; h++) {
+      nq_join_stats_t stats = {0};
+      ck_assert_int_eq(nq__join_weighted(&solutions[h], &stats, scratch, n, top_rows, halves[h],
+                                         every_queen, 1),
+                       NQ_OK);
+      tops[h] = stats.tops;
+    }
+    ck_assert_uint_eq(solutions[0], solutions[1]);
+    nq_join_stats_t stats = {0};
+    ck_assert_int_eq(nq__join_unit(&unit, &stats, scratch, n, top_rows, sets[i]), NQ_OK);
+    ck_assert(stats.tops == tops[0] || stats.tops == tops[1]);
+    total += unit;
+    fewer += stats.tops == (tops[0] < tops[1] ? tops[0] : tops[1]);
+    walked_tops += stats.tops;
+    set_tops += tops[0];
+  }
+  ck_assert_uint_eq(total, known_all_large[n]);
+  ck_assert_msg(fewer * 100 >= count * 95, "%llu of %llu sets walk the half with fewer tops",
+                (unsigned long long)fewer, (unsigned long long)count);
+  ck_assert_uint_lt(walked_tops, set_tops);
+  nq_join_scratch_destroy(scratch);
+  free(sets);
+}
+END_TEST
+
 START_TEST(test_join_unit_is_abandoned_on_cancel) {
   const nq__method_params_t params = {.n = 14, .unit_param = 7};
   void *listing = NULL;
@@ -888,6 +929,7 @@ static Suite *join_suite(int argc, char **argv) {
   tcase_add_loop_test(tc, test_join_long_diagonal_rule_by_bucket, 8, 17);
   tcase_add_test(tc, test_join_units_are_listed_in_order);
   tcase_add_test(tc, test_join_unit_is_abandoned_on_cancel);
+  tcase_add_test(tc, test_join_units_walk_the_half_with_fewer_tops);
   tcase_add_test(tc, test_join_listing_hears_a_stop);
   tcase_add_test(tc, test_join_shuffle_is_fixed_and_hears_a_stop);
   tcase_add_test(tc, test_join_quarters_most_bytes_saturate);

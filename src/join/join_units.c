@@ -114,6 +114,39 @@ static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, in
  * dropped, and a bottom queen on one long diagonal closes the other below
  * it.  About a third of the pairs go (docs/algorithm.md). */
 
+/* How much a set's columns crowd together: over each pair of its columns
+ * closer than `rows`, how much closer.  Queens in close columns share
+ * diagonals within a few rows, so of two sets the more crowded has fewer
+ * placements of `rows` rows (docs/algorithm.md, "The halves' order"). */
+static int crowding(uint64_t columns, int rows) {
+  int crowded = 0;
+  for (uint64_t rest = columns; rest != 0; rest = drop_lowest_bit(rest)) {
+    const int left = bit_index(lowest_bit(rest));
+    for (uint64_t right = drop_lowest_bit(rest); right != 0; right = drop_lowest_bit(right)) {
+      const int apart = bit_index(lowest_bit(right)) - left;
+      if (apart >= rows)
+        break;
+      crowded += rows - apart;
+    }
+  }
+  return crowded;
+}
+
+/* The half a canonical set's bucket is walked from.  On a board cut in
+ * half the up-down flip maps the solutions with top columns S one to one
+ * onto those with the complement of S, each with the same weight (the
+ * long-diagonal rule's too), so either half can hold the table of tops
+ * and the other be walked.  The table is what a bottom node reads, and a
+ * smaller one walks faster the more it outgrows the caches: the half with
+ * fewer tops, the more crowded one (docs/algorithm.md, "The halves' order").
+ * The unit stays S: its id, count and weights do not change. */
+static uint64_t walked_top_columns(uint64_t columns, int n, int top_rows) {
+  if (2 * top_rows != n)
+    return columns;
+  const uint64_t complement = board_columns(n) & ~columns;
+  return crowding(complement, top_rows) > crowding(columns, top_rows) ? complement : columns;
+}
+
 /* ---- the units of the join: canonical column sets, in increasing order ---- */
 
 int nq__join_is_canonical(uint64_t columns, int n, int top_rows) {
@@ -128,7 +161,8 @@ int nq__join_unit(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t
   if (!nq__join_bucket_is_valid(n, top_rows, columns) ||
       !first_row_weights(weight, columns, n, top_rows))
     return NQ_EUNIT;
-  return nq__join_weighted(solutions, stats, scratch, n, top_rows, columns, weight, 1);
+  return nq__join_weighted(solutions, stats, scratch, n, top_rows,
+                           walked_top_columns(columns, n, top_rows), weight, 1);
 }
 
 int nq__join_sample_unit(nq__join_sample_t *estimate, nq__join_sample_t *walked,
@@ -138,6 +172,7 @@ int nq__join_sample_unit(nq__join_sample_t *estimate, nq__join_sample_t *walked,
   if (!nq__join_bucket_is_valid(n, top_rows, columns) ||
       !first_row_weights(weight, columns, n, top_rows))
     return NQ_EUNIT;
-  return nq__join_sample_weighted(estimate, walked, scratch, n, top_rows, columns, weight, 1,
+  return nq__join_sample_weighted(estimate, walked, scratch, n, top_rows,
+                                  walked_top_columns(columns, n, top_rows), weight, 1,
                                   exact_rows, descents, random_state);
 }
