@@ -132,19 +132,26 @@ static int crowding(uint64_t columns, int rows) {
   return crowded;
 }
 
-/* The half a canonical set's bucket is walked from.  On a board cut in
- * half the up-down flip maps the solutions with top columns S one to one
- * onto those with the complement of S, each with the same weight (the
- * long-diagonal rule's too), so either half can hold the table of tops
- * and the other be walked.  The table is what a bottom node reads, and a
- * smaller one walks faster the more it outgrows the caches: the half with
- * fewer tops, the more crowded one (docs/algorithm.md, "The halves' order").
- * The unit stays S: its id, count and weights do not change. */
-static uint64_t walked_top_columns(uint64_t columns, int n, int top_rows) {
-  if (2 * top_rows != n)
-    return columns;
+/* A canonical set's bucket as it is walked: its row-m weights, and the
+ * half that holds the table of tops.  On a board cut in half the up-down
+ * flip maps the solutions with top columns S one to one onto those with
+ * the complement of S, each with the same weight (the long-diagonal
+ * rule's too), so either half can hold the table and the other be
+ * walked.  The table is what a bottom node reads, and a smaller one walks
+ * faster the more it outgrows the caches: the half with fewer tops, the
+ * more crowded one (docs/algorithm.md, "The halves' order").  The unit
+ * stays S: its id, count and weights do not change.  0 when `columns` is
+ * no unit of the cut. */
+static int unit_to_walk(uint8_t weight[NQ_JOIN_MAX_N], uint64_t *walked_columns,
+                        uint64_t columns, int n, int top_rows) {
+  if (!nq__join_bucket_is_valid(n, top_rows, columns) ||
+      !first_row_weights(weight, columns, n, top_rows))
+    return 0;
   const uint64_t complement = board_columns(n) & ~columns;
-  return crowding(complement, top_rows) > crowding(columns, top_rows) ? complement : columns;
+  const int flipped =
+      2 * top_rows == n && crowding(complement, top_rows) > crowding(columns, top_rows);
+  *walked_columns = flipped ? complement : columns;
+  return 1;
 }
 
 /* ---- the units of the join: canonical column sets, in increasing order ---- */
@@ -158,21 +165,19 @@ int nq__join_is_canonical(uint64_t columns, int n, int top_rows) {
 int nq__join_unit(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch, int n,
                   int top_rows, uint64_t columns) {
   uint8_t weight[NQ_JOIN_MAX_N];
-  if (!nq__join_bucket_is_valid(n, top_rows, columns) ||
-      !first_row_weights(weight, columns, n, top_rows))
+  uint64_t walked_columns;
+  if (!unit_to_walk(weight, &walked_columns, columns, n, top_rows))
     return NQ_EUNIT;
-  return nq__join_weighted(solutions, stats, scratch, n, top_rows,
-                           walked_top_columns(columns, n, top_rows), weight, 1);
+  return nq__join_weighted(solutions, stats, scratch, n, top_rows, walked_columns, weight, 1);
 }
 
 int nq__join_sample_unit(nq__join_sample_t *estimate, nq__join_sample_t *walked,
                          nq_join_scratch_t *scratch, int n, int top_rows, uint64_t columns,
                          int exact_rows, int descents, uint64_t *random_state) {
   uint8_t weight[NQ_JOIN_MAX_N];
-  if (!nq__join_bucket_is_valid(n, top_rows, columns) ||
-      !first_row_weights(weight, columns, n, top_rows))
+  uint64_t walked_columns;
+  if (!unit_to_walk(weight, &walked_columns, columns, n, top_rows))
     return NQ_EUNIT;
-  return nq__join_sample_weighted(estimate, walked, scratch, n, top_rows,
-                                  walked_top_columns(columns, n, top_rows), weight, 1,
-                                  exact_rows, descents, random_state);
+  return nq__join_sample_weighted(estimate, walked, scratch, n, top_rows, walked_columns, weight,
+                                  1, exact_rows, descents, random_state);
 }
