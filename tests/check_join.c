@@ -436,19 +436,23 @@ START_TEST(test_join_quarters_most_bytes_saturate) {
 }
 END_TEST
 
-/* A journal names the join's units by id, under NQ_JOIN_UNIT_SCHEME: a
+/* A journal names the join's units by id, under the cut's scheme: a
  * change to the listing or the shuffle that kept the scheme would give an
  * old journal's ids other sets, and its resumed count a wrong total.  So
- * the order scheme 3 has is pinned here, an even and an odd board (whose
- * units are a set and the middle row's queen); an intended change takes a
- * new scheme and new values. */
+ * the order is pinned here, of an even board and an odd one under scheme
+ * 3 (a middle row, its units a set and that row's queens) and an odd one
+ * under scheme 4; an intended change takes a new scheme and new values. */
 START_TEST(test_join_unit_order_is_that_of_its_scheme) {
   static const struct {
     int n;
     uint64_t count, first[3], last;
   } pinned[] = {{16, 3299, {0x7d9, 0x19dc, 0x195e}, 0x9db},
-                {17, 7107, {0xca36, 0xa5f, 0xa6aa}, 0xd0b6}};
-  ck_assert_int_eq(NQ_JOIN_UNIT_SCHEME, 3);
+                {17, 7107, {0xca36, 0xa5f, 0xa6aa}, 0xd0b6},
+                {23, 412080, {0x13389b, 0x19be82, 0x45bc25}, 0x3ece8}};
+  ck_assert_int_eq(nq_join_unit_scheme(16, 8), 3);
+  ck_assert_int_eq(nq_join_unit_scheme(17, 8), 3);
+  ck_assert_int_eq(nq_join_unit_scheme(23, 11), 4);
+  ck_assert_int_eq(nq_join_unit_scheme(23, 10), 3); /* no middle row */
   for (size_t k = 0; k < sizeof pinned / sizeof pinned[0]; k++) {
     const int n = pinned[k].n, top_rows = nq_join_default_top_rows(n);
     uint64_t *sets = NULL, count = 0;
@@ -462,6 +466,17 @@ START_TEST(test_join_unit_order_is_that_of_its_scheme) {
   }
 }
 END_TEST
+
+/* The units' total is Q(n), at least `percent` of `of` cases took the
+ * smaller table (`what` names them), and the units' tops are fewer than
+ * the other choice's. */
+static void assert_fewer_tops(int n, uint64_t total, uint64_t fewer, uint64_t of, int percent,
+                              const char *what, uint64_t unit_tops, uint64_t other_tops) {
+  ck_assert_uint_eq(total, known_all_large[n]);
+  ck_assert_msg(fewer * 100 >= of * (uint64_t)percent, "%llu of %llu %s",
+                (unsigned long long)fewer, (unsigned long long)of, what);
+  ck_assert_uint_lt(unit_tops, other_tops);
+}
 
 /* On a board cut in half a unit may walk either half, its count the same:
  * the one with fewer tops, by how crowded their columns are
@@ -495,12 +510,68 @@ START_TEST(test_join_units_walk_the_half_with_fewer_tops) {
     walked_tops += stats.tops;
     set_tops += tops[0];
   }
-  ck_assert_uint_eq(total, known_all_large[n]);
-  ck_assert_msg(fewer * 100 >= count * 95, "%llu of %llu sets walk the half with fewer tops",
-                (unsigned long long)fewer, (unsigned long long)count);
-  ck_assert_uint_lt(walked_tops, set_tops);
+  assert_fewer_tops(n, total, fewer, count, 95, "sets walk the half with fewer tops", walked_tops,
+                    set_tops);
   nq_join_scratch_destroy(scratch);
   free(sets);
+}
+END_TEST
+
+/* With a middle row the up-down flip maps the solutions with top columns
+ * S and row m's queen c onto those with top R - c (R the columns S
+ * leaves) and the same c, so an orbit's unit may be either top.  Scheme 4
+ * takes the one whose columns crowd more, which has the fewer tops
+ * (join_units.c); n = 23 is the first board it counts, so here it is
+ * asked for n = 15 and walked set by set.  Its units sum to Q(15), and of
+ * the queens they count whose flip is another set, at least 91% have a
+ * top with no more tops than the flip's (12,116 of 12,902), more than
+ * under scheme 3 (11,361), fewer tops in all. */
+typedef struct flip_tally {
+  uint64_t total, pairs, fewer, unit_tops, flip_tops;
+} flip_tally_t;
+
+static flip_tally_t tally_middle_row_units(nq_join_scratch_t *scratch, int n, int scheme) {
+  const int top_rows = nq_join_default_top_rows(n);
+  uint8_t every_queen[NQ_JOIN_MAX_N];
+  memset(every_queen, 1, sizeof every_queen);
+  flip_tally_t t = {0};
+  for (uint64_t set = nq__join_first_set(top_rows); set != 0; set = nq__join_next_set(set, n)) {
+    uint8_t weight[NQ_JOIN_MAX_N];
+    if (!nq__join_unit_weights(weight, set, n, top_rows, scheme))
+      continue;
+    uint64_t unit = 0, ignored;
+    nq_join_stats_t stats = {0};
+    ck_assert_int_eq(nq__join_weighted(&unit, &stats, scratch, n, top_rows, set, weight, 1), NQ_OK);
+    t.total += unit;
+    const uint64_t rest = ((uint64_t)1 << n) - 1 - set;
+    for (int c = 0; c < n; c++) {
+      const uint64_t flip = rest & ~((uint64_t)1 << c);
+      if (weight[c] == 0 || flip == set)
+        continue;
+      nq_join_stats_t flipped = {0};
+      ck_assert_int_eq(
+          nq__join_weighted(&ignored, &flipped, scratch, n, top_rows, flip, every_queen, 1), NQ_OK);
+      t.pairs++;
+      t.fewer += stats.tops <= flipped.tops;
+      t.unit_tops += stats.tops;
+      t.flip_tops += flipped.tops;
+    }
+  }
+  return t;
+}
+
+START_TEST(test_join_middle_row_units_take_the_top_with_fewer_tops) {
+  const int n = 15;
+  ck_assert_int_eq(nq_join_unit_scheme(n, nq_join_default_top_rows(n)), NQ_JOIN_UNIT_SCHEME);
+  nq_join_scratch_t *scratch = NULL;
+  ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
+  const flip_tally_t crowded = tally_middle_row_units(scratch, n, NQ_JOIN_MIDDLE_ROW_UNIT_SCHEME);
+  const flip_tally_t least = tally_middle_row_units(scratch, n, NQ_JOIN_UNIT_SCHEME);
+  assert_fewer_tops(n, crowded.total, crowded.fewer, crowded.pairs, 91,
+                    "units' tops no more than the flip's", crowded.unit_tops, crowded.flip_tops);
+  ck_assert_uint_eq(least.total, known_all_large[n]);
+  ck_assert_uint_gt(crowded.fewer * least.pairs, least.fewer * crowded.pairs);
+  nq_join_scratch_destroy(scratch);
 }
 END_TEST
 
@@ -931,6 +1002,7 @@ static Suite *join_suite(int argc, char **argv) {
   tcase_add_test(tc, test_join_units_are_listed_in_order);
   tcase_add_test(tc, test_join_unit_is_abandoned_on_cancel);
   tcase_add_test(tc, test_join_units_walk_the_half_with_fewer_tops);
+  tcase_add_test(tc, test_join_middle_row_units_take_the_top_with_fewer_tops);
   tcase_add_test(tc, test_join_listing_hears_a_stop);
   tcase_add_test(tc, test_join_shuffle_is_fixed_and_hears_a_stop);
   tcase_add_test(tc, test_join_quarters_most_bytes_saturate);

@@ -7,7 +7,9 @@
 # journal and catches a rank made to count wrong; --json names the method;
 # --status reads a join journal; journals of the other method, and options
 # only the backtracker has, are refused (exit 2, nothing changed), but auto
-# resumes a journal by the method that wrote it; the join's memory follows Slurm's
+# resumes a journal by the method that wrote it; an odd board from n = 23
+# counts under unit scheme 4 and refuses a journal of scheme 3; the join's
+# memory follows Slurm's
 # allocation unless --memory says otherwise, and a thread's parts far
 # under the fastest are noted; auto takes the join with a journal.
 #   e2e_join.sh NQUEENS_MPI MPIEXEC [NUMPROC_FLAG]
@@ -166,6 +168,25 @@ wait "$pid"
 status=$?
 check "n = 28 on 16 threads in 4 GiB: the note, then a clean stop: $(head -c 400 "$err")" \
   bash -c "[ $status -eq 3 ] && grep -qE '$note_pattern' '$err' && [ ! -s '$out' ]"
+
+# ---- unit scheme 4: odd boards from n = 23 -----------------------------------
+# One set of n = 23 (a slice of one unit): its journal and record name
+# scheme 4, it resumes, and the same journal under scheme 3, whose ids
+# name other sets, is refused (exit 2, the file untouched).
+journal23=$work/s23.journal
+run -n 23 --method join --slice 1/412080 -t 1 -q --checkpoint "$journal23" --json "$work/s23.json"
+check "n = 23: its journal and record name unit scheme 4: $(head -c 120 "$journal23")" \
+  bash -c "[ $status -eq 0 ] && head -n 1 '$journal23' | grep -q ' scheme=4 ' && grep -q '\"unit_scheme\":4,' '$work/s23.json'"
+run -n 23 --method join --slice 1/412080 -t 1 -q --checkpoint "$journal23" --format json
+check "n = 23 under scheme 4 resumes: $(head -c 200 "$out")" \
+  bash -c "[ $status -eq 0 ] && grep -q '\"resumed_units\":1,' '$out'"
+sed -i '1s/ scheme=4 / scheme=3 /' "$journal23"
+crc_line "$journal23" 1
+before=$(sha256sum <"$journal23")
+run -n 23 --method join --slice 1/412080 -t 1 -q --checkpoint "$journal23"
+usage_error_ok "n = 23, a journal of scheme 3" "-n 23 --checkpoint (scheme 3)"
+check "n = 23, a journal of scheme 3: named, and untouched" \
+  bash -c "grep -q 'journal uses unit scheme 3, this program scheme 4' '$err' && [ '$before' = '$(sha256sum <"$journal23")' ]"
 
 # ---- auto takes the join with a journal and the rest --------------------------
 # (It needs the complete Q(18) journal of above: the plain build's alone.)

@@ -26,6 +26,21 @@
  * scheme is refused rather than summed with counts that mean otherwise. */
 #define NQ_JOIN_UNIT_SCHEME 3
 
+/* Scheme 4: a cut with a middle row (odd n, n = 2 top_rows + 1) from
+ * n = 23 on takes as each orbit's unit the set and queen whose top
+ * columns crowd most, where scheme 3 took the least, so its units are
+ * other sets.  Below n = 23 it measured slower (docs/performance.md, "The
+ * middle row's orbits"); every cut but those keeps scheme 3 and its
+ * journals. */
+#define NQ_JOIN_MIDDLE_ROW_UNIT_SCHEME 4
+#define NQ_JOIN_MIDDLE_ROW_SCHEME_FROM_N 23
+
+static inline int nq_join_unit_scheme(int n, int top_rows) {
+  return 2 * top_rows + 1 == n && n >= NQ_JOIN_MIDDLE_ROW_SCHEME_FROM_N
+             ? NQ_JOIN_MIDDLE_ROW_UNIT_SCHEME
+             : NQ_JOIN_UNIT_SCHEME;
+}
+
 /* What a join did, for the measurements. */
 typedef struct nq_join_stats {
   uint64_t buckets;      /* column sets joined (canonical ones only) */

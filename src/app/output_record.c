@@ -74,7 +74,8 @@ int nq__output_count_record(nq__output_t *output, const nq__cli_t *cli,
   nq__output_format(output,
                 ",\"unit_scheme\":%d,\"depth\":%d,\"units\":%llu,\"resumed_units\":%llu,"
                 "\"restarts\":%llu",
-                method->scheme, r->depth, (unsigned long long)(r->units - r->resumed_units),
+                method->scheme(cli->n, r->depth), r->depth,
+                (unsigned long long)(r->units - r->resumed_units),
                 (unsigned long long)r->resumed_units, (unsigned long long)r->restarts);
   if (cli->verify > 0)
     nq__output_format(output,

@@ -24,17 +24,28 @@ static uint64_t mirrored(uint64_t columns, int n) {
   return r >> (64 - n);
 }
 
-/* How many members the orbit of `members[0]` has, or 0 when it is not the
- * least of them (pairs compare as (set, column), lexicographically). */
+/* An orbit's member: a top's column set and its middle row's queen.  The
+ * orbit's unit is the member that comes first: the larger `crowded`, then
+ * the smaller (set, column), lexicographically.  Under scheme 4 (a middle
+ * row), `crowded` is how crowded the top's columns are: the up-down
+ * flip's member has another top, and of the two the more crowded has the
+ * fewer tops, whose table every bottom node reads (docs/algorithm.md, "The
+ * halves' order").  Under scheme 3 it is 0, and a board cut in half walks
+ * its more crowded half whichever set is the unit (unit_to_walk). */
 typedef struct set_and_queen {
   uint64_t columns;
-  int middle; /* the middle row's queen, or -1 */
+  int middle;  /* the middle row's queen, or -1 */
+  int crowded;
 } set_and_queen_t;
 
 static int is_before(set_and_queen_t a, set_and_queen_t b) {
+  if (a.crowded != b.crowded)
+    return a.crowded > b.crowded;
   return a.columns < b.columns || (a.columns == b.columns && a.middle < b.middle);
 }
 
+/* How many members the orbit of `members[0]` has, or 0 when another
+ * member comes before it. */
 static int orbit_size(const set_and_queen_t *members, int count) {
   int distinct = 0;
   for (int i = 0; i < count; i++) {
@@ -48,6 +59,35 @@ static int orbit_size(const set_and_queen_t *members, int count) {
   return distinct;
 }
 
+/* How much a set's columns crowd together: over each pair of its columns
+ * closer than `rows`, how much closer.  Queens in close columns share
+ * diagonals within a few rows, so of two sets the more crowded has fewer
+ * placements of `rows` rows (docs/algorithm.md, "The halves' order"). */
+static int crowding(uint64_t columns, int rows) {
+  int crowded = 0;
+  for (uint64_t rest = columns; rest != 0; rest = drop_lowest_bit(rest)) {
+    const int left = bit_index(lowest_bit(rest));
+    for (uint64_t right = drop_lowest_bit(rest); right != 0; right = drop_lowest_bit(right)) {
+      const int apart = bit_index(lowest_bit(right)) - left;
+      if (apart >= rows)
+        break;
+      crowded += rows - apart;
+    }
+  }
+  return crowded;
+}
+
+/* What column c adds to the crowding of `columns` (which do not hold it). */
+static int crowding_by(uint64_t columns, int c, int rows) {
+  int crowded = 0;
+  for (int apart = 1; apart < rows; apart++) {
+    const int right = (int)(columns >> (c + apart) & 1);
+    const int left = c >= apart && (columns >> (c - apart) & 1);
+    crowded += (rows - apart) * (right + left);
+  }
+  return crowded;
+}
+
 /* The weight of each queen c of row m for the top columns S: how many
  * (column set, queen) pairs it stands for, 0 where another pair of its
  * orbit counts them.  The left-right mirror maps the solutions with top
@@ -55,19 +95,21 @@ static int orbit_size(const set_and_queen_t *members, int count) {
  * up-down flip maps them to those with top columns the bottom's: when the
  * top is half the board, the complement of S (any c); when a middle row
  * m = (n-1)/2 separates two halves, the columns neither S nor c hold, and
- * the same c.  Returns 1 when some weight is not 0. */
-static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, int n, int top_rows) {
+ * the same c.  The pair that counts an orbit is its first member under
+ * `scheme` (set_and_queen_t).  Returns 1 when some weight is not 0. */
+static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, int n, int top_rows,
+                             int scheme) {
   uint64_t board = board_columns(n);
   int any = 0;
   memset(weight, 0, NQ_JOIN_MAX_N);
   if (2 * top_rows + 1 != n) {
-    set_and_queen_t orbit[4] = {{columns, -1}, {mirrored(columns, n), -1}};
+    set_and_queen_t orbit[4] = {{columns, -1, 0}, {mirrored(columns, n), -1, 0}};
     if (orbit[1].columns < columns)
       return 0; /* its mirror counts it */
     int count = 2;
     if (2 * top_rows == n) {
-      orbit[2] = (set_and_queen_t){board & ~columns, -1};
-      orbit[3] = (set_and_queen_t){mirrored(board & ~columns, n), -1};
+      orbit[2] = (set_and_queen_t){board & ~columns, -1, 0};
+      orbit[3] = (set_and_queen_t){mirrored(board & ~columns, n), -1, 0};
       count = 4;
     }
     int size = orbit_size(orbit, count);
@@ -75,20 +117,25 @@ static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, in
       weight[c] = (uint8_t)size;
     return size != 0;
   }
-  /* The mirror of S comes before S for every queen: no pair of S counts
-   * (half of all sets; the test that a listing makes most). */
+  /* The mirror of S, as crowded as S, comes before S for every queen: no
+   * pair of S counts (half of all sets; the test that a listing makes
+   * most). */
   const uint64_t mirror = mirrored(columns, n), rest = board & ~columns;
   if (mirror < columns)
     return 0;
   const uint64_t rest_mirror = mirrored(rest, n);
+  const int crowds = scheme == NQ_JOIN_MIDDLE_ROW_UNIT_SCHEME;
+  const int top_crowded = crowds ? crowding(columns, top_rows) : 0;
+  const int rest_crowded = crowds ? crowding(rest, top_rows) : 0;
   for (int c = 0; c < n; c++) {
     if (columns & column_bit(c))
       continue;
     const uint64_t bottom = rest & ~column_bit(c);
-    set_and_queen_t orbit[4] = {{columns, c},
-                                {mirror, n - 1 - c},
-                                {bottom, c},
-                                {rest_mirror & ~column_bit(n - 1 - c), n - 1 - c}};
+    const int bottom_crowded = crowds ? rest_crowded - crowding_by(bottom, c, top_rows) : 0;
+    set_and_queen_t orbit[4] = {{columns, c, top_crowded},
+                                {mirror, n - 1 - c, top_crowded},
+                                {bottom, c, bottom_crowded},
+                                {rest_mirror & ~column_bit(n - 1 - c), n - 1 - c, bottom_crowded}};
     weight[c] = (uint8_t)orbit_size(orbit, 4);
     any |= weight[c] != 0;
   }
@@ -114,24 +161,6 @@ static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, in
  * dropped, and a bottom queen on one long diagonal closes the other below
  * it.  About a third of the pairs go (docs/algorithm.md). */
 
-/* How much a set's columns crowd together: over each pair of its columns
- * closer than `rows`, how much closer.  Queens in close columns share
- * diagonals within a few rows, so of two sets the more crowded has fewer
- * placements of `rows` rows (docs/algorithm.md, "The halves' order"). */
-static int crowding(uint64_t columns, int rows) {
-  int crowded = 0;
-  for (uint64_t rest = columns; rest != 0; rest = drop_lowest_bit(rest)) {
-    const int left = bit_index(lowest_bit(rest));
-    for (uint64_t right = drop_lowest_bit(rest); right != 0; right = drop_lowest_bit(right)) {
-      const int apart = bit_index(lowest_bit(right)) - left;
-      if (apart >= rows)
-        break;
-      crowded += rows - apart;
-    }
-  }
-  return crowded;
-}
-
 /* A canonical set's bucket as it is walked: its row-m weights, and the
  * half that holds the table of tops.  On a board cut in half the up-down
  * flip maps the solutions with top columns S one to one onto those with
@@ -144,8 +173,7 @@ static int crowding(uint64_t columns, int rows) {
  * no unit of the cut. */
 static int unit_to_walk(uint8_t weight[NQ_JOIN_MAX_N], uint64_t *walked_columns,
                         uint64_t columns, int n, int top_rows) {
-  if (!nq__join_bucket_is_valid(n, top_rows, columns) ||
-      !first_row_weights(weight, columns, n, top_rows))
+  if (!nq__join_unit_weights(weight, columns, n, top_rows, nq_join_unit_scheme(n, top_rows)))
     return 0;
   const uint64_t complement = board_columns(n) & ~columns;
   const int flipped =
@@ -156,10 +184,16 @@ static int unit_to_walk(uint8_t weight[NQ_JOIN_MAX_N], uint64_t *walked_columns,
 
 /* ---- the units of the join: canonical column sets, in increasing order ---- */
 
+int nq__join_unit_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, int n, int top_rows,
+                          int scheme) {
+  memset(weight, 0, NQ_JOIN_MAX_N);
+  return nq__join_bucket_is_valid(n, top_rows, columns) &&
+         first_row_weights(weight, columns, n, top_rows, scheme);
+}
+
 int nq__join_is_canonical(uint64_t columns, int n, int top_rows) {
   uint8_t weight[NQ_JOIN_MAX_N];
-  return nq__join_bucket_is_valid(n, top_rows, columns) &&
-         first_row_weights(weight, columns, n, top_rows);
+  return nq__join_unit_weights(weight, columns, n, top_rows, nq_join_unit_scheme(n, top_rows));
 }
 
 int nq__join_unit(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_t *scratch, int n,

@@ -28,6 +28,14 @@ int nq__join_list_sets(uint64_t **sets, uint64_t *count, int n, int top_rows,
 int nq__join_shuffle_sets(uint64_t *sets, uint64_t count, int n, int top_rows,
                           volatile sig_atomic_t *stop);
 
+/* The weight of each queen c of row m that the set `columns` counts
+ * under the unit scheme `scheme` (the run's is nq_join_unit_scheme(n,
+ * top_rows); the tests ask the other too): how many (set, queen) pairs of
+ * its orbit it stands for, 0 where another member comes first.  0 when it
+ * counts none (it is no unit of the cut), else 1. */
+int nq__join_unit_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, int n, int top_rows,
+                          int scheme);
+
 /* Whether `columns` is a canonical set of the cut (its orbit's first). */
 int nq__join_is_canonical(uint64_t columns, int n, int top_rows);
 

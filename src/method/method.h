@@ -44,7 +44,9 @@ typedef int (*nq__method_cancel_fn)(void *context);
 typedef struct nq__method {
   nq_count_method_t id;
   const char *name;    /* "backtrack", "join": the journal's and the output's */
-  int scheme;          /* the version of its unit listing (journal headers) */
+  /* The version of its unit listing for n and a unit parameter (journal
+   * headers). */
+  int (*scheme)(int n, int unit_param);
   const char *unit_word; /* how a unit is called in messages: "work unit", "column set" */
   const char *unit_param_word; /* and its unit parameter: "depth", "top rows" */
   /* 1 where a unit's nodes are the same however it is solved (the

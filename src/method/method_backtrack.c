@@ -97,10 +97,16 @@ static int solve(nq_unit_result_t *result, void *solver, const nq__work_t *work,
   return nq_kernel_solve(result, solver, &unit, params->unique);
 }
 
+static int scheme(int n, int depth) {
+  (void)n;
+  (void)depth;
+  return NQ_UNIT_SCHEME;
+}
+
 const nq__method_t nq__method_backtrack = {
     .id = NQ_COUNT_BACKTRACK,
     .name = "backtrack",
-    .scheme = NQ_UNIT_SCHEME,
+    .scheme = scheme,
     .nodes_are_fixed = 1,
     .unit_word = "work unit",
     .unit_param_word = "depth",

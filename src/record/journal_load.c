@@ -404,7 +404,7 @@ int nq__journal_check_units(const nq__journal_header_t *header,
   const nq__method_t *method = nq__method_named(header->method);
   if (method == NULL)
     return nq__journal_refuse(message, path, "journal of an unknown method '%s'", header->method);
-  if (header->scheme != method->scheme)
+  if (header->scheme != method->scheme(header->n, header->depth))
     return NQ_OK; /* another program's listing: nothing to count it by */
   const nq__method_params_t params = {
       .n = header->n, .unit_param = header->depth, .unique = header->unique, .walk = NQ_WALK_AUTO};

@@ -138,7 +138,8 @@ static int open_journal(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm
     nq__journal_header_t header;
     nq__journal_header_init(&header, options->n, options->unique, run->params.unit_param,
                             run->units_total);
-    nq__journal_header_set_method(&header, run->method->name, run->method->scheme);
+    nq__journal_header_set_method(&header, run->method->name,
+                                  run->method->scheme(options->n, run->params.unit_param));
     header.slice_index = run->slice.index;
     header.slice_count = run->slice.count;
     rc = nq__journal_open(&run->journal, &run->resumed, message, options->checkpoint, &header);
