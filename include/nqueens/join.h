@@ -29,9 +29,9 @@
 /* Scheme 4: a cut with a middle row (odd n, n = 2 top_rows + 1) from
  * n = 23 on takes as each orbit's unit the set and queen whose top
  * columns crowd most, where scheme 3 took the least, so its units are
- * other sets.  Below n = 23 it measured slower (docs/performance.md, "The
- * middle row's orbits"); every cut but those keeps scheme 3 and its
- * journals. */
+ * other sets.  Below n = 23, where the tables are small, it gained too
+ * little to change those boards' units and journals (docs/performance.md,
+ * "The middle row's orbits"); every cut but those keeps scheme 3. */
 #define NQ_JOIN_MIDDLE_ROW_UNIT_SCHEME 4
 #define NQ_JOIN_MIDDLE_ROW_SCHEME_FROM_N 23
 
