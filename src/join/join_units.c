@@ -60,32 +60,21 @@ static int orbit_size(const set_and_queen_t *members, int count) {
 }
 
 /* How much a set's columns crowd together: over each pair of its columns
- * closer than `rows`, how much closer.  Queens in close columns share
- * diagonals within a few rows, so of two sets the more crowded has fewer
- * placements of `rows` rows (docs/algorithm.md, "The halves' order"). */
+ * closer than `rows`, how much closer (the pairs `apart` apart: the
+ * columns the set still holds shifted by `apart`).  Queens in close
+ * columns share diagonals within a few rows, so of two sets the more
+ * crowded has fewer placements of `rows` rows (docs/algorithm.md, "The
+ * halves' order"). */
 static int crowding(uint64_t columns, int rows) {
   int crowded = 0;
-  for (uint64_t rest = columns; rest != 0; rest = drop_lowest_bit(rest)) {
-    const int left = bit_index(lowest_bit(rest));
-    for (uint64_t right = drop_lowest_bit(rest); right != 0; right = drop_lowest_bit(right)) {
-      const int apart = bit_index(lowest_bit(right)) - left;
-      if (apart >= rows)
-        break;
-      crowded += rows - apart;
-    }
-  }
+  for (int apart = 1; apart < rows; apart++)
+    crowded += (rows - apart) * bit_count(columns & columns >> apart);
   return crowded;
 }
 
-/* What column c adds to the crowding of `columns` (which do not hold it). */
-static int crowding_by(uint64_t columns, int c, int rows) {
-  int crowded = 0;
-  for (int apart = 1; apart < rows; apart++) {
-    const int right = (int)(columns >> (c + apart) & 1);
-    const int left = c >= apart && (columns >> (c - apart) & 1);
-    crowded += (rows - apart) * (right + left);
-  }
-  return crowded;
+/* A member's `crowded` under `scheme` (set_and_queen_t). */
+static int crowded_under(int scheme, uint64_t columns, int rows) {
+  return scheme == NQ_JOIN_MIDDLE_ROW_UNIT_SCHEME ? crowding(columns, rows) : 0;
 }
 
 /* The weight of each queen c of row m for the top columns S: how many
@@ -96,12 +85,12 @@ static int crowding_by(uint64_t columns, int c, int rows) {
  * top is half the board, the complement of S (any c); when a middle row
  * m = (n-1)/2 separates two halves, the columns neither S nor c hold, and
  * the same c.  The pair that counts an orbit is its first member under
- * `scheme` (set_and_queen_t).  Returns 1 when some weight is not 0. */
+ * `scheme` (set_and_queen_t).  Returns 1 when some weight is not 0; the
+ * weights start at 0 (nq__join_unit_weights). */
 static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, int n, int top_rows,
                              int scheme) {
   uint64_t board = board_columns(n);
   int any = 0;
-  memset(weight, 0, NQ_JOIN_MAX_N);
   if (2 * top_rows + 1 != n) {
     set_and_queen_t orbit[4] = {{columns, -1, 0}, {mirrored(columns, n), -1, 0}};
     if (orbit[1].columns < columns)
@@ -124,14 +113,12 @@ static int first_row_weights(uint8_t weight[NQ_JOIN_MAX_N], uint64_t columns, in
   if (mirror < columns)
     return 0;
   const uint64_t rest_mirror = mirrored(rest, n);
-  const int crowds = scheme == NQ_JOIN_MIDDLE_ROW_UNIT_SCHEME;
-  const int top_crowded = crowds ? crowding(columns, top_rows) : 0;
-  const int rest_crowded = crowds ? crowding(rest, top_rows) : 0;
+  const int top_crowded = crowded_under(scheme, columns, top_rows);
   for (int c = 0; c < n; c++) {
     if (columns & column_bit(c))
       continue;
     const uint64_t bottom = rest & ~column_bit(c);
-    const int bottom_crowded = crowds ? rest_crowded - crowding_by(bottom, c, top_rows) : 0;
+    const int bottom_crowded = crowded_under(scheme, bottom, top_rows);
     set_and_queen_t orbit[4] = {{columns, c, top_crowded},
                                 {mirror, n - 1 - c, top_crowded},
                                 {bottom, c, bottom_crowded},

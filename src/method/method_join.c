@@ -252,12 +252,10 @@ static int solve(nq_unit_result_t *result, void *solver, const nq__work_t *unit,
   return rc;
 }
 
-static int scheme(int n, int top_rows) { return nq_join_unit_scheme(n, top_rows); }
-
 const nq__method_t nq__method_join = {
     .id = NQ_COUNT_JOIN,
     .name = "join",
-    .scheme = scheme,
+    .scheme = nq_join_unit_scheme,
     .nodes_are_fixed = 0,
     .unit_word = "column set",
     .unit_param_word = "top rows",
