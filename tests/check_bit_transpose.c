@@ -96,25 +96,28 @@ typedef size_t (*gather_fn)(uint32_t *, uint32_t *, const uint32_t *, const uint
 static const gather_fn gathers[] = {nq__bit_gather_pairs, nq__bit_gather_pairs_portable};
 
 /* The repack's gather against the definition: words of every density
- * (none kept, all kept, scattered), taken out of order, and nothing
- * written past the pairs kept and the slack after them. */
+ * (none kept, all kept, scattered), taken out of order, more of them than
+ * the gather looks ahead, and nothing written past the pairs kept and the
+ * slack after them. */
 START_TEST(test_gather_keeps_the_clear_bits_in_order) {
-  enum { WORDS = 6, TOPS = 64 * WORDS, ROOM = TOPS + NQ_BIT_STORE_SLACK + 8 };
-  uint32_t a[TOPS], b[TOPS], into_a[ROOM], into_b[ROOM];
+  enum { WORDS = 40, LISTED = 37, TOPS = 64 * WORDS, ROOM = TOPS + NQ_BIT_STORE_SLACK + 8 };
+  static uint32_t a[TOPS], b[TOPS], into_a[ROOM], into_b[ROOM];
   uint64_t state = 99;
   for (int t = 0; t < TOPS; t++) {
     a[t] = next_mask(&state, 32);
     b[t] = next_mask(&state, 32);
   }
-  const uint32_t word_index[] = {5, 0, 3, 1, 4};
-  const uint64_t ruled_out[] = {~(uint64_t)0, 0, 0x5555aaaa0f0ff0f0u, 0x8000000000000001u,
-                                ~(uint64_t)1 << 40};
-  const size_t words = sizeof word_index / sizeof word_index[0];
+  uint32_t word_index[LISTED];
+  for (uint32_t k = 0; k < LISTED; k++)
+    word_index[k] = (7 * k + 5) % WORDS; /* out of order, three words never listed */
+  const uint64_t patterns[] = {~(uint64_t)0, 0, 0x5555aaaa0f0ff0f0u, 0x8000000000000001u,
+                               ~(uint64_t)1 << 40};
+  const size_t words = LISTED;
   for (int round = 0; round < 50; round++) {
-    uint64_t varied[sizeof ruled_out / sizeof ruled_out[0]];
+    uint64_t varied[LISTED];
     for (size_t k = 0; k < words; k++)
-      varied[k] =
-          round == 0 ? ruled_out[k] : (uint64_t)next_mask(&state, 32) << 32 | next_mask(&state, 32);
+      varied[k] = round == 0 ? patterns[k % (sizeof patterns / sizeof patterns[0])]
+                             : (uint64_t)next_mask(&state, 32) << 32 | next_mask(&state, 32);
     for (int i = 0; i < ROOM; i++)
       into_a[i] = into_b[i] = 0xdeadbeef;
     size_t kept = gathers[_i](into_a, into_b, a, b, word_index, varied, words), expected = 0;

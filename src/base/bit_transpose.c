@@ -139,6 +139,27 @@ size_t nq__bit_select_disjoint(uint32_t *into, const uint32_t *from, size_t coun
   return nq__bit_select_disjoint_portable(into, from, count, mask);
 }
 
+/* How many live words ahead the gather asks for the pairs it will read.
+ * A repack reads each of its parent's pairs once, and the live words'
+ * gaps and the quarters it skips break the runs a hardware prefetcher
+ * follows: asked for ahead, the repacks of large boards cost less, and
+ * 8, 16 or 32 words ahead measured alike (docs/performance.md). */
+enum { GATHER_AHEAD = 16 };
+
+/* The lines holding a word's 64 pairs, asked for.  A prefetch reads
+ * nothing and cannot fault, so the quarters with no pair kept are asked
+ * for too (asking for the others alone cost more than it saved); the
+ * last word's may lie past the arrays' end, where no pointer may point,
+ * so the addresses are worked out as integers. */
+static inline void prefetch_word_pairs(const uint32_t *a, const uint32_t *b, size_t first) {
+  const size_t line = 16 * sizeof *a;
+  const uintptr_t at_a = (uintptr_t)a + first * sizeof *a, at_b = (uintptr_t)b + first * sizeof *b;
+  for (size_t quarter = 0; quarter < 4; quarter++) {
+    __builtin_prefetch((const void *)(at_a + quarter * line));
+    __builtin_prefetch((const void *)(at_b + quarter * line));
+  }
+}
+
 /* Each quarter of a word: the kept lanes loaded (the others are not
  * read), compressed to the front and stored as a whole register, the
  * lanes past the kept ones overwritten by the next quarter's or left in
@@ -148,6 +169,8 @@ gather_pairs_avx512(uint32_t *into_a, uint32_t *into_b, const uint32_t *a, const
                     const uint32_t *word_index, const uint64_t *ruled_out, size_t words) {
   size_t kept = 0;
   for (size_t k = 0; k < words; k++) {
+    if (k + GATHER_AHEAD < words)
+      prefetch_word_pairs(a, b, (size_t)word_index[k + GATHER_AHEAD] * WORD_BITS);
     const uint64_t keep = ~ruled_out[k];
     const size_t first = (size_t)word_index[k] * WORD_BITS;
     for (int quarter = 0; quarter < 4 && (keep >> (16 * quarter)) != 0; quarter++) {
