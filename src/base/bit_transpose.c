@@ -148,7 +148,7 @@ enum { GATHER_AHEAD = 16 };
 
 /* The lines holding a word's 64 pairs, asked for.  A prefetch reads
  * nothing and cannot fault, so the quarters with no pair kept are asked
- * for too (asking for the others alone cost more than it saved); the
+ * for too (asking for the kept ones alone cost more than it saved); the
  * last word's may lie past the arrays' end, where no pointer may point,
  * so the addresses are worked out as integers. */
 static inline void prefetch_word_pairs(const uint32_t *a, const uint32_t *b, size_t first) {
