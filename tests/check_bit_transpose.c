@@ -112,18 +112,17 @@ START_TEST(test_gather_keeps_the_clear_bits_in_order) {
     word_index[k] = (7 * k + 5) % WORDS; /* out of order, three words never listed */
   const uint64_t patterns[] = {~(uint64_t)0, 0, 0x5555aaaa0f0ff0f0u, 0x8000000000000001u,
                                ~(uint64_t)1 << 40};
-  const size_t words = LISTED;
   for (int round = 0; round < 50; round++) {
     uint64_t varied[LISTED];
-    for (size_t k = 0; k < words; k++)
+    for (size_t k = 0; k < LISTED; k++)
       varied[k] = round == 0 ? patterns[k % (sizeof patterns / sizeof patterns[0])]
                              : (uint64_t)next_mask(&state, 32) << 32 | next_mask(&state, 32);
     for (int i = 0; i < ROOM; i++)
       into_a[i] = into_b[i] = 0xdeadbeef;
-    size_t kept = gathers[_i](into_a, into_b, a, b, word_index, varied, words), expected = 0;
+    size_t kept = gathers[_i](into_a, into_b, a, b, word_index, varied, LISTED), expected = 0;
     /* Only a failure makes a check call below: one for every pair and
      * slot made the test several times slower under the sanitizers. */
-    for (size_t k = 0; k < words; k++)
+    for (size_t k = 0; k < LISTED; k++)
       for (int bit = 0; bit < 64; bit++) {
         if ((varied[k] >> bit) & 1u)
           continue;

@@ -140,10 +140,11 @@ size_t nq__bit_select_disjoint(uint32_t *into, const uint32_t *from, size_t coun
 }
 
 /* How many live words ahead the gather asks for the pairs it will read.
- * A repack reads each of its parent's pairs once, and the live words'
- * gaps and the quarters it skips break the runs a hardware prefetcher
- * follows: asked for ahead, the repacks of large boards cost less, and
- * 8, 16 or 32 words ahead measured alike (docs/performance.md). */
+ * A repack reads each of its parent's pairs once, in runs cut by the
+ * live words' gaps and the quarters it skips (which may be what keeps a
+ * hardware prefetcher from following them; not measured): asked for
+ * ahead, the repacks of large boards measured faster, and 8, 16 or 32
+ * words ahead alike (docs/performance.md). */
 enum { GATHER_AHEAD = 16 };
 
 /* The lines holding a word's 64 pairs, asked for.  A prefetch reads
