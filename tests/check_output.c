@@ -665,6 +665,28 @@ START_TEST(test_count_text_names_the_turn_search) {
 }
 END_TEST
 
+/* A slice says how the slices make Q(n): by merging their journals, or,
+ * where none was kept, by adding their counts (there is no journal to
+ * merge). */
+START_TEST(test_slice_text_says_how_to_add_the_slices) {
+  for (int journaled = 0; journaled <= 1; journaled++) {
+    nq_count_result_t result;
+    nq_count_result_init(&result);
+    mpz_set_ui(result.solutions, 1);
+    result.slice_index = 2;
+    result.slice_count = 5;
+    result.journaled = journaled;
+    char *text = count_text(&result, NQ_FORMAT_TEXT, 12, 0);
+    const char *says = journaled ? "slice 3/5 of Q(12): 1 solution (merge every slice's journal "
+                                   "with --merge for Q(12))\n"
+                                 : "slice 3/5 of Q(12): 1 solution (no journal kept: Q(12) is "
+                                   "the sum of all 5 slices' counts;";
+    ck_assert_msg(strncmp(text, says, strlen(says)) == 0, "journaled %d: %s", journaled, text);
+    free(text);
+  }
+}
+END_TEST
+
 static char *first_output(nq__format_t format, int n, const uint8_t *columns,
                           nq_first_kind_t kind) {
   memory_t m;
@@ -1080,6 +1102,7 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_test(count, test_count_text_singular_is_exact);
   tcase_add_test(count, test_count_text_says_where_checks_ran);
   tcase_add_test(count, test_count_text_names_the_turn_search);
+  tcase_add_test(count, test_slice_text_says_how_to_add_the_slices);
   tcase_add_test(count, test_estimate_text_is_exact);
   tcase_add_test(count, test_estimate_json_is_exact);
   tcase_add_test(count, test_estimate_interval_follows_degrees);

@@ -85,6 +85,11 @@ pkill -KILL -f "nqueens-mpi -n $n --slice 2/3 --checkpoint $(j 2)" 2>/dev/null
 wait "$pid" 2>/dev/null
 run -n $n --slice 2/3 --checkpoint "$(j 2)" -t 1 -q "${bt[@]}"
 check "resumed slice: status 0" [ "$status" -eq 0 ]
+check "a journaled slice says to merge the journals" \
+  grep -q "^slice 2/3 of Q($n): .* (merge every slice's journal with --merge for Q($n))$" "$out"
+run -n 8 --slice 1/2 -t 1 -q
+check "a slice without a journal says to add the slices' counts: $(head -c 300 "$out")" \
+  grep -q "^slice 1/2 of Q(8): .* (no journal kept: Q(8) is the sum of all 2 slices' counts;" "$out"
 run --merge "$(j 1)" "$(j 2)" "$(j 3)"
 check "merge after the resume: Q($n)" grep -qx "Q($n) = ${known_all[$n]} solutions on the ${n}x$n board" "$out"
 

@@ -28,12 +28,19 @@ static double count_seconds(const nq_count_result_t *r) {
   return r->resumed_units > 0 ? r->count_seconds : r->seconds;
 }
 
-/* A slice's counts are shares, not Q(n): said so, with how to get Q(n). */
+/* A slice's counts are shares, not Q(n): said so, with how to get Q(n):
+ * the slices' journals merged (which checks that every unit is there
+ * once), or, where none was kept, their counts added by hand. */
 static void slice_as_text(nq__output_t *output, int n, int unique, const nq_count_result_t *r) {
-  nq__output_format(output, "slice %d/%d of Q(%d): %Zd solution%s (merge every slice's journal "
-                        "with --merge for Q(%d))\n",
-                r->slice_index + 1, r->slice_count, n, r->solutions,
-                mpz_cmp_ui(r->solutions, 1) == 0 ? "" : "s", n);
+  nq__output_format(output, "slice %d/%d of Q(%d): %Zd solution%s ", r->slice_index + 1,
+                    r->slice_count, n, r->solutions, mpz_cmp_ui(r->solutions, 1) == 0 ? "" : "s");
+  if (r->journaled)
+    nq__output_format(output, "(merge every slice's journal with --merge for Q(%d))\n", n);
+  else
+    nq__output_format(output,
+                      "(no journal kept: Q(%d) is the sum of all %d slices' counts; "
+                      "counted with --checkpoint, --merge adds and checks their journals)\n",
+                      n, r->slice_count);
   if (unique)
     nq__output_format(output, "its share of 8 x U(%d): %Zd\n", n, r->unique);
 }
