@@ -57,6 +57,21 @@ check "merge without slice 2: status 1" [ "$status" -eq 1 ]
 check "merge without slice 2: no total" bash -c "! grep -q '\"solutions\"' '$out'"
 check "merge without slice 2: names it" grep -q '"slices_missing":\[2\]' "$out"
 check "merge without slice 2: says why" grep -q "units are missing" "$err"
+check "merge without slice 2: names it to run again: $(cat "$err")" \
+  grep -qx "nqueens-mpi: --merge: no total: [0-9]* units are missing; run again slice 2 of 3" "$err"
+
+# The slices to run again stay one line however many: runs of consecutive
+# slices, and the first ten runs.
+for i in $(seq 1 2 21); do
+  run -n 12 --slice "$i/22" --checkpoint "$work/odd$i.journal" -t 1 -q
+done
+no_total="nqueens-mpi: --merge: no total: [0-9]* units are missing; run again"
+run --merge "$work"/odd*.journal
+check "merge of the odd slices of 22: the even ones to run again, ten named: $(cat "$err")" \
+  grep -qx "$no_total 11 of the 22 slices: 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, \.\.\. (--format json lists them all)" "$err"
+run --merge "$work/odd1.journal" "$work/odd3.journal"
+check "merge of slices 1 and 3 of 22: the rest in two runs: $(cat "$err")" \
+  grep -qx "$no_total 20 of the 22 slices: 2, 4\.\.22" "$err"
 
 # Two journals whose records overlap with no chain of records spanning
 # them (units 0..59 against 30..99 of n = 10): held, yet no sum can be
