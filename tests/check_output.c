@@ -528,6 +528,20 @@ START_TEST(test_join_estimate_is_exact) {
                    "\"memory_per_rank\":1610612736,\"version\":"));
   ck_assert_ptr_null(strstr(text, "\"walk\""));
   free(text);
+  /* More cores than sets: no set is split, so the sets' count of them
+   * share the time (38 years over 5448978: 220 s), and the line says so. */
+  text = estimate_text(&result, NQ_FORMAT_TEXT, 10000000, 1);
+  ck_assert_ptr_nonnull(strstr(text, "on 10000000 cores (--estimate-ranks): 3.67 minutes (95%: "
+                                     "3.53 to 3.81), only 5448978 of them busy (a column set "
+                                     "is never split)\n"));
+  free(text);
+  text = estimate_text(&result, NQ_FORMAT_JSON, 10000000, 1);
+  ck_assert_ptr_nonnull(strstr(text, ",\"estimate_ranks\":10000000,\"estimate_ranks_busy\":"
+                                     "5448978,\"estimate_ranks_wall_seconds\":220.2247"));
+  free(text);
+  text = estimate_text(&result, NQ_FORMAT_TEXT, 5448978, 1);
+  ck_assert_ptr_null(strstr(text, "busy"));
+  free(text);
   /* Sets sampled by paths (n = 27 on) say how. */
   result.descents = 8;
   result.exact_rows = 11;

@@ -187,6 +187,13 @@ static void backtrack_sample_as_text(nq__output_t *output, uint64_t seed,
                     nq_walk_name(r->walk));
 }
 
+/* The cores a count could keep busy: a join's column set is never split
+ * over cores, so no more than its sets (the backtracker's units, many
+ * more than any run's cores from n = 13, are not counted here). */
+static uint64_t busy_cores(uint64_t cores, const nq_estimate_result_t *r) {
+  return r->method == NQ_COUNT_JOIN && r->units > 0 && cores > r->units ? r->units : cores;
+}
+
 static void estimate_as_text(nq__output_t *output, int n, uint64_t cores, uint64_t seed,
                              const nq_estimate_result_t *r) {
   char name[16];
@@ -214,7 +221,11 @@ static void estimate_as_text(nq__output_t *output, int n, uint64_t cores, uint64
     if (cores > 0) {
       nq__output_format(output, "on %llu core%s (--estimate-ranks): ", (unsigned long long)cores,
                     cores == 1 ? "" : "s");
-      append_duration(output, r->core_seconds, (double)cores, r->counted);
+      const uint64_t busy = busy_cores(cores, r);
+      append_duration(output, r->core_seconds, (double)busy, r->counted);
+      if (busy < cores)
+        nq__output_format(output, ", only %llu of them busy (a column set is never split)",
+                          (unsigned long long)busy);
       nq__output_char(output, '\n');
     }
   } else {
@@ -258,9 +269,11 @@ static void estimate_as_json(nq__output_t *output, int n, uint64_t cores, uint64
   estimated_as_json(output, "wall_seconds", nq_estimate_divided(r->core_seconds, threads),
                     r->counted);
   if (cores > 0) {
-    nq__output_format(output, ",\"estimate_ranks\":%llu", (unsigned long long)cores);
+    const uint64_t busy = busy_cores(cores, r);
+    nq__output_format(output, ",\"estimate_ranks\":%llu,\"estimate_ranks_busy\":%llu",
+                      (unsigned long long)cores, (unsigned long long)busy);
     estimated_as_json(output, "estimate_ranks_wall_seconds",
-                      nq_estimate_divided(r->core_seconds, (double)cores), r->counted);
+                      nq_estimate_divided(r->core_seconds, (double)busy), r->counted);
   }
   nq__output_format(output,
                 ",\"probes\":%llu,\"frames\":%llu,\"min_probes\":%llu,\"exact_rows\":%d,"
