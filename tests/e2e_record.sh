@@ -67,6 +67,8 @@ for i in $(seq 1 2 21); do
 done
 no_total="nqueens-mpi: --merge: no total: [0-9]* units are missing; run again"
 run --merge "$work"/odd*.journal
+check "merge of the odd slices of 22, text: the even ones to run again, ten runs: $(cat "$out")" \
+  grep -qx "slices to run again (of 22): 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, \.\.\." "$out"
 check "merge of the odd slices of 22: the even ones to run again, ten named: $(cat "$err")" \
   grep -qx "$no_total 11 of the 22 slices: 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, \.\.\. (--format json lists them all)" "$err"
 run --merge "$work/odd1.journal" "$work/odd3.journal"

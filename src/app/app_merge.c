@@ -46,32 +46,6 @@ static int record_merge(const char *target, const nq__cli_t *cli,
   return status;
 }
 
-enum { SLICE_RUNS_SAID = 10 }; /* runs of slices the error line names; JSON has all */
-
-/* "slice 5 of 16", or "5 of the 16 slices: 2, 5..7, 9": the slices to run
- * again in runs of consecutive ones (they come in order), so that a
- * slicing of thousands stays one line. */
-static void say_slices_missing(FILE *err, const nq__merge_result_t *result) {
-  const int *slice = result->slices_missing, count = result->slices_missing_count;
-  if (count == 1) {
-    fprintf(err, "slice %d of %d", slice[0] + 1, result->slice_count);
-    return;
-  }
-  fprintf(err, "%d of the %d slices:", count, result->slice_count);
-  int runs = 0, i = 0;
-  for (; i < count && runs < SLICE_RUNS_SAID; runs++) {
-    int last = i;
-    while (last + 1 < count && slice[last + 1] == slice[last] + 1)
-      last++;
-    fprintf(err, "%s %d", runs == 0 ? "" : ",", slice[i] + 1);
-    if (last > i)
-      fprintf(err, "..%d", slice[last] + 1);
-    i = last + 1;
-  }
-  if (i < count)
-    fputs(", ... (--format json lists them all)", err);
-}
-
 /* Why a merge gave no total, in one line: the conflicts, or what is
  * missing, by slice where the journals are slices. */
 static int say_no_total(FILE *err, const nq__merge_result_t *result) {
@@ -87,8 +61,13 @@ static int say_no_total(FILE *err, const nq__merge_result_t *result) {
   }
   fprintf(err, "nqueens-mpi: --merge: no total: %" PRIu64 " unit%s missing; run again ",
           result->units_missing, result->units_missing == 1 ? " is" : "s are");
-  say_slices_missing(err, result);
-  fputc('\n', err);
+  char runs[NQ__MERGE_SLICE_RUNS_SIZE];
+  const int cut = nq__merge_slice_runs(runs, result);
+  if (result->slices_missing_count == 1)
+    fprintf(err, "slice %s of %d\n", runs, result->slice_count);
+  else
+    fprintf(err, "%d of the %d slices: %s%s\n", result->slices_missing_count,
+            result->slice_count, runs, cut ? " (--format json lists them all)" : "");
   return NQ_EXIT_FAILURE;
 }
 

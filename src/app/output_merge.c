@@ -55,6 +55,28 @@ static void merge_conflicts_as_text(nq__output_t *output, char *const *paths,
     nq__output_format(output, "conflict: %zu more\n", r->conflict_count - conflicts_kept(r));
 }
 
+int nq__merge_slice_runs(char runs[NQ__MERGE_SLICE_RUNS_SIZE], const nq__merge_result_t *r) {
+  const int *slice = r->slices_missing, count = r->slices_missing_count;
+  size_t used = 0;
+  int i = 0;
+  runs[0] = '\0';
+  for (int shown = 0; i < count && shown < MERGE_RANGES_SHOWN; shown++) {
+    int last = i;
+    while (last + 1 < count && slice[last + 1] == slice[last] + 1)
+      last++;
+    used += (size_t)snprintf(runs + used, NQ__MERGE_SLICE_RUNS_SIZE - used, "%s%d",
+                             shown == 0 ? "" : ", ", slice[i] + 1);
+    if (last > i)
+      used += (size_t)snprintf(runs + used, NQ__MERGE_SLICE_RUNS_SIZE - used, "..%d",
+                               slice[last] + 1);
+    i = last + 1;
+  }
+  if (i == count)
+    return 0;
+  snprintf(runs + used, NQ__MERGE_SLICE_RUNS_SIZE - used, ", ...");
+  return 1;
+}
+
 static void merge_as_text(nq__output_t *output, char *const *paths, const nq__merge_result_t *r) {
   const int n = r->header.n;
   nq__output_format(output, "merged %d journal%s of n = %d: %" PRIu64 " of %" PRIu64 " units present",
@@ -83,10 +105,9 @@ static void merge_as_text(nq__output_t *output, char *const *paths, const nq__me
     nq__output_format(output, "%s\n", r->missing_count > MERGE_RANGES_SHOWN ? " ..." : "");
   }
   if (r->slices_missing_count > 0) {
-    nq__output_text(output, "slices to run again:");
-    for (int i = 0; i < r->slices_missing_count && i < MERGE_RANGES_SHOWN; i++)
-      nq__output_format(output, " %d/%d", r->slices_missing[i] + 1, r->slice_count);
-    nq__output_format(output, "%s\n", r->slices_missing_count > MERGE_RANGES_SHOWN ? " ..." : "");
+    char runs[NQ__MERGE_SLICE_RUNS_SIZE];
+    nq__merge_slice_runs(runs, r);
+    nq__output_format(output, "slices to run again (of %d): %s\n", r->slice_count, runs);
   }
   merge_conflicts_as_text(output, paths, r);
   if (!nq__merge_is_total(r)) {
