@@ -15,6 +15,7 @@
 #include "app.h"
 #include "known_counts.h"
 #include "nqueens/error.h"
+#include "nqueens/slice.h"
 #include "output.h"
 #include "output_boards.h"
 #include "output_count.h"
@@ -701,6 +702,44 @@ START_TEST(test_slice_text_says_how_to_add_the_slices) {
 }
 END_TEST
 
+/* The slices a merge wants again, as runs of consecutive ones: the first
+ * ten runs, then "..." (and 1) where more follow; slice numbers 1-based. */
+START_TEST(test_merge_slice_runs) {
+  static int one[] = {4}, runs[] = {1, 4, 5, 6, 8, 9}, spaced[11];
+  for (int i = 0; i < 11; i++)
+    spaced[i] = 2 * i + 1; /* slices 2, 4, ..., 22: eleven runs */
+  const struct {
+    int *slices, count, cut;
+    const char *says;
+  } cases[] = {
+      {one, 1, 0, "5"},
+      {runs, 6, 0, "2, 5..7, 9..10"},
+      {spaced, 11, 1, "2, 4, 6, 8, 10, 12, 14, 16, 18, 20, ..."},
+      {spaced, 10, 0, "2, 4, 6, 8, 10, 12, 14, 16, 18, 20"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    nq__merge_result_t result = {.slice_count = 22,
+                                 .slices_missing = cases[k].slices,
+                                 .slices_missing_count = cases[k].count};
+    char text[NQ__MERGE_SLICE_RUNS_SIZE];
+    ck_assert_int_eq(nq__merge_slice_runs(text, &result), cases[k].cut);
+    ck_assert_msg(strcmp(text, cases[k].says) == 0, "case %zu: \"%s\"", k, text);
+  }
+  /* The longest text: eleven runs of two of the largest slice numbers. */
+  static int largest[22];
+  for (int i = 0; i < 22; i++)
+    largest[i] = NQ_SLICE_MAX - 34 + i / 2 * 3 + i % 2;
+  nq__merge_result_t result = {.slice_count = NQ_SLICE_MAX,
+                               .slices_missing = largest,
+                               .slices_missing_count = 22};
+  char text[NQ__MERGE_SLICE_RUNS_SIZE];
+  ck_assert_int_eq(nq__merge_slice_runs(text, &result), 1);
+  ck_assert_msg(strncmp(text, "999967..999968, 999970..999971, ", 32) == 0 &&
+                    strcmp(text + strlen(text) - 19, "999994..999995, ...") == 0,
+                "%s", text);
+}
+END_TEST
+
 static char *first_output(nq__format_t format, int n, const uint8_t *columns,
                           nq_first_kind_t kind) {
   memory_t m;
@@ -1117,6 +1156,7 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_test(count, test_count_text_says_where_checks_ran);
   tcase_add_test(count, test_count_text_names_the_turn_search);
   tcase_add_test(count, test_slice_text_says_how_to_add_the_slices);
+  tcase_add_test(count, test_merge_slice_runs);
   tcase_add_test(count, test_estimate_text_is_exact);
   tcase_add_test(count, test_estimate_json_is_exact);
   tcase_add_test(count, test_estimate_interval_follows_degrees);
