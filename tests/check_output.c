@@ -251,14 +251,20 @@ static const char big_solutions[] = "1180591620717411303424";
 static const char big_unique[] = "147573952589676412928";
 static const char big_nodes[] = "1208925819614629174706176";
 
-/* What nq__output_count writes of `result`, which it then clears. */
-static char *count_text(nq_count_result_t *result, nq__format_t format, int n, int unique) {
+/* What nq__output_count writes of `result` (a count with a journal or
+ * without), which it then clears. */
+static char *count_text_journaled(nq_count_result_t *result, nq__format_t format, int n,
+                                  int unique, int journaled) {
   memory_t m;
   memory_open(&m, NQ_OUTPUT_CAPACITY);
-  ck_assert_int_eq(nq__output_count(&m.output, format, n, unique, result), NQ_OK);
+  ck_assert_int_eq(nq__output_count(&m.output, format, n, unique, journaled, result), NQ_OK);
   memory_close(&m);
   nq_count_result_clear(result);
   return m.text;
+}
+
+static char *count_text(nq_count_result_t *result, nq__format_t format, int n, int unique) {
+  return count_text_journaled(result, format, n, unique, 0);
 }
 
 /* A made-up count of 3 ranks with 12 threads; `copies` adds 5 backup
@@ -453,12 +459,19 @@ START_TEST(test_estimate_interval_follows_degrees) {
 }
 END_TEST
 
-/* The estimate's output in `format` holds `expected`. */
+/* The estimate's output in `format`, with --estimate-ranks `cores` (0:
+ * none), holds `expected` (or, with `holds` 0, does not). */
+static void assert_estimate_on_cores(const nq_estimate_result_t *result, nq__format_t format,
+                                     uint64_t cores, int holds, const char *expected) {
+  char *text = estimate_text(result, format, cores, 1);
+  ck_assert_msg((strstr(text, expected) != NULL) == holds, "\"%s\" %s in:\n%s", expected,
+                holds ? "missing" : "found", text);
+  free(text);
+}
+
 static void assert_estimate_says(const nq_estimate_result_t *result, nq__format_t format,
                                  const char *expected) {
-  char *text = estimate_text(result, format, 0, 1);
-  ck_assert_msg(strstr(text, expected) != NULL, "no \"%s\" in:\n%s", expected, text);
-  free(text);
+  assert_estimate_on_cores(result, format, 0, 1, expected);
 }
 
 /* Samples that did not vary, where they are not the count (two sets of a
@@ -531,29 +544,21 @@ START_TEST(test_join_estimate_is_exact) {
   free(text);
   /* More cores than sets: no set is split, so the sets' count of them
    * share the time (38 years over 5448978: 220 s), and the line says so. */
-  text = estimate_text(&result, NQ_FORMAT_TEXT, 10000000, 1);
-  ck_assert_ptr_nonnull(strstr(text, "on 10000000 cores (--estimate-ranks): 3.67 minutes (95%: "
-                                     "3.53 to 3.81), only 5448978 of them busy (a column set "
-                                     "is never split)\n"));
-  free(text);
-  text = estimate_text(&result, NQ_FORMAT_JSON, 10000000, 1);
-  ck_assert_ptr_nonnull(strstr(text, ",\"estimate_ranks\":10000000,\"estimate_ranks_busy\":"
-                                     "5448978,\"estimate_ranks_wall_seconds\":220.2247"));
-  free(text);
-  text = estimate_text(&result, NQ_FORMAT_TEXT, 5448978, 1);
-  ck_assert_ptr_null(strstr(text, "busy"));
-  free(text);
+  assert_estimate_on_cores(&result, NQ_FORMAT_TEXT, 10000000, 1,
+                           "on 10000000 cores (--estimate-ranks): 3.67 minutes (95%: 3.53 to "
+                           "3.81), only 5448978 of them busy (a column set is never split)\n");
+  assert_estimate_on_cores(&result, NQ_FORMAT_JSON, 10000000, 1,
+                           ",\"estimate_ranks\":10000000,\"estimate_ranks_busy\":5448978,"
+                           "\"estimate_ranks_wall_seconds\":220.2247");
+  assert_estimate_on_cores(&result, NQ_FORMAT_TEXT, 5448978, 0, "busy");
   /* Sets sampled by paths (n = 27 on) say how. */
   result.descents = 8;
   result.exact_rows = 11;
-  text = estimate_text(&result, NQ_FORMAT_TEXT, 0, 1);
-  ck_assert_ptr_nonnull(strstr(text, "join method: 128 column sets drawn from the 5448978 and "
-                                     "sampled (8 paths each, exact below 11 rows), in 64 strata"));
-  free(text);
-  text = estimate_text(&result, NQ_FORMAT_JSON, 0, 1);
-  ck_assert_ptr_nonnull(strstr(text, "\"exact_rows\":11,"));
-  ck_assert_ptr_nonnull(strstr(text, ",\"descents\":8,"));
-  free(text);
+  assert_estimate_says(&result, NQ_FORMAT_TEXT,
+                       "join method: 128 column sets drawn from the 5448978 and sampled (8 paths "
+                       "each, exact below 11 rows), in 64 strata");
+  assert_estimate_says(&result, NQ_FORMAT_JSON, "\"exact_rows\":11,");
+  assert_estimate_says(&result, NQ_FORMAT_JSON, ",\"descents\":8,");
   /* Every set solved (a census of a small board): the count itself, its
    * values whole. */
   result.descents = 0;
@@ -690,8 +695,7 @@ START_TEST(test_slice_text_says_how_to_add_the_slices) {
     mpz_set_ui(result.solutions, 1);
     result.slice_index = 2;
     result.slice_count = 5;
-    result.journaled = journaled;
-    char *text = count_text(&result, NQ_FORMAT_TEXT, 12, 0);
+    char *text = count_text_journaled(&result, NQ_FORMAT_TEXT, 12, 0, journaled);
     const char *says = journaled ? "slice 3/5 of Q(12): 1 solution (merge every slice's journal "
                                    "with --merge for Q(12))\n"
                                  : "slice 3/5 of Q(12): 1 solution (no journal kept: Q(12) is "
@@ -973,7 +977,7 @@ static void assert_writers_fail(FILE *stream, nq__format_t format, int expected_
   nq_count_result_init(&result);
   mpz_set_ui(result.solutions, 2);
   ck_assert_int_eq(nq__output_open(&output, stream, NQ_OUTPUT_CAPACITY), NQ_OK);
-  ck_assert_int_eq(nq__output_count(&output, format, 4, 1, &result), NQ_OK);
+  ck_assert_int_eq(nq__output_count(&output, format, 4, 1, 0, &result), NQ_OK);
   ck_assert_int_eq(nq__output_flush(&output), NQ_EIO);
   ck_assert_int_eq(output.write_errno, expected_errno);
   nq__output_close(&output);

@@ -23,7 +23,6 @@ typedef struct nq_count_result {
   int depth;           /* the unit parameter (options.depth resolved): unit ids depend on it */
   size_t memory;       /* the join: options.memory resolved (bytes a rank); 0 otherwise */
   int slice_index, slice_count; /* the slice counted (0 of 1: the whole count) */
-  int journaled;       /* rank 0: the count's units are in a checkpoint journal */
   nq_count_method_t method;
   nq_walk_t walk;      /* the walk rank 0 counted with (resolved; the backtracker's) */
   int gpu_ranks;       /* ranks that counted on a GPU */

@@ -44,7 +44,8 @@ static int write_count(const nq__cli_t *cli, const nq_count_result_t *result, FI
   nq__output_t output;
   if (nq__app_open_output(&output, out, err, what) != NQ_EXIT_OK)
     return NQ_EXIT_FAILURE;
-  int rc = nq__output_count(&output, cli->format, cli->n, cli->unique, result);
+  int rc = nq__output_count(&output, cli->format, cli->n, cli->unique, cli->checkpoint != NULL,
+                            result);
   return nq__app_close_output(&output, rc, err, what);
 }
 

@@ -31,10 +31,11 @@ static double count_seconds(const nq_count_result_t *r) {
 /* A slice's counts are shares, not Q(n): said so, with how to get Q(n):
  * the slices' journals merged (which checks that every unit is there
  * once), or, where none was kept, their counts added by hand. */
-static void slice_as_text(nq__output_t *output, int n, int unique, const nq_count_result_t *r) {
+static void slice_as_text(nq__output_t *output, int n, int unique, int journaled,
+                          const nq_count_result_t *r) {
   nq__output_format(output, "slice %d/%d of Q(%d): %Zd solution%s ", r->slice_index + 1,
                     r->slice_count, n, r->solutions, mpz_cmp_ui(r->solutions, 1) == 0 ? "" : "s");
-  if (r->journaled)
+  if (journaled)
     nq__output_format(output, "(merge every slice's journal with --merge for Q(%d))\n", n);
   else
     nq__output_format(output,
@@ -78,9 +79,10 @@ static void append_verified(nq__output_t *output, const nq_count_result_t *r) {
     nq__output_format(output, ", %llu on other ranks", (unsigned long long)others);
 }
 
-static void count_as_text(nq__output_t *output, int n, int unique, const nq_count_result_t *r) {
+static void count_as_text(nq__output_t *output, int n, int unique, int journaled,
+                          const nq_count_result_t *r) {
   if (r->slice_count > 1) {
-    slice_as_text(output, n, unique, r);
+    slice_as_text(output, n, unique, journaled, r);
   } else {
     nq__output_format(output, "Q(%d) = %Zd solution%s on the %dx%d board\n", n, r->solutions,
                   mpz_cmp_ui(r->solutions, 1) == 0 ? "" : "s", n, n);
@@ -160,10 +162,10 @@ static void count_as_json(nq__output_t *output, int n, int unique, const nq_coun
 }
 
 int nq__output_count(nq__output_t *output, nq__format_t format, int n, int unique,
-                    const nq_count_result_t *result) {
+                     int journaled, const nq_count_result_t *result) {
   if (format == NQ_FORMAT_JSON)
     count_as_json(output, n, unique, result);
   else
-    count_as_text(output, n, unique, result);
+    count_as_text(output, n, unique, journaled, result);
   return output->status;
 }

@@ -28,7 +28,6 @@ void nq_count_result_init(nq_count_result_t *result) {
   result->memory = 0;
   result->slice_index = 0;
   result->slice_count = 1;
-  result->journaled = 0;
   result->method = NQ_COUNT_BACKTRACK;
   result->walk = NQ_WALK_AUTO;
   result->failed_rank = -1;
@@ -107,7 +106,6 @@ static int run_on(nq_count_result_t *result, const nq__run_t *run, MPI_Comm comm
       run->method->id == NQ_COUNT_JOIN ? nq_join_rank_bytes(run->options->memory) : 0;
   result->slice_index = run->slice.index;
   result->slice_count = run->slice.count;
-  result->journaled = options->checkpoint != NULL;
   result->method = run->method->id;
   result->walk = nq_walk_resolve(options->walk, options->n);
   result->gpu_ranks = run->gpu_ranks;
