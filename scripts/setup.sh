@@ -20,7 +20,7 @@
 
 NQ_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 NQ_PACKAGES=(build-essential cmake pkg-config libopenmpi-dev openmpi-bin libgmp-dev zlib1g-dev nettle-dev
-  libgsl-dev check)
+  libgsl-dev libjansson-dev check)
 # For the tests alone: tests/e2e_slurm.sh runs a Slurm of its own, and
 # tests/fuzz.sh builds its fuzz target with clang's libFuzzer.  test.sh
 # installs them, run.sh and bench.sh do not.  tests/scripts.sh times

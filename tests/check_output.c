@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app.h"
 #include "known_counts.h"
@@ -23,6 +24,7 @@
 #include "output_merge.h"
 #include "output_record.h"
 #include "progress.h"
+#include "record_total.h"
 #include "support.h"
 
 /* ---- Streams ------------------------------------------------------------ */
@@ -708,6 +710,56 @@ END_TEST
 
 /* The slices a merge wants again, as runs of consecutive ones: the first
  * ten runs, then "..." (and 1) where more follow; slice numbers 1-based. */
+/* Whether `text`, as a file, reads as a record holding a total; its
+ * board and total are checked where it does. */
+static int total_of_file(const char *text, int *n, char solutions[NQ__RECORD_TOTAL_SIZE]) {
+  char path[] = "/tmp/nq-record-XXXXXX";
+  const int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  FILE *file = fdopen(fd, "w");
+  ck_assert_ptr_nonnull(file);
+  ck_assert_int_ge(fputs(text, file), 0);
+  ck_assert_int_eq(fclose(file), 0);
+  const int found = nq__record_total_read(path, n, solutions);
+  unlink(path);
+  return found;
+}
+
+START_TEST(test_record_total_read) {
+  int n = -1;
+  char total[NQ__RECORD_TOTAL_SIZE] = "";
+  ck_assert_int_eq(total_of_file("{\"solutions\":\"14200\",\"n\":12,\"record\":\"count\"}", &n,
+                                 total),
+                   1);
+  ck_assert_int_eq(n, 12);
+  ck_assert_str_eq(total, "14200");
+  ck_assert_int_eq(total_of_file("{\"record\":\"merge\",\"n\":27,\"complete\":true,"
+                                 "\"solutions\":\"234907967154122528\"}\n",
+                                 &n, total),
+                   1);
+  ck_assert_int_eq(n, 27);
+  ck_assert_str_eq(total, "234907967154122528");
+  static const char *const without_total[] = {
+      "{\"record\":\"merge\",\"n\":12,\"complete\":false}",
+      "{\"record\":\"merge\",\"n\":12,\"solutions\":\"14200\"}",
+      "{\"record\":\"count\",\"n\":12,\"solutions\":14200}",
+      "{\"record\":\"count\",\"n\":12,\"solutions\":\"142a0\"}",
+      "{\"record\":\"count\",\"n\":12,\"solutions\":\"\"}",
+      "{\"record\":\"count\",\"n\":65,\"solutions\":\"1\"}",
+      "{\"record\":\"count\",\"n\":12,\"n\":13,\"solutions\":\"14200\"}",
+      "{\"record\":\"estimate\",\"n\":12,\"solutions\":\"14200\"}",
+      "{}",
+      "[\"count\"]",
+      "Q(12) = 14200",
+      "",
+  };
+  for (size_t i = 0; i < sizeof without_total / sizeof without_total[0]; i++)
+    ck_assert_msg(total_of_file(without_total[i], &n, total) == 0, "read a total from %s",
+                  without_total[i]);
+  ck_assert_int_eq(nq__record_total_read("/nonexistent/record.json", &n, total), 0);
+}
+END_TEST
+
 START_TEST(test_merge_slice_runs) {
   static int one[] = {4}, runs[] = {1, 4, 5, 6, 8, 9}, spaced[11];
   for (int i = 0; i < 11; i++)
@@ -1161,6 +1213,7 @@ static Suite *output_suite(int argc, char **argv) {
   tcase_add_test(count, test_count_text_names_the_turn_search);
   tcase_add_test(count, test_slice_text_says_how_to_add_the_slices);
   tcase_add_test(count, test_merge_slice_runs);
+  tcase_add_test(count, test_record_total_read);
   tcase_add_test(count, test_estimate_text_is_exact);
   tcase_add_test(count, test_estimate_json_is_exact);
   tcase_add_test(count, test_estimate_interval_follows_degrees);

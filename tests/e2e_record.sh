@@ -217,6 +217,19 @@ check "--json of the complete journal again: the count's one restart, the journa
 run --json "$work/merge.json" --merge "$(j 1)" "$(j 2)" "$(j 3)"
 check "--json merge: the record" grep -q "^{\"record\":\"merge\",\"n\":$n,\"complete\":true,\"solutions\":\"${known_all[$n]}\"" "$work/merge.json"
 check "--json merge: each journal's SHA-256" grep -q "\"sha256\":\"$(sha256sum "$(j 3)" | cut -d' ' -f1)\"" "$work/merge.json"
+# A merge with no total keeps a record that holds one (a merge's or a
+# count's), and replaces one with none.
+cp "$work/merge.json" "$work/merge.before"
+run --json "$work/merge.json" --merge "$(j 1)" "$(j 3)"
+check "--json merge with no total over one with a total: status 1, the record kept, said" \
+  bash -c "[ $status -eq 1 ] && cmp -s '$work/merge.json' '$work/merge.before' && grep -q '^nqueens-mpi: --json $work/merge.json: kept as it was, since it holds Q($n) = ${known_all[$n]} and this merge has no total' '$err'"
+run --json "$work/count.json" --merge "$(j 1)"
+check "--json merge with no total over a count's record: kept" \
+  bash -c "[ $status -eq 1 ] && grep -q '^{\"record\":\"count\",' '$work/count.json' && grep -q 'kept as it was' '$err'"
+run --json "$work/partial.json" --merge "$(j 1)"
+run --json "$work/partial.json" --merge "$(j 1)" "$(j 2)"
+check "--json merge with no total over one with none: replaced" \
+  bash -c "[ $status -eq 1 ] && grep -q '\"complete\":false,.*\"units_present\":[0-9]*,' '$work/partial.json' && grep -q '\"path\":\"$(j 2)\"' '$work/partial.json' && ! grep -q 'kept as it was' '$err'"
 # A header whose n was changed under a valid checksum: its unit total is
 # not that n's, and --status and --merge refuse it.
 sed '1s/ n=12 / n=13 /' "$work/p.journal" >"$work/altered.journal"

@@ -11,6 +11,7 @@
 #include "nqueens/error.h"
 #include "output_merge.h"
 #include "output_record.h"
+#include "record_total.h"
 
 typedef struct merge_record {
   const nq__cli_t *cli;
@@ -25,7 +26,8 @@ static int write_merge_record(nq__output_t *output, const void *context) {
 }
 
 /* The merge's record, with every journal's hash: written whether or not
- * the merge is a total (it says which). */
+ * the merge is a total (it says which), unless it has none and the file
+ * holds one (keeps_earlier_total). */
 static int record_merge(const char *target, const nq__cli_t *cli,
                         const nq__merge_result_t *result, nq__provenance_t *provenance,
                         FILE *err) {
@@ -44,6 +46,21 @@ static int record_merge(const char *target, const nq__cli_t *cli,
     status = nq__app_write_record(target, write_merge_record, &record, err);
   free(sha256s);
   return status;
+}
+
+/* A merge with no total leaves a record that holds one where it is: the
+ * report would replace the only record of a finished count, which the
+ * journals can give again only if every one of them is still there. */
+static int keeps_earlier_total(const char *target, const nq__cli_t *cli,
+                               const nq__merge_result_t *result, FILE *err) {
+  int n = 0;
+  char solutions[NQ__RECORD_TOTAL_SIZE];
+  if (nq__merge_is_total(result) || !nq__record_total_read(target, &n, solutions))
+    return 0;
+  fprintf(err, "nqueens-mpi: --json %s: kept as it was, since it holds Q(%d) = %s and this merge "
+               "has no total (--format json prints its report)\n",
+          cli->json_file, n, solutions);
+  return 1;
 }
 
 /* Why a merge gave no total, in one line: the conflicts, or what is
@@ -102,7 +119,7 @@ int nq__app_run_merge(const nq__cli_t *cli, FILE *out, FILE *err) {
     }
     /* The record is written even where the output failed: it keeps the
      * total, and every journal's hash. */
-    if (cli->json_file != NULL) {
+    if (cli->json_file != NULL && !keeps_earlier_total(json_target, cli, &result, err)) {
       int recorded = record_merge(json_target, cli, &result, &provenance, err);
       status = status != NQ_EXIT_OK ? status : recorded;
     }
