@@ -19,6 +19,7 @@
 #include <zlib.h>
 
 #include "journal.h"
+#include "journal_checks.h"
 #include "journal_lines.h"
 #include "nqueens/error.h"
 #include "nqueens/frame.h"
@@ -370,6 +371,14 @@ END_TEST
 
 static const uint64_t three_batches[][2] = {{0, 16}, {16, 16}, {80, 20}};
 
+/* three_batches written, then opened again (into `state`) for more lines. */
+static nq__journal_t *reopen_three_batches(nq__journal_state_t *state, char *message) {
+  write_journal(three_batches, 3);
+  nq__journal_header_t header = test_header();
+  nq__journal_state_init(state);
+  return open_ok(state, &header, message);
+}
+
 /* Opening a copy cut at `cut`: the records kept, and whether it warned. */
 static void open_cut(const bytes_t *whole, size_t cut, uint64_t expect_records, int expect_warning) {
   write_bytes(path, whole->data, cut);
@@ -433,12 +442,9 @@ START_TEST(test_journal_torn_check_and_run_lines_named) {
   for (int kind = 0; kind < 2; kind++)
     for (int whole_line = 0; whole_line < 2; whole_line++) {
       unlink(path);
-      write_journal(three_batches, 3);
-      nq__journal_header_t header = test_header();
       nq__journal_state_t state;
-      nq__journal_state_init(&state);
       char message[NQ__MESSAGE_SIZE];
-      nq__journal_t *journal = open_ok(&state, &header, message);
+      nq__journal_t *journal = reopen_three_batches(&state, message);
       nq__totals_t batch;
       nq__totals_init(&batch);
       set_batch(&batch, 20, "200", "0", "7");
@@ -456,6 +462,7 @@ START_TEST(test_journal_torn_check_and_run_lines_named) {
       write_bytes(path, bytes.data, whole_line ? bytes.size : bytes.size - 4);
       free(bytes.data);
       nq__journal_state_init(&state);
+      const nq__journal_header_t header = test_header();
       journal = open_ok(&state, &header, message);
       ck_assert_msg(strstr(message, says[kind]) != NULL && strstr(message, means[kind]) != NULL,
                     "%s: \"%s\"", kinds[kind], message);
@@ -879,6 +886,63 @@ START_TEST(test_journal_lock_refuses_second_run) {
 }
 END_TEST
 
+/* A check line of `first`..`first + units - 1` with append_small's sums
+ * for that batch, less `solutions_off` solutions and `nodes_off` nodes. */
+static void append_check_of(nq__journal_t *journal, uint64_t first, uint64_t units,
+                            int solutions_off, int nodes_off, int agrees) {
+  nq__totals_t batch;
+  nq__totals_init(&batch);
+  mpz_set_ui(batch.solutions, first * 10 + units - (uint64_t)solutions_off);
+  mpz_set_ui(batch.unique_times_8, first * 2);
+  mpz_set_ui(batch.nodes, first * 1000 + 7 - (uint64_t)nodes_off);
+  batch.units = units;
+  ck_assert_int_eq(nq__journal_append_check(journal, first, &batch, 1, 1700000000000, agrees),
+                   NQ_OK);
+  nq__totals_clear(&batch);
+}
+
+/* Each "agree" check held to the record of its batch: the same sums
+ * confirm it, other counts contradict it, other nodes only where nodes
+ * are compared; a check of no recorded batch and a "differ" one are
+ * neither. */
+START_TEST(test_journal_checks_held_to_records) {
+  nq__journal_state_t state;
+  char message[NQ__MESSAGE_SIZE];
+  nq__journal_t *journal = reopen_three_batches(&state, message);
+  append_check_of(journal, 0, 16, 0, 0, 1);
+  append_check_of(journal, 16, 16, 0, 1, 1);
+  append_check_of(journal, 80, 20, 1, 0, 1);
+  append_check_of(journal, 80, 10, 0, 0, 1);
+  append_check_of(journal, 0, 16, 1, 0, 0);
+  ck_assert_int_eq(nq__journal_close(journal), NQ_OK);
+  nq__journal_state_clear(&state);
+  nq__journal_checks_t checks;
+  ck_assert_int_eq(nq__journal_checks_confirm(&checks, message, path, 1), NQ_OK);
+  ck_assert_uint_eq(checks.agreeing, 4);
+  ck_assert_uint_eq(checks.confirmed, 1);
+  ck_assert_uint_eq(checks.contradicted, 2);
+  ck_assert_uint_eq(checks.contradicted_first, 16);
+  ck_assert_uint_eq(checks.contradicted_end, 32);
+  ck_assert_int_eq(nq__journal_checks_confirm(&checks, message, path, 0), NQ_OK);
+  ck_assert_uint_eq(checks.confirmed, 2);
+  ck_assert_uint_eq(checks.contradicted, 1);
+  ck_assert_uint_eq(checks.contradicted_first, 80);
+  ck_assert_uint_eq(checks.contradicted_end, 100);
+}
+END_TEST
+
+/* A journal without checks is read once and holds none. */
+START_TEST(test_journal_checks_none) {
+  write_journal(three_batches, 3);
+  nq__journal_checks_t checks;
+  char message[NQ__MESSAGE_SIZE];
+  ck_assert_int_eq(nq__journal_checks_confirm(&checks, message, path, 1), NQ_OK);
+  ck_assert_uint_eq(checks.agreeing + checks.confirmed + checks.contradicted, 0);
+  ck_assert_int_eq(nq__journal_checks_confirm(&checks, message, "/nonexistent/j", 1),
+                   NQ_EJOURNAL);
+}
+END_TEST
+
 static Suite *journal_suite(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -892,6 +956,8 @@ static Suite *journal_suite(int argc, char **argv) {
   tcase_add_test(format, test_journal_sum_bound_per_unit);
   tcase_add_test(format, test_journal_append_refuses_bad_batches);
   tcase_add_test(format, test_journal_open_refuses_unwritable_header);
+  tcase_add_test(format, test_journal_checks_held_to_records);
+  tcase_add_test(format, test_journal_checks_none);
   suite_add_tcase(suite, format);
   TCase *damage = support_tcase("damage");
   tcase_add_checked_fixture(damage, make_directory, remove_directory);

@@ -140,7 +140,7 @@ check "--status: first line is not the summary: $(head -n 1 "$out")" \
   line_matches "$out" 1 ".*: n = $board, $units/$units units \(100\.0%\), ${known_all[$board]} solutions so far"
 run --status "$journal" --format json
 check "--status --format json: $(head -c 300 "$out")" line_matches "$out" 1 \
-  "\{\"journal\":\"[^\"]*\",\"n\":$board,\"unique\":false,\"depth\":$depth,\"units_done\":$units,\"units_total\":$units,\"solutions\":\"${known_all[$board]}\",\"nodes\":\"$reference_nodes\",\"records\":[0-9]+,\"complete\":true,\"method\":\"(backtrack|join)\",\"checks\":0,\"checks_differing\":0,\"trusted\":true,\"counting_seconds\":[0-9.]+,\"counting_runs\":[0-9]+(,\"units_per_second\":[0-9.e+]+,\"eta_seconds\":[0-9]+)?\}"
+  "\{\"journal\":\"[^\"]*\",\"n\":$board,\"unique\":false,\"depth\":$depth,\"units_done\":$units,\"units_total\":$units,\"solutions\":\"${known_all[$board]}\",\"nodes\":\"$reference_nodes\",\"records\":[0-9]+,\"complete\":true,\"method\":\"(backtrack|join)\",\"checks\":0,\"checks_differing\":0,\"checks_confirmed\":0,\"checks_contradicted\":0,\"trusted\":true,\"counting_seconds\":[0-9.]+,\"counting_runs\":[0-9]+(,\"units_per_second\":[0-9.e+]+,\"eta_seconds\":[0-9]+)?\}"
 { head -n 1 "$journal"; sed -n '2,3p' "$journal"; } >"$work/partial"
 run --status "$work/partial" --format json
 check "--status of a partial journal: $(head -c 300 "$out")" grep -q "\"units_total\":$units,.*\"complete\":false" "$out"

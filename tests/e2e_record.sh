@@ -36,12 +36,27 @@ halves=$(sed -n 's/.*"verified_batches":\([0-9]*\),"verified_units":[0-9]*,"veri
 run -n 12 --checkpoint "$where" --verify 1 --json "$work/where.json" -t 1 -q "${bt[@]}"
 check "checks on two ranks, then on one: the record counts the ${halves:-?} of the first as on other ranks" \
   bash -c "[ $status -eq 0 ] && [ -n '$halves' ] && grep -q '\"batches\":$(grep -c '^[0-9]' "$where"),[^}]*\"by_other_ranks\":$halves,' '$work/where.json' && grep -q ', [0-9]* on other ranks' '$out'"
+run --status "$where"
+checks=$(grep -c '^check ' "$where")
+check "--status of a checked journal: each check held to its record ($checks checks)" \
+  bash -c "[ $status -eq 0 ] && grep -q '^complete, and every check agrees ($checks of $checks held to their records. sums): rerun' '$out'"
 # Every batch checked: a record changed under a valid CRC now contradicts
-# its check line's "agree", and a rerun of --verify fails on it.
+# its check line's "agree", and a rerun of --verify fails on it; so do a
+# rerun without --verify and --status, which hold every check to its
+# record.
 forge_record "$where"
 run -n 12 --checkpoint "$where" --verify 1 -t 1 -q "${bt[@]}"
 check "a forged record under its agreeing check: --verify fails (status $status), naming the units" \
   bash -c "[ $status -eq 1 ] && grep -q 'solved again differed from the journal, the first units' '$err'"
+run -n 12 --checkpoint "$where" -t 1 -q "${bt[@]}"
+check "a forged record under its agreeing check: a rerun fails (status $status), nothing on stdout" \
+  bash -c "[ $status -eq 1 ] && [ ! -s '$out' ] && grep -q '1 batch solved again differed from the journal, the first units 0\.\.[0-9]*; the total is not trusted' '$err'"
+run --status "$where" --format json
+check "a forged record under its agreeing check: --status in JSON, status $status" \
+  bash -c "[ $status -eq 1 ] && grep -q '\"checks_differing\":0,\"checks_confirmed\":$((checks - 1)),\"checks_contradicted\":1,\"trusted\":false' '$out'"
+run --status "$where"
+check "a forged record under its agreeing check: --status says so" \
+  grep -q '^1 check agreed, yet its record now sums differently (the first units 0\.\.[0-9]*): the total is not trusted' "$out"
 
 run --status "$(j 2)" --format json
 check "--status of a slice in JSON names its slice and method: $(head -c 300 "$out")" \
@@ -127,7 +142,7 @@ check "wrong count: --status says the total is not trusted, status 1" \
   bash -c "[ $status -eq 1 ] && grep -q 'found a difference (the first units [0-9]*\.\.[0-9]*): the total is not trusted' '$out' && ! grep -q '^complete' '$out'"
 run --status "$work/wrong.journal" --format json
 check "wrong count: --status in JSON counts the checks" \
-  bash -c "[ $status -eq 1 ] && grep -q '\"checks\":[1-9][0-9]*,\"checks_differing\":[1-9][0-9]*,\"trusted\":false' '$out'"
+  bash -c "[ $status -eq 1 ] && grep -q '\"checks\":[1-9][0-9]*,\"checks_differing\":[1-9][0-9]*,\"checks_confirmed\":[0-9]*,\"checks_contradicted\":0,\"trusted\":false' '$out'"
 # A torn check line (a kill while --verify wrote it) is named as one: the
 # batch is checked again, not counted again.
 last_check=$(grep -n '^check ' "$work/wrong.journal" | tail -n 1 | cut -d: -f1)

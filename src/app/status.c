@@ -8,6 +8,8 @@
 #include "app.h"
 #include "app_modes.h"
 #include "journal.h"
+#include "journal_checks.h"
+#include "method.h"
 #include "output.h"
 #include "nqueens/error.h"
 
@@ -16,13 +18,14 @@ typedef struct status {
   double rate;        /* units a second over the runs' counting time; 0 unknown */
   double eta_seconds; /* at that rate; negative unknown */
   int complete;
+  nq__journal_checks_t checks; /* the "agree" checks held against their records */
 } status_t;
 
 /* The rate over the time the runs spent counting, from the records' own
  * timestamps: the run's pace as the journal saw it, whoever reads it and
  * from where, without the hours a job waited between requeues. */
 static status_t measure(const nq__journal_state_t *state) {
-  status_t s = {state, 0, -1, nq__journal_complete(state)};
+  status_t s = {state, 0, -1, nq__journal_complete(state), {0}};
   double counting = (double)state->counting_ms / 1000.0;
   if (counting > 0 && state->sums.units > 0) {
     s.rate = (double)state->sums.units / counting;
@@ -42,7 +45,17 @@ static void print_text(nq__output_t *out, const char *path, const status_t *s) {
   nq__output_format(out, "%s: n = %d%s%s, %llu/%llu units (%.1f%%), %Zd solutions so far\n",
                     path, h->n, h->unique ? ", --unique" : "", slice, (unsigned long long)done,
                     (unsigned long long)units, share, s->state->sums.solutions);
-  if (s->state->checks_differing > 0) {
+  const nq__journal_checks_t *checks = &s->checks;
+  if (s->state->checks_differing == 0 && checks->contradicted > 0) {
+    nq__output_format(out,
+                      "%llu check%s agreed, yet %s record%s now sum%s differently (the first units "
+                      "%llu..%llu): the total is not trusted, and a rerun fails\n",
+                      (unsigned long long)checks->contradicted, checks->contradicted == 1 ? "" : "s",
+                      checks->contradicted == 1 ? "its" : "their",
+                      checks->contradicted == 1 ? "" : "s", checks->contradicted == 1 ? "s" : "",
+                      (unsigned long long)checks->contradicted_first,
+                      (unsigned long long)checks->contradicted_end - 1);
+  } else if (s->state->checks_differing > 0) {
     nq__output_format(out,
                       "%llu check%s found a difference (the first units %llu..%llu): the total "
                       "is not trusted, and a rerun fails\n",
@@ -51,8 +64,12 @@ static void print_text(nq__output_t *out, const char *path, const status_t *s) {
                       (unsigned long long)s->state->differing_first,
                       (unsigned long long)s->state->differing_end - 1);
   } else if (s->complete) {
-    nq__output_format(out, "complete%s: rerun the same command to print the result\n",
-                      s->state->checks > 0 ? ", and every check agrees" : "");
+    nq__output_text(out, "complete");
+    if (s->state->checks > 0)
+      nq__output_format(out, ", and every check agrees (%llu of %llu held to their records' sums)",
+                        (unsigned long long)checks->confirmed,
+                        (unsigned long long)s->state->checks);
+    nq__output_text(out, ": rerun the same command to print the result\n");
   } else if (s->rate > 0) {
     nq__output_format(out,
                       "%.3g units/s over %.0f s of counting in %llu run%s, ETA %.0f s of "
@@ -63,6 +80,12 @@ static void print_text(nq__output_t *out, const char *path, const status_t *s) {
   } else {
     nq__output_text(out, "rate unknown: too few records yet\n");
   }
+}
+
+/* As a rerun would judge it: no check differs, and none that agreed is
+ * contradicted by its record now. */
+static int trusted(const status_t *s) {
+  return s->state->checks_differing == 0 && s->checks.contradicted == 0;
 }
 
 static void print_json(nq__output_t *out, const char *path, const status_t *s) {
@@ -79,15 +102,33 @@ static void print_json(nq__output_t *out, const char *path, const status_t *s) {
                     s->complete ? "true" : "false");
   nq__output_format(out, ",\"method\":\"%s\"", st->header.method); /* letters alone */
   nq__output_json_slice(out, st->header.slice_index, st->header.slice_count);
-  nq__output_format(out, ",\"checks\":%llu,\"checks_differing\":%llu,\"trusted\":%s",
+  nq__output_format(out,
+                    ",\"checks\":%llu,\"checks_differing\":%llu,\"checks_confirmed\":%llu,"
+                    "\"checks_contradicted\":%llu,\"trusted\":%s",
                     (unsigned long long)st->checks, (unsigned long long)st->checks_differing,
-                    st->checks_differing == 0 ? "true" : "false");
+                    (unsigned long long)s->checks.confirmed,
+                    (unsigned long long)s->checks.contradicted, trusted(s) ? "true" : "false");
   nq__output_format(out, ",\"counting_seconds\":%.3f,\"counting_runs\":%llu",
                     (double)st->counting_ms / 1000.0, (unsigned long long)st->counting_runs);
   if (s->rate > 0)
     nq__output_format(out, ",\"units_per_second\":%.6g,\"eta_seconds\":%.0f", s->rate,
                       s->eta_seconds);
   nq__output_text(out, "}\n");
+}
+
+/* The "agree" checks against their records, as a rerun holds them:
+ * nodes compared where the method fixes them.  A journal that changed
+ * into one that cannot be read since the first reading is refused. */
+static int confirm_checks(nq__journal_checks_t *checks, const nq__journal_header_t *header,
+                          const char *path, FILE *err) {
+  char message[NQ__MESSAGE_SIZE];
+  const nq__method_t *method = nq__method_named(header->method);
+  int rc = nq__journal_checks_confirm(checks, message, path, method == NULL ||
+                                                                method->nodes_are_fixed);
+  if (rc != NQ_OK)
+    fprintf(err, "nqueens-mpi: --status %s: %s\n", path,
+            rc == NQ_EJOURNAL ? nq__app_after_path(message, path) : nq_strerror(rc));
+  return rc;
 }
 
 int nq__status_print(FILE *out, FILE *err, const char *path, nq__format_t format) {
@@ -111,8 +152,13 @@ int nq__status_print(FILE *out, FILE *err, const char *path, nq__format_t format
   if (message[0] != '\0') /* a record being written as we read */
     fprintf(err, "nqueens-mpi: warning: --status %s: %s\n", path,
             nq__app_after_path(message, path));
-  const status_t s = measure(&state);
-  const int untrusted = state.checks_differing > 0;
+  status_t s = measure(&state);
+  if (state.checks > state.checks_differing &&
+      confirm_checks(&s.checks, &state.header, path, err) != NQ_OK) {
+    nq__journal_state_clear(&state);
+    return NQ_EXIT_USAGE;
+  }
+  const int untrusted = !trusted(&s);
   nq__output_t output;
   int status = nq__app_open_output(&output, out, err, "--status failed");
   if (status == NQ_EXIT_OK) {

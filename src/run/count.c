@@ -11,6 +11,7 @@
 #include "nqueens/error.h"
 #include "nqueens/join.h"
 #include "count_faults.h"
+#include "journal_checks.h"
 #include "run.h"
 #include "totals.h"
 #include "verify.h"
@@ -250,11 +251,33 @@ static int count_units(nq__run_t *run, MPI_Comm comm) {
   return nq__agree_with_rank0(rc, comm);
 }
 
+/* Rank 0, the journal closed (reading it through a second descriptor
+ * would drop the lock): the earlier runs' "agree" checks against their
+ * batches' records.  A record changed since its check, under a valid CRC,
+ * kept the verdict and changed the total: it fails the run as a "differ"
+ * check does. */
+static int refuse_contradicted_checks(nq_count_result_t *result, const nq__run_t *run) {
+  if (run->resumed.checks == 0)
+    return NQ_OK;
+  nq__journal_checks_t checks;
+  char message[NQ__MESSAGE_SIZE];
+  int rc = nq__journal_checks_confirm(&checks, message, run->options->checkpoint,
+                                      run->method->nodes_are_fixed);
+  if (rc == NQ_EJOURNAL)
+    snprintf(result->message, sizeof result->message, "%s", message);
+  if (rc != NQ_OK || checks.contradicted == 0)
+    return rc;
+  result->verify_differing = checks.contradicted;
+  result->verify_first = checks.contradicted_first;
+  result->verify_end = checks.contradicted_end;
+  return NQ_ECHECK;
+}
+
 /* A journal that records a failed check gives no trusted total, with or
  * without --verify this time (rank 0 alone has it). */
 static int refuse_marked_journal(nq_count_result_t *result, const nq__run_t *run) {
   if (run->resumed.checks_differing == 0)
-    return NQ_OK;
+    return refuse_contradicted_checks(result, run);
   result->verify_differing = run->resumed.checks_differing;
   result->verify_first = run->resumed.differing_first;
   result->verify_end = run->resumed.differing_end;
@@ -310,10 +333,9 @@ static int verify(nq_count_result_t *result, nq__run_t *run, MPI_Comm comm) {
   take_verify_outcome(result, &v.outcome);
   if (rc == NQ_ESTOPPED)
     result->verify_pending = NQ_VERIFY_STOPPED;
-  if (rc == NQ_OK)
-    rc = refuse_marked_journal(result, run);
   nq__verify_clear(&v);
-  return close_journal(result, run, rc);
+  rc = close_journal(result, run, rc);
+  return rc == NQ_OK ? refuse_marked_journal(result, run) : rc;
 }
 
 /* The run's per-rank set-up, the roles, the tear-down. */

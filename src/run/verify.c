@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "grow.h"
+#include "journal_checks.h"
 #include "messages.h"
 #include "mpi_check.h"
 #include "nqueens/error.h"
@@ -53,16 +54,6 @@ typedef struct drawing {
 } drawing_t;
 
 
-/* A line's solutions, unique_times_8 and nodes. */
-static int line_sums(unsigned __int128 sums[3], const nq__journal_line_t *line) {
-  const mpz_srcptr fields[3] = {line->sums->solutions, line->sums->unique_times_8,
-                                line->sums->nodes};
-  for (int i = 0; i < 3; i++)
-    if (nq__totals_to_u128(&sums[i], fields[i]) != NQ_OK)
-      return NQ_EOVERFLOW;
-  return NQ_OK;
-}
-
 /* Whether sums found for a batch agree with its record's: the counts, and
  * the nodes where the method fixes them. */
 static int sums_agree(const unsigned __int128 found[3], const unsigned __int128 recorded[3],
@@ -81,7 +72,7 @@ static int draw_record(const nq__journal_line_t *line, void *context) {
       return NQ_ENOMEM;
     checked_t *c = &d->checked[d->checked_count++];
     *c = (checked_t){line->first, line->count, line->rank, line->agrees, {0}};
-    return line_sums(c->sums, line);
+    return nq__journal_line_sums(c->sums, line);
   }
   if ((double)(nq__random_next(&d->state) >> 11) * 0x1p-53 >= d->share)
     return NQ_OK;
@@ -89,7 +80,7 @@ static int draw_record(const nq__journal_line_t *line, void *context) {
     return NQ_ENOMEM;
   sample_t *s = &d->items[d->count++];
   *s = (sample_t){.first = line->first, .count = line->count, .recorded_by = line->rank};
-  return line_sums(s->sums, line);
+  return nq__journal_line_sums(s->sums, line);
 }
 
 /* The first record alone (and the check lines). */
