@@ -151,6 +151,13 @@ check "under Slurm, a malformed SLURM_MEM_PER_CPU: the default 4 GiB: $(head -c 
 SLURM_MEM_PER_CPU=1 run -n 14 -t 1 --memory 100M --format json
 check "--memory before Slurm's: $(head -c 300 "$out")" \
   bash -c "[ $status -eq 0 ] && grep -q '\"memory_per_rank\":104857600,' '$out'"
+# --memory past the node's memory bounds nothing: said, and counted all the
+# same; a bound the node holds says nothing.
+run_ranks 2 -n 14 -t 1 --memory 1000T -q
+check "--memory past the node's memory: a note naming the node's ranks, Q(14): $(head -c 300 "$err")" \
+  bash -c "[ $status -eq 0 ] && grep -q '^Q(14) = ${known_all[14]} ' '$out' && grep -q '^nqueens-mpi: note: --memory 1099511627776000 bytes a rank, times this node.s 2 ranks, is more than its [0-9]* bytes of memory' '$err'"
+run -n 14 -t 1 --memory 64M -q
+check "--memory the node holds: no note" bash -c "[ $status -eq 0 ] && [ ! -s '$err' ]"
 SLURM_MEM_PER_CPU=1 run -n 16 -t 1
 usage_error_ok "a Slurm task's memory too small for the join" "SLURM_MEM_PER_CPU=1 -n 16"
 check "a Slurm task's memory too small: the line says whose" grep -q "the Slurm task's memory" "$err"

@@ -9,6 +9,8 @@
 #define _POSIX_C_SOURCE 200809L /* PATH_MAX, through app_modes.h */
 
 #include <limits.h>
+#include <stdint.h>
+#include <unistd.h>
 
 #include "app_modes.h"
 #include "nqueens/error.h"
@@ -86,6 +88,33 @@ static void note_small_parts(FILE *err, const nq__cli_t *cli, int threads, size_
           threads == 1 ? "" : "s", fastest, (wanted + gigabyte - 1) / gigabyte);
 }
 
+/* The memory of this process's node, in bytes; 0 where it cannot be told. */
+static size_t node_bytes(void) {
+  const long pages = sysconf(_SC_PHYS_PAGES), page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0 || (size_t)pages > SIZE_MAX / (size_t)page_size)
+    return 0;
+  return (size_t)pages * (size_t)page_size;
+}
+
+/* An explicit --memory that rank 0's node cannot hold for its ranks bounds
+ * nothing: a set that needs that much fails for want of memory (or the
+ * kernel ends the rank) before the join splits it into parts.  Said, not
+ * refused: swap, or sets far below the bound, may still let the run end.
+ * Collective (the node's ranks are counted). */
+static int note_memory_past_node(FILE *err, const nq__cli_t *cli, MPI_Comm comm, int rank) {
+  int ranks = 1;
+  if (ranks_on_node(comm, &ranks) != NQ_OK)
+    return NQ_EMPI;
+  const size_t node = node_bytes();
+  if (rank == 0 && node != 0 && cli->memory > node / (size_t)ranks)
+    fprintf(err,
+            "nqueens-mpi: note: --memory %zu bytes a rank, times this node's %d rank%s, is "
+            "more than its %zu bytes of memory: a set that needs that much runs out of memory "
+            "before the join splits it into parts\n",
+            cli->memory, ranks, ranks == 1 ? "" : "s", node);
+  return NQ_OK;
+}
+
 int nq__app_join_memory(size_t *memory, const nq__cli_t *cli, int threads, MPI_Comm comm,
                         int rank, FILE *err) {
   *memory = cli->memory;
@@ -107,6 +136,8 @@ int nq__app_join_memory(size_t *memory, const nq__cli_t *cli, int threads, MPI_C
   }
   if (anywhere)
     return NQ_EXIT_USAGE;
+  if (cli->memory != 0 && note_memory_past_node(err, cli, comm, rank) != NQ_OK)
+    return nq__app_runtime_failure(err, "counting the ranks on this node", NQ_EMPI, 0);
   if (rank == 0)
     note_small_parts(err, cli, threads, *memory);
   return NQ_EXIT_OK;
