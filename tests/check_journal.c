@@ -886,6 +886,31 @@ START_TEST(test_journal_lock_refuses_second_run) {
 }
 END_TEST
 
+/* A run counts as one of the count's runs once it records anything, even
+ * within its first millisecond; a run that recorded nothing is none. */
+START_TEST(test_journal_counting_runs) {
+  nq__journal_header_t header = test_header();
+  nq__journal_state_t state;
+  nq__journal_state_init(&state);
+  char message[NQ__MESSAGE_SIZE];
+  nq__journal_t *journal = open_ok(&state, &header, message);
+  ck_assert_int_eq(nq__journal_append_run(journal, 1700000000000, 1), NQ_OK);
+  append_small(journal, 0, 16, 0); /* at 1700000000000, the run's own millisecond */
+  ck_assert_int_eq(nq__journal_append_run(journal, 1700000000100, 1), NQ_OK);
+  ck_assert_int_eq(nq__journal_append_run(journal, 1700000000200, 1), NQ_OK);
+  append_small(journal, 16, 16, 0); /* at 1700000000016: before its run began */
+  append_small(journal, 80, 20, 0); /* at 1700000000080 */
+  ck_assert_int_eq(nq__journal_close(journal), NQ_OK);
+  nq__journal_state_clear(&state);
+  nq__journal_state_init(&state);
+  ck_assert_int_eq(nq__journal_read(&state, message, path), NQ_OK);
+  ck_assert_uint_eq(state.runs, 3);
+  ck_assert_uint_eq(state.counting_runs, 1);
+  ck_assert_int_eq(state.counting_ms, 0);
+  nq__journal_state_clear(&state);
+}
+END_TEST
+
 /* A check line of `first`..`first + units - 1` with append_small's sums
  * for that batch, less `solutions_off` solutions and `nodes_off` nodes. */
 static void append_check_of(nq__journal_t *journal, uint64_t first, uint64_t units,
@@ -957,6 +982,7 @@ static Suite *journal_suite(int argc, char **argv) {
   tcase_add_test(format, test_journal_append_refuses_bad_batches);
   tcase_add_test(format, test_journal_open_refuses_unwritable_header);
   tcase_add_test(format, test_journal_checks_held_to_records);
+  tcase_add_test(format, test_journal_counting_runs);
   tcase_add_test(format, test_journal_checks_none);
   suite_add_tcase(suite, format);
   TCase *damage = support_tcase("damage");

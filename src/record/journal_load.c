@@ -188,9 +188,10 @@ static int take_check(nq__journal_loader_t *l, const char *text, size_t body) {
 }
 
 /* The run being read is over: the time from its start to its last record
- * is counting time (a run that recorded nothing adds none). */
+ * is counting time (a run that recorded nothing adds none; one that did
+ * within its first millisecond is a run of 0 ms). */
 static void end_run(nq__journal_loader_t *l) {
-  if (l->run_started_ms >= 0 && l->run_last_ms > l->run_started_ms) {
+  if (l->run_started_ms >= 0 && l->run_last_ms >= l->run_started_ms) {
     l->state->counting_ms += l->run_last_ms - l->run_started_ms;
     l->state->counting_runs++;
   }
