@@ -222,13 +222,17 @@ check "--json count: provenance fields" bash -c "grep -q '\"started\":\"20[0-9-]
 check "--json count: the journal's SHA-256" grep -q "\"journal_sha256\":\"$(sha256sum "$work/p.journal" | cut -d' ' -f1)\"" "$work/count.json"
 # A resume is a restart; printing the complete journal again is none, and
 # leaves the journal as it was.
-head -n 20 "$work/p.journal" >"$work/p.part" && mv "$work/p.part" "$work/p.journal"
+# The header, the run line and half the records, however many batches the
+# run made: incomplete whatever the threads' timing.
+lines=$(wc -l <"$work/p.journal")
+head -n $((2 + (lines - 2) / 2)) "$work/p.journal" >"$work/p.part" && mv "$work/p.part" "$work/p.journal"
 run -n 12 --checkpoint "$work/p.journal" --json "$work/count.json" -q
-check "--json on a resume: a restart" grep -q '"restarts":1' "$work/count.json"
+check "--json on a resume of $((2 + (lines - 2) / 2)) of $lines lines: a restart (status $status): $(head -c 300 "$err")" \
+  bash -c "[ $status -eq 0 ] && grep -q '\"restarts\":1' '$work/count.json'"
 cp "$work/p.journal" "$work/p.before"
 run -n 12 --checkpoint "$work/p.journal" --json "$work/count.json" -q
-check "--json of the complete journal again: the count's one restart, the journal as it was" \
-  bash -c "grep -q '\"restarts\":1' '$work/count.json' && cmp -s '$work/p.journal' '$work/p.before'"
+check "--json of the complete journal again: the count's one restart, the journal as it was (status $status): $(head -c 300 "$err")" \
+  bash -c "[ $status -eq 0 ] && grep -q '\"restarts\":1' '$work/count.json' && cmp -s '$work/p.journal' '$work/p.before'"
 run --json "$work/merge.json" --merge "$(j 1)" "$(j 2)" "$(j 3)"
 check "--json merge: the record" grep -q "^{\"record\":\"merge\",\"n\":$n,\"complete\":true,\"solutions\":\"${known_all[$n]}\"" "$work/merge.json"
 check "--json merge: each journal's SHA-256" grep -q "\"sha256\":\"$(sha256sum "$(j 3)" | cut -d' ' -f1)\"" "$work/merge.json"
