@@ -886,14 +886,21 @@ START_TEST(test_journal_lock_refuses_second_run) {
 }
 END_TEST
 
+/* A new journal of the test's header under `method`'s name, opened into
+ * `state`. */
+static nq__journal_t *open_new(nq__journal_state_t *state, char *message, const char *method) {
+  nq__journal_header_t header = test_header();
+  nq__journal_header_set_method(&header, method, header.scheme);
+  nq__journal_state_init(state);
+  return open_ok(state, &header, message);
+}
+
 /* A run counts as one of the count's runs once it records anything, even
  * within its first millisecond; a run that recorded nothing is none. */
 START_TEST(test_journal_counting_runs) {
-  nq__journal_header_t header = test_header();
   nq__journal_state_t state;
-  nq__journal_state_init(&state);
   char message[NQ__MESSAGE_SIZE];
-  nq__journal_t *journal = open_ok(&state, &header, message);
+  nq__journal_t *journal = open_new(&state, message, NQ__JOURNAL_DEFAULT_METHOD);
   ck_assert_int_eq(nq__journal_append_run(journal, 1700000000000, 1), NQ_OK);
   append_small(journal, 0, 16, 0); /* at 1700000000000, the run's own millisecond */
   ck_assert_int_eq(nq__journal_append_run(journal, 1700000000100, 1), NQ_OK);
@@ -926,14 +933,15 @@ static void append_check_of(nq__journal_t *journal, uint64_t first, uint64_t uni
   nq__totals_clear(&batch);
 }
 
-/* Each "agree" check held to the record of its batch: the same sums
- * confirm it, other counts contradict it, other nodes only where nodes
- * are compared; a check of no recorded batch and a "differ" one are
- * neither. */
-START_TEST(test_journal_checks_held_to_records) {
+/* three_batches under `method`'s name with five checks: one that agrees
+ * with its record, one whose nodes differ, one whose count differs, one
+ * of no recorded batch, and a "differ" one. */
+static void write_checked_journal(const char *method) {
   nq__journal_state_t state;
   char message[NQ__MESSAGE_SIZE];
-  nq__journal_t *journal = reopen_three_batches(&state, message);
+  nq__journal_t *journal = open_new(&state, message, method);
+  for (size_t i = 0; i < 3; i++)
+    append_small(journal, three_batches[i][0], three_batches[i][1], (int)i);
   append_check_of(journal, 0, 16, 0, 0, 1);
   append_check_of(journal, 16, 16, 0, 1, 1);
   append_check_of(journal, 80, 20, 1, 0, 1);
@@ -941,14 +949,26 @@ START_TEST(test_journal_checks_held_to_records) {
   append_check_of(journal, 0, 16, 1, 0, 0);
   ck_assert_int_eq(nq__journal_close(journal), NQ_OK);
   nq__journal_state_clear(&state);
+}
+
+/* Each "agree" check held to the record of its batch: the same sums
+ * confirm it, other counts contradict it, other nodes only where the
+ * header's method fixes them (the backtracker's, not the join's); a check
+ * of no recorded batch and a "differ" one are neither. */
+START_TEST(test_journal_checks_held_to_records) {
+  write_checked_journal("backtrack");
   nq__journal_checks_t checks;
-  ck_assert_int_eq(nq__journal_checks_confirm(&checks, message, path, 1), NQ_OK);
+  char message[NQ__MESSAGE_SIZE];
+  ck_assert_int_eq(nq__journal_checks_confirm(&checks, message, path), NQ_OK);
   ck_assert_uint_eq(checks.agreeing, 4);
   ck_assert_uint_eq(checks.confirmed, 1);
   ck_assert_uint_eq(checks.contradicted, 2);
   ck_assert_uint_eq(checks.contradicted_first, 16);
   ck_assert_uint_eq(checks.contradicted_end, 32);
-  ck_assert_int_eq(nq__journal_checks_confirm(&checks, message, path, 0), NQ_OK);
+  unlink(path);
+  write_checked_journal("join");
+  ck_assert_int_eq(nq__journal_checks_confirm(&checks, message, path), NQ_OK);
+  ck_assert_uint_eq(checks.agreeing, 4);
   ck_assert_uint_eq(checks.confirmed, 2);
   ck_assert_uint_eq(checks.contradicted, 1);
   ck_assert_uint_eq(checks.contradicted_first, 80);
@@ -961,10 +981,9 @@ START_TEST(test_journal_checks_none) {
   write_journal(three_batches, 3);
   nq__journal_checks_t checks;
   char message[NQ__MESSAGE_SIZE];
-  ck_assert_int_eq(nq__journal_checks_confirm(&checks, message, path, 1), NQ_OK);
+  ck_assert_int_eq(nq__journal_checks_confirm(&checks, message, path), NQ_OK);
   ck_assert_uint_eq(checks.agreeing + checks.confirmed + checks.contradicted, 0);
-  ck_assert_int_eq(nq__journal_checks_confirm(&checks, message, "/nonexistent/j", 1),
-                   NQ_EJOURNAL);
+  ck_assert_int_eq(nq__journal_checks_confirm(&checks, message, "/nonexistent/j"), NQ_EJOURNAL);
 }
 END_TEST
 

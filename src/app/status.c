@@ -9,7 +9,6 @@
 #include "app_modes.h"
 #include "journal.h"
 #include "journal_checks.h"
-#include "method.h"
 #include "output.h"
 #include "nqueens/error.h"
 
@@ -116,15 +115,12 @@ static void print_json(nq__output_t *out, const char *path, const status_t *s) {
   nq__output_text(out, "}\n");
 }
 
-/* The "agree" checks against their records, as a rerun holds them:
- * nodes compared where the method fixes them.  A journal that changed
- * into one that cannot be read since the first reading is refused. */
-static int confirm_checks(nq__journal_checks_t *checks, const nq__journal_header_t *header,
-                          const char *path, FILE *err) {
+/* The "agree" checks against their records, as a rerun holds them.  A
+ * journal that changed into one that cannot be read since the first
+ * reading is refused. */
+static int confirm_checks(nq__journal_checks_t *checks, const char *path, FILE *err) {
   char message[NQ__MESSAGE_SIZE];
-  const nq__method_t *method = nq__method_named(header->method);
-  int rc = nq__journal_checks_confirm(checks, message, path, method == NULL ||
-                                                                method->nodes_are_fixed);
+  int rc = nq__journal_checks_confirm(checks, message, path);
   if (rc != NQ_OK)
     fprintf(err, "nqueens-mpi: --status %s: %s\n", path,
             rc == NQ_EJOURNAL ? nq__app_after_path(message, path) : nq_strerror(rc));
@@ -154,7 +150,7 @@ int nq__status_print(FILE *out, FILE *err, const char *path, nq__format_t format
             nq__app_after_path(message, path));
   status_t s = measure(&state);
   if (state.checks > state.checks_differing &&
-      confirm_checks(&s.checks, &state.header, path, err) != NQ_OK) {
+      confirm_checks(&s.checks, path, err) != NQ_OK) {
     nq__journal_state_clear(&state);
     return NQ_EXIT_USAGE;
   }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "grow.h"
+#include "method.h"
 #include "nqueens/error.h"
 #include "totals.h"
 
@@ -26,6 +27,11 @@ int nq__journal_line_sums(unsigned __int128 sums[3], const nq__journal_line_t *l
     if (nq__totals_to_u128(&sums[i], fields[i]) != NQ_OK)
       return NQ_EOVERFLOW;
   return NQ_OK;
+}
+
+int nq__journal_sums_agree(const unsigned __int128 a[3], const unsigned __int128 b[3],
+                           int nodes_compared) {
+  return a[0] == b[0] && a[1] == b[1] && (a[2] == b[2] || !nodes_compared);
 }
 
 static int by_batch(const void *a, const void *b) {
@@ -62,10 +68,8 @@ static int hold_record_to_checks(const nq__journal_line_t *line, void *context) 
   while (found > c->items && by_batch(found - 1, &key) == 0)
     found--;
   for (; found < c->items + c->count && by_batch(found, &key) == 0; found++) {
-    const int same = fits && found->sums[0] == sums[0] && found->sums[1] == sums[1] &&
-                     (found->sums[2] == sums[2] || !c->nodes_compared);
     found->seen = 1;
-    found->contradicted |= !same;
+    found->contradicted |= !fits || !nq__journal_sums_agree(found->sums, sums, c->nodes_compared);
   }
   return NQ_OK;
 }
@@ -85,14 +89,16 @@ static void tally(nq__journal_checks_t *out, const checks_t *c) {
 }
 
 int nq__journal_checks_confirm(nq__journal_checks_t *out, char message[static NQ__MESSAGE_SIZE],
-                               const char *path, int nodes_compared) {
+                               const char *path) {
   memset(out, 0, sizeof *out);
-  checks_t c = {.nodes_compared = nodes_compared};
+  checks_t c = {0};
   nq__journal_state_t state;
   nq__journal_state_init(&state);
   int rc = nq__journal_visit(&state, message, path, keep_agreeing_check, &c);
   out->agreeing = c.count;
   if (rc == NQ_OK && c.count > 0) {
+    const nq__method_t *method = nq__method_named(state.header.method);
+    c.nodes_compared = method == NULL || method->nodes_are_fixed;
     qsort(c.items, c.count, sizeof *c.items, by_batch);
     nq__journal_state_clear(&state);
     nq__journal_state_init(&state);

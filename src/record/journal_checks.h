@@ -23,14 +23,20 @@ typedef struct nq__journal_checks {
  * bits. */
 int nq__journal_line_sums(unsigned __int128 sums[3], const nq__journal_line_t *line);
 
+/* Whether a batch's sums agree with another's: the counts, and the nodes
+ * where the method fixes them (its nodes_are_fixed). */
+int nq__journal_sums_agree(const unsigned __int128 a[3], const unsigned __int128 b[3],
+                           int nodes_compared);
+
 /* Reads the journal at `path` (without locking it: a caller holding the
  * journal open must close it first, or its lock goes with the second
  * descriptor) once for its "agree" checks and, when it has any, once more
  * for the records of their batches.  A check with no record of exactly
  * its batch is neither confirmed nor contradicted.  Nodes are compared
- * only where `nodes_compared` (the method's nodes_are_fixed).  NQ_OK,
- * NQ_EJOURNAL (with `message`) or NQ_ENOMEM. */
+ * where the header's method fixes them (an unknown method's too, as
+ * --merge compares them).  NQ_OK, NQ_EJOURNAL (with `message`) or
+ * NQ_ENOMEM. */
 int nq__journal_checks_confirm(nq__journal_checks_t *out, char message[static NQ__MESSAGE_SIZE],
-                               const char *path, int nodes_compared);
+                               const char *path);
 
 #endif

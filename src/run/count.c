@@ -261,8 +261,7 @@ static int refuse_contradicted_checks(nq_count_result_t *result, const nq__run_t
     return NQ_OK;
   nq__journal_checks_t checks;
   char message[NQ__MESSAGE_SIZE];
-  int rc = nq__journal_checks_confirm(&checks, message, run->options->checkpoint,
-                                      run->method->nodes_are_fixed);
+  int rc = nq__journal_checks_confirm(&checks, message, run->options->checkpoint);
   if (rc == NQ_EJOURNAL)
     snprintf(result->message, sizeof result->message, "%s", message);
   if (rc != NQ_OK || checks.contradicted == 0)

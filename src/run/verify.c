@@ -37,11 +37,12 @@ typedef struct sample {
   unsigned __int128 sums[3];
 } sample_t;
 
-/* A check line an earlier run wrote: the sums it found, and its verdict. */
+/* A check line an earlier run wrote: its batch, and the rank that checked
+ * it.  Its sums are held to the record by nq__journal_checks_confirm once
+ * the journal is closed (count.c), for every check, drawn or not. */
 typedef struct checked {
   uint64_t first, count;
-  int rank, agrees;
-  unsigned __int128 sums[3];
+  int rank;
 } checked_t;
 
 typedef struct drawing {
@@ -54,14 +55,6 @@ typedef struct drawing {
 } drawing_t;
 
 
-/* Whether sums found for a batch agree with its record's: the counts, and
- * the nodes where the method fixes them. */
-static int sums_agree(const unsigned __int128 found[3], const unsigned __int128 recorded[3],
-                      int nodes_compared) {
-  return found[0] == recorded[0] && found[1] == recorded[1] &&
-         (found[2] == recorded[2] || !nodes_compared);
-}
-
 /* Check lines are kept; each record is drawn with probability `share`,
  * independently. */
 static int draw_record(const nq__journal_line_t *line, void *context) {
@@ -71,8 +64,8 @@ static int draw_record(const nq__journal_line_t *line, void *context) {
                  sizeof *d->checked) != NQ_OK)
       return NQ_ENOMEM;
     checked_t *c = &d->checked[d->checked_count++];
-    *c = (checked_t){line->first, line->count, line->rank, line->agrees, {0}};
-    return nq__journal_line_sums(c->sums, line);
+    *c = (checked_t){line->first, line->count, line->rank};
+    return NQ_OK;
   }
   if ((double)(nq__random_next(&d->state) >> 11) * 0x1p-53 >= d->share)
     return NQ_OK;
@@ -127,12 +120,11 @@ static void note_differing(nq__verify_outcome_t *outcome, const sample_t *s) {
   }
 }
 
-/* The sample less the batches an earlier run checked (their verdicts are
- * the journal's: a "differ" one fails the run all the same), which count
- * as verified.  An "agree" whose sums are not the record's (a record or
- * check changed under a valid CRC) differs: it fails the run as a batch
- * solved again would. */
-static void drop_checked(drawing_t *d, nq__verify_outcome_t *outcome, int nodes_compared) {
+/* The sample less the batches an earlier run checked, which count as
+ * verified: their verdicts are the journal's, a "differ" one fails the
+ * run all the same, and an "agree" whose record changed since fails it
+ * once the journal is closed (count.c, refuse_marked_journal). */
+static void drop_checked(drawing_t *d, nq__verify_outcome_t *outcome) {
   if (d->count == 0) /* qsort takes no NULL, even for nothing */
     return;
   qsort(d->items, d->count, sizeof *d->items, by_first);
@@ -148,8 +140,6 @@ static void drop_checked(drawing_t *d, nq__verify_outcome_t *outcome, int nodes_
       outcome->batches++;
       outcome->units += d->items[i].count;
       outcome->by_other_ranks += found->rank != d->items[i].recorded_by;
-      if (found->agrees && !sums_agree(found->sums, d->items[i].sums, nodes_compared))
-        note_differing(outcome, &d->items[i]);
       continue;
     }
     d->items[kept++] = d->items[i];
@@ -181,7 +171,7 @@ static int draw_sample(drawing_t *d, nq__verify_outcome_t *outcome,
     d->items[k].checked_by = checker(own < size ? own : 0, k, size, node_of);
   }
   if (rc == NQ_OK)
-    drop_checked(d, outcome, run->method->nodes_are_fixed);
+    drop_checked(d, outcome);
   return rc;
 }
 
@@ -286,7 +276,7 @@ static void judge(verifier_t *w, const uint64_t *answer) {
   unsigned __int128 found[3];
   for (int i = 0; i < 3; i++)
     found[i] = (unsigned __int128)answer[2 + 2 * i] << 64 | answer[1 + 2 * i];
-  int agrees = sums_agree(found, s->sums, w->run->method->nodes_are_fixed);
+  int agrees = nq__journal_sums_agree(found, s->sums, w->run->method->nodes_are_fixed);
   outcome->batches++;
   outcome->units += s->count;
   outcome->by_other_ranks += s->checked_by != s->recorded_by;
