@@ -742,6 +742,7 @@ START_TEST(test_record_total_read) {
   static const char *const without_total[] = {
       "{\"record\":\"merge\",\"n\":12,\"complete\":false}",
       "{\"record\":\"merge\",\"n\":12,\"solutions\":\"14200\"}",
+      "{\"record\":\"count\",\"n\":12,\"solutions\":\"6808\",\"slice\":\"1/2\"}",
       "{\"record\":\"count\",\"n\":12,\"solutions\":14200}",
       "{\"record\":\"count\",\"n\":12,\"solutions\":\"142a0\"}",
       "{\"record\":\"count\",\"n\":12,\"solutions\":\"\"}",

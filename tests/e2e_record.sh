@@ -245,6 +245,17 @@ check "--json merge with no total over one with a total: status 1, the record ke
 run --json "$work/count.json" --merge "$(j 1)"
 check "--json merge with no total over a count's record: kept" \
   bash -c "[ $status -eq 1 ] && grep -q '^{\"record\":\"count\",' '$work/count.json' && grep -q 'kept as it was' '$err'"
+# A slice's count is not a total: it refuses a file that holds one, before
+# counting, and a merge with no total may replace its record.
+cp "$work/count.json" "$work/count.before"
+run -n 12 --slice 1/2 --json "$work/count.json"
+usage_error_ok "--json of a slice's count over a count's record" "-n 12 --slice 1/2 --json"
+check "--json of a slice's count over a count's record: named, the record kept" \
+  bash -c "grep -q 'holds Q(12) = 14200, which slice 1/2.s record would replace' '$err' && cmp -s '$work/count.json' '$work/count.before'"
+run -n 12 --slice 1/2 --json "$work/slice.json" -q
+run --json "$work/slice.json" --merge "$(j 1)"
+check "--json merge with no total over a slice's record: replaced" \
+  bash -c "[ $status -eq 1 ] && grep -q '^{\"record\":\"merge\",.*\"complete\":false' '$work/slice.json' && ! grep -q 'kept as it was' '$err'"
 run --json "$work/partial.json" --merge "$(j 1)"
 run --json "$work/partial.json" --merge "$(j 1)" "$(j 2)"
 check "--json merge with no total over one with none: replaced" \

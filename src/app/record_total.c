@@ -28,7 +28,8 @@ static int holds_total(const json_t *record) {
     return 0;
   if (strcmp(kind, "merge") == 0)
     return json_is_true(json_object_get(record, "complete"));
-  return strcmp(kind, "count") == 0;
+  /* A slice's count is one part of Q(n): its solutions are not the total. */
+  return strcmp(kind, "count") == 0 && json_object_get(record, "slice") == NULL;
 }
 
 int nq__record_total_read(const char *path, int *n, char solutions[NQ__RECORD_TOTAL_SIZE]) {
