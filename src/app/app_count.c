@@ -216,6 +216,59 @@ static int journal_apart_from_output(const nq__cli_t *cli, MPI_Comm comm, int ra
   return rc == NQ_OK ? NQ_EXIT_OK : NQ_EXIT_USAGE;
 }
 
+/* What a count that did not succeed says on stderr (rank 0 alone, but for
+ * an MPI failure), and its exit status. */
+static int unfinished_count(int rc, const nq__cli_t *cli, const nq_count_result_t *result,
+                            int rank, FILE *err) {
+  if (rc == NQ_ESTOPPED) {
+    if (rank == 0)
+      report_stop(err, cli, result);
+    return NQ_EXIT_STOPPED;
+  }
+  if (rc == NQ_ENOTSUP)
+    return nq__app_walk_refused(err, rank, cli);
+  if (rc == NQ_EJOURNAL || rc == NQ_EBUSY) {
+    if (rank == 0)
+      fprintf(err, "nqueens-mpi: --checkpoint %s: %s\n", cli->checkpoint,
+              nq__app_after_path(result->message, cli->checkpoint));
+    return rc == NQ_EBUSY ? NQ_EXIT_BUSY : NQ_EXIT_USAGE;
+  }
+  if (rc == NQ_ENOGPU) {
+    if (rank == 0)
+      fprintf(err, "nqueens-mpi: --gpu: no rank found a usable CUDA GPU (rank 0 drives one "
+                   "only when alone; see --version)\n");
+    return NQ_EXIT_USAGE;
+  }
+  if (rc == NQ_ECHECK && result->verify_differing > 0) {
+    if (rank == 0)
+      fprintf(err,
+              "nqueens-mpi: --checkpoint %s: %" PRIu64 " batch%s solved again differed from the "
+              "journal, the first units %" PRIu64 "..%" PRIu64 "; the total is not trusted\n",
+              cli->checkpoint, result->verify_differing, result->verify_differing == 1 ? "" : "es",
+              result->verify_first, result->verify_end - 1);
+    return NQ_EXIT_FAILURE;
+  }
+  if (rc == NQ_EIO && result->message[0] != '\0') {
+    fprintf(err, "nqueens-mpi: %s\n", result->message); /* rank 0's journal */
+    return NQ_EXIT_FAILURE;
+  }
+  return count_failure(err, rank, rc, result);
+}
+
+/* Rank 0's output of a finished count.  The record is written even where
+ * the output failed (a full disk under stdout): without a journal it is
+ * all that keeps the count. */
+static int finished_count(const char *json_target, const nq__cli_t *cli,
+                          const nq_count_result_t *result, const nq__provenance_t *provenance,
+                          FILE *out, FILE *err) {
+  int status = write_count(cli, result, out, err);
+  if (cli->json_file != NULL) {
+    int recorded = record_count(json_target, cli, result, provenance, err);
+    status = status != NQ_EXIT_OK ? status : recorded;
+  }
+  return status;
+}
+
 /* A slice's record would replace a total at --json's path with a part of
  * it; refused before the count, so that nothing is spent for a record that
  * could not be kept (the total's journals may be gone). */
@@ -289,44 +342,10 @@ int nq__app_run_count(const nq__cli_t *given, volatile sig_atomic_t *stop, MPI_C
       rc != NQ_EIO)
     fprintf(err, "nqueens-mpi: warning: --checkpoint %s: %s\n", cli->checkpoint,
             nq__app_after_path(result.message, cli->checkpoint));
-  if (rc == NQ_ESTOPPED) {
-    if (rank == 0)
-      report_stop(err, cli, &result);
-    status = NQ_EXIT_STOPPED;
-  } else if (rc == NQ_ENOTSUP) {
-    status = nq__app_walk_refused(err, rank, cli);
-  } else if (rc == NQ_EJOURNAL || rc == NQ_EBUSY) {
-    if (rank == 0)
-      fprintf(err, "nqueens-mpi: --checkpoint %s: %s\n", cli->checkpoint,
-              nq__app_after_path(result.message, cli->checkpoint));
-    status = rc == NQ_EBUSY ? NQ_EXIT_BUSY : NQ_EXIT_USAGE;
-  } else if (rc == NQ_ENOGPU) {
-    if (rank == 0)
-      fprintf(err, "nqueens-mpi: --gpu: no rank found a usable CUDA GPU (rank 0 drives one "
-                   "only when alone; see --version)\n");
-    status = NQ_EXIT_USAGE;
-  } else if (rc == NQ_ECHECK && result.verify_differing > 0) {
-    if (rank == 0)
-      fprintf(err,
-              "nqueens-mpi: --checkpoint %s: %" PRIu64 " batch%s solved again differed from the "
-              "journal, the first units %" PRIu64 "..%" PRIu64 "; the total is not trusted\n",
-              cli->checkpoint, result.verify_differing, result.verify_differing == 1 ? "" : "es",
-              result.verify_first, result.verify_end - 1);
-    status = NQ_EXIT_FAILURE;
-  } else if (rc == NQ_EIO && result.message[0] != '\0') {
-    fprintf(err, "nqueens-mpi: %s\n", result.message); /* rank 0's journal */
-    status = NQ_EXIT_FAILURE;
-  } else if (rc != NQ_OK) {
-    status = count_failure(err, rank, rc, &result);
-  } else if (rank == 0) {
-    /* The record is written even where the output failed (a full disk
-     * under stdout): without a journal it is all that keeps the count. */
-    status = write_count(cli, &result, out, err);
-    if (cli->json_file != NULL) {
-      int recorded = record_count(json_target, cli, &result, &provenance, err);
-      status = status != NQ_EXIT_OK ? status : recorded;
-    }
-  }
+  if (rc != NQ_OK)
+    status = unfinished_count(rc, cli, &result, rank, err);
+  else if (rank == 0)
+    status = finished_count(json_target, cli, &result, &provenance, out, err);
   if (rank == 0 && result.silent_ranks > 0 && rc != NQ_EMPI)
     status = without_silent_ranks(err, &result, status);
   nq__provenance_clear(&provenance);
