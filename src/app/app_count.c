@@ -16,7 +16,6 @@
 #include "output_count.h"
 #include "output_record.h"
 #include "progress.h"
-#include "record_total.h"
 #include "run.h"
 
 /* A failed unit is reported once, by rank 0, naming the rank that ran it
@@ -269,26 +268,6 @@ static int finished_count(const char *json_target, const nq__cli_t *cli,
   return status;
 }
 
-/* A slice's record would replace a total at --json's path with a part of
- * it; refused before the count, so that nothing is spent for a record that
- * could not be kept (the total's journals may be gone). */
-static int slice_spares_total(const char *target, const nq__cli_t *cli, MPI_Comm comm, int rank,
-                              FILE *err) {
-  int n = 0;
-  char solutions[NQ__RECORD_TOTAL_SIZE];
-  int rc = NQ_OK;
-  if (rank == 0 && cli->json_file != NULL && cli->slice_count > 1 &&
-      nq__record_total_read(target, &n, solutions)) {
-    fprintf(err, "nqueens-mpi: --json %s: holds Q(%d) = %s, which slice %d/%d's record would "
-                 "replace: name another file\n",
-            cli->json_file, n, solutions, cli->slice_index + 1, cli->slice_count);
-    rc = NQ_EINVAL;
-  }
-  if ((rc = nq__agree_with_rank0(rc, comm)) == NQ_EMPI)
-    return nq__app_runtime_failure(err, "checking --json", NQ_EMPI, 0);
-  return rc == NQ_OK ? NQ_EXIT_OK : NQ_EXIT_USAGE;
-}
-
 int nq__app_run_count(const nq__cli_t *given, volatile sig_atomic_t *stop, MPI_Comm comm, int rank,
                       FILE *out, FILE *err) {
   nq__cli_t resolved = *given;
@@ -303,8 +282,6 @@ int nq__app_run_count(const nq__cli_t *given, volatile sig_atomic_t *stop, MPI_C
   const char *journals[1] = {cli->checkpoint};
   int destination = nq__app_json_destination_ok(json_target, cli, journals, cli->checkpoint ? 1 : 0,
                                         comm, rank, err);
-  if (destination == NQ_EXIT_OK)
-    destination = slice_spares_total(json_target, cli, comm, rank, err);
   if (destination != NQ_EXIT_OK)
     return destination;
   const int threads = cli->threads ? cli->threads : nq__app_default_threads();

@@ -73,8 +73,9 @@ typedef int (*nq__app_record_writer_fn)(nq__output_t *output, const void *contex
 int nq__app_write_record(const char *path, nq__app_record_writer_fn write, const void *context,
                          FILE *err);
 /* Bad input found before any work: every rank learns rank 0's verdict on
- * --json's destination, which must not be any of the journals `keep`.
- * Rank 0's `target` is the path to write. */
+ * --json's destination, which must not be any of the journals `keep`, nor,
+ * for a slice's count, a record that holds a total.  Rank 0's `target` is
+ * the path to write. */
 int nq__app_json_destination_ok(char target[PATH_MAX], const nq__cli_t *cli,
                                 const char *const *keep, int keep_count, MPI_Comm comm, int rank,
                                 FILE *err);

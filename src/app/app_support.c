@@ -17,6 +17,7 @@
 #include "nqueens/error.h"
 #include "nqueens/join.h"
 #include "provenance.h"
+#include "record_total.h"
 
 int nq__app_started_by_launcher(void) {
   static const char *const launcher_variables[] = {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK",
@@ -98,6 +99,22 @@ int nq__app_write_record(const char *path, nq__app_record_writer_fn write, const
   return NQ_EXIT_OK;
 }
 
+/* A slice's record would replace a total at `target` with a part of it:
+ * refused before the count, so that nothing is spent for a record that
+ * could not be kept (the total's journals may be gone). */
+static int slice_spares_total(const char *target, const nq__cli_t *cli,
+                              char message[static NQ__MESSAGE_SIZE]) {
+  int n = 0;
+  char solutions[NQ__RECORD_TOTAL_SIZE];
+  if (cli->slice_count <= 1 || !nq__record_total_read(target, &n, solutions))
+    return NQ_OK;
+  nq__message(message,
+              "--json %s: holds Q(%d) = %s, which slice %d/%d's record would replace: name "
+              "another file",
+              cli->json_file, n, solutions, cli->slice_index + 1, cli->slice_count);
+  return NQ_EINVAL;
+}
+
 int nq__app_json_destination_ok(char target[PATH_MAX], const nq__cli_t *cli,
                                const char *const *keep, int keep_count, MPI_Comm comm, int rank,
                                FILE *err) {
@@ -107,6 +124,8 @@ int nq__app_json_destination_ok(char target[PATH_MAX], const nq__cli_t *cli,
   int rc = rank == 0 ? nq__provenance_check_destination(target, cli->json_file, keep, keep_count,
                                                         message)
                      : NQ_OK;
+  if (rank == 0 && rc == NQ_OK)
+    rc = slice_spares_total(target, cli, message);
   if ((rc = nq__agree_with_rank0(rc, comm)) == NQ_EMPI)
     return nq__app_runtime_failure(err, "checking --json", NQ_EMPI, 0);
   if (rc != NQ_OK && rank == 0)
