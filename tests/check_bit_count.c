@@ -1,9 +1,10 @@
 /* The count of what ORed bitsets leave (src/base/bit_count.h, private)
  * against its definition, bit by bit: every range that starts at one of
  * the first nine words and ends at or before word 48 (so around the
- * AVX-512 blocks of eight and their tail), for none to three lists of
- * sets a call, the dispatching count (AVX-512 where the CPU has it: on a
- * CPU without, both runs check the portable one) and the portable one;
+ * AVX-512 blocks of eight, AVX2's of four and their tails), for none to
+ * three lists of sets a call, the dispatching count (AVX-512 where the CPU
+ * has it, else AVX2), the AVX2 one (the portable one on a CPU without
+ * AVX2) and the portable one;
  * and the count that takes some lists' bits from a point on twice, for
  * tables of 0 to 19 words and first bits in and around each word. */
 #include <check.h>
@@ -26,7 +27,8 @@ static uint64_t sparse_word(uint64_t *state) {
 }
 
 typedef uint64_t (*count_fn)(const uint64_t *, const nq_bit_sets_t *, size_t, size_t, size_t);
-static const count_fn counts[] = {nq__bit_count_clear, nq__bit_count_clear_portable};
+static const count_fn counts[] = {nq__bit_count_clear, nq__bit_count_clear_avx2,
+                                  nq__bit_count_clear_portable};
 
 /* The zero bits of words from..to-1 ORed with the sets, those from bit
  * `first_bit` of the whole on (bit b of word w is bit 64 w + b). */
@@ -97,6 +99,7 @@ END_TEST
 typedef uint64_t (*count_twice_fn)(const uint64_t *, const nq_bit_sets_t *, size_t, size_t, size_t,
                                    size_t);
 static const count_twice_fn twice_counts[] = {nq__bit_count_clear_twice,
+                                              nq__bit_count_clear_twice_avx2,
                                               nq__bit_count_clear_twice_portable};
 
 /* The first bits from which the lists after the onces count twice: every

@@ -1,11 +1,12 @@
 /* The bit transpose (src/base/bit_transpose.h, private) against the
- * definition, bit by bit: every width, counts around the blocks of 16, the
+ * definition, bit by bit: every width, counts around the blocks of 16 and 32, the
  * words of 64 and the lines of 512 (whole lines, and lines and a tail of
  * words), and no word written outside the bitsets' own; the dispatching
  * transpose (AVX-512 where the CPU has it, by lines where it also has GFNI
- * and VBMI: on a CPU without, both runs check the portable one) and the
- * portable one; the same for the repack's gather and the completions'
- * selection. */
+ * and VBMI: on a CPU without, AVX2), the AVX2 one (32 masks at a time:
+ * the portable one on a CPU without AVX2) and the portable one; the same
+ * for the repack's gather and the completions' selection (AVX2 eight at a
+ * time). */
 #include <check.h>
 #include <stdlib.h>
 
@@ -24,9 +25,10 @@ static uint32_t next_mask(uint64_t *state, int width) {
 
 typedef void (*transpose_fn)(uint64_t *, size_t, const uint32_t *, size_t, int);
 
-/* The dispatching transpose (AVX-512 where the CPU has it) and the
- * portable one. */
-static const transpose_fn transposes[] = {nq__bit_transpose, nq__bit_transpose_portable};
+/* The dispatching transpose (AVX-512 where the CPU has it, else AVX2),
+ * the AVX2 one and the portable one. */
+static const transpose_fn transposes[] = {nq__bit_transpose, nq__bit_transpose_avx2,
+                                          nq__bit_transpose_portable};
 enum { TRANSPOSES = sizeof transposes / sizeof transposes[0] };
 
 static void check_one(transpose_fn transpose, int width, size_t count, uint64_t *state) {
@@ -63,8 +65,9 @@ static void check_one(transpose_fn transpose, int width, size_t count, uint64_t 
 }
 
 START_TEST(test_transpose_matches_the_definition) {
-  static const size_t counts[] = {0,   1,   2,   15,  16,  17,   31,   48,   63,       64,
-                                  65,  127, 128, 129, 511, 512,  513,  575,  1024 + 65, MAX_COUNT};
+  static const size_t counts[] = {0,   1,   2,   15,  16,  17,  31,  32,   33,   48,       63,
+                                  64,  65,  96,  127, 128, 129, 511, 512,  513,  1024 + 65, 575,
+                                  MAX_COUNT};
   uint64_t state = 12345;
   for (int width = 1; width <= NQ_BIT_TRANSPOSE_MAX_WIDTH; width++)
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++)
@@ -93,7 +96,8 @@ END_TEST
 
 typedef size_t (*gather_fn)(uint32_t *, uint32_t *, const uint32_t *, const uint32_t *,
                             const uint32_t *, const uint64_t *, size_t);
-static const gather_fn gathers[] = {nq__bit_gather_pairs, nq__bit_gather_pairs_portable};
+static const gather_fn gathers[] = {nq__bit_gather_pairs, nq__bit_gather_pairs_avx2,
+                                    nq__bit_gather_pairs_portable};
 
 /* The repack's gather against the definition: words of every density
  * (none kept, all kept, scattered), taken out of order, more of them than
@@ -141,7 +145,8 @@ START_TEST(test_gather_keeps_the_clear_bits_in_order) {
 END_TEST
 
 typedef size_t (*select_fn)(uint32_t *, const uint32_t *, size_t, uint32_t);
-static const select_fn selects[] = {nq__bit_select_disjoint, nq__bit_select_disjoint_portable};
+static const select_fn selects[] = {nq__bit_select_disjoint, nq__bit_select_disjoint_avx2,
+                                    nq__bit_select_disjoint_portable};
 
 /* The completions' selection against the definition: every count from 0
  * past two blocks of 16, masks from none to all bits, the words kept in

@@ -45,14 +45,15 @@ static uint64_t *brute_bucket_counts(int n, int top_rows) {
 /* Each split of the tops into quarters too: the default's, then fewer
  * groups (a shorter upper quarter), down to the tops listed row by row;
  * the tops in parts, from the smallest a limit allows (one upper
- * quarter's pairs) to a few words; the quarters paired without AVX-512
- * (on a CPU without it, both pairings are the portable one); and the
+ * quarter's pairs) to a few words; the quarters paired without AVX-512,
+ * one at a time (pairing 1) and with AVX2 (pairing 2: what a CPU without
+ * AVX-512 runs; on a CPU without AVX2 it is the portable one); and the
  * quarters searched for each bucket instead of read from the process's
  * tables; and the lower quarters in wide words, as on boards past 26. */
 typedef struct bucket_shape {
   uint32_t group_limit;
   size_t memory_limit;
-  int portable_pairing;
+  int pairing; /* 0: the CPU's widest; 1: portable; 2: AVX2 */
   int private_quarters;
   int wide_pairing;
 } bucket_shape_t;
@@ -60,8 +61,16 @@ typedef struct bucket_shape {
 static const bucket_shape_t bucket_shapes[] = {
     {0, 0, 0, 0, 0},         {4, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {0, 1, 0, 0, 0},
     {0, 24 * 1024, 0, 0, 0}, {0, 0, 1, 0, 0}, {4, 1, 1, 0, 0}, {0, 0, 0, 1, 0},
-    {4, 1, 1, 1, 0},         {0, 0, 0, 0, 1}, {4, 1, 1, 0, 1},
+    {4, 1, 1, 1, 0},         {0, 0, 0, 0, 1}, {4, 1, 1, 0, 1}, {0, 0, 2, 0, 0},
+    {4, 1, 2, 0, 1},
 };
+
+/* Pairing 0, 1 or 2 of bucket_shape_t. */
+static void set_pairing(nq_join_scratch_t *scratch, int pairing) {
+  nq__join_portable_pairing(scratch, pairing == 1);
+  if (pairing == 2)
+    nq__join_avx2_pairing(scratch, 1);
+}
 
 static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows,
                                  bucket_shape_t shape) {
@@ -69,7 +78,7 @@ static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows
   uint64_t sets_joined = 0, mismatches = 0;
   nq__join_limit_quarter_groups(scratch, shape.group_limit);
   nq_join_scratch_limit(scratch, shape.memory_limit);
-  nq__join_portable_pairing(scratch, shape.portable_pairing);
+  set_pairing(scratch, shape.pairing);
   nq__join_private_quarters(scratch, shape.private_quarters);
   nq__join_wide_pairing(scratch, shape.wide_pairing);
   for (unsigned set = 0; set < 1u << n; set++) {
@@ -81,9 +90,9 @@ static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows
     sets_joined++;
   }
   ck_assert_msg(mismatches == 0,
-                "n=%d top_rows=%d quarter groups %u, memory %zu, portable %d, private %d, wide %d: "
+                "n=%d top_rows=%d quarter groups %u, memory %zu, pairing %d, private %d, wide %d: "
                 "%llu of %llu column sets miscounted",
-                n, top_rows, shape.group_limit, shape.memory_limit, shape.portable_pairing,
+                n, top_rows, shape.group_limit, shape.memory_limit, shape.pairing,
                 shape.private_quarters, shape.wide_pairing, (unsigned long long)mismatches,
                 (unsigned long long)sets_joined);
   free(expected);
@@ -161,13 +170,13 @@ START_TEST(test_join_long_diagonal_rule_by_bucket) {
   memset(every_queen, 1, sizeof every_queen);
   nq_join_scratch_t *scratch = NULL;
   ck_assert_int_eq(nq_join_scratch_create(&scratch), NQ_OK);
-  /* Whole, in the smallest parts, whole with the portable pairing (which
-   * leaves out the tops on both long diagonals its own way), and whole
-   * with the quarters searched. */
-  const size_t limits[] = {0, 1, 0, 0};
-  for (size_t k = 0; k < (by_bucket ? 4u : 1u); k++) {
+  /* Whole, in the smallest parts, whole with the portable pairing and
+   * with AVX2's (each leaves out the tops on both long diagonals its own
+   * way), and whole with the quarters searched. */
+  const size_t limits[] = {0, 1, 0, 0, 0};
+  for (size_t k = 0; k < (by_bucket ? 5u : 1u); k++) {
     nq_join_scratch_limit(scratch, limits[k]);
-    nq__join_portable_pairing(scratch, k == 2);
+    set_pairing(scratch, k == 2 ? 1 : k == 4 ? 2 : 0);
     nq__join_private_quarters(scratch, k == 3);
     uint64_t mismatches = 0, total = 0;
     for (unsigned set = 0; set < 1u << n; set++) {

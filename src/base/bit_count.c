@@ -2,18 +2,23 @@
 
 #include "bit_count.h"
 
+#include "bit_avx2.h"
 #include "bits.h"
+
+/* Word w of the base and one list's sets, ORed. */
+static inline uint64_t ored_word(const uint64_t *base, const nq_bit_sets_t sets, size_t w) {
+  uint64_t value = base[w];
+  for (int s = 0; s < NQ_BIT_COUNT_SETS; s++)
+    value |= sets[s][w];
+  return value;
+}
 
 uint64_t nq__bit_count_clear_portable(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists,
                                       size_t from, size_t to) {
   uint64_t count = 0;
   for (size_t k = 0; k < lists; k++)
-    for (size_t w = from; w < to; w++) {
-      uint64_t value = base[w];
-      for (int s = 0; s < NQ_BIT_COUNT_SETS; s++)
-        value |= sets[k][s][w];
-      count += (uint64_t)bit_count(~value);
-    }
+    for (size_t w = from; w < to; w++)
+      count += (uint64_t)bit_count(~ored_word(base, sets[k], w));
   return count;
 }
 
@@ -24,18 +29,24 @@ static uint64_t word_bits_from(size_t from, size_t w) {
   return from - 64 * w >= 64 ? 0 : ~(uint64_t)0 << (from - 64 * w);
 }
 
+/* One list's zero bits in words from..to-1, those from bit `twice_from`
+ * on twice. */
+static uint64_t count_twice_in_words(const uint64_t *base, const nq_bit_sets_t sets,
+                                     size_t twice_from, size_t from, size_t to) {
+  uint64_t count = 0;
+  for (size_t w = from; w < to; w++) {
+    const uint64_t clear = ~ored_word(base, sets, w);
+    count += (uint64_t)bit_count(clear) + (uint64_t)bit_count(clear & word_bits_from(twice_from, w));
+  }
+  return count;
+}
+
 uint64_t nq__bit_count_clear_twice_portable(const uint64_t *base, const nq_bit_sets_t *sets,
                                             size_t lists, size_t twice_lists, size_t twice_from,
                                             size_t words) {
   uint64_t count = nq__bit_count_clear_portable(base, sets, twice_lists, 0, words);
   for (size_t k = twice_lists; k < lists; k++)
-    for (size_t w = 0; w < words; w++) {
-      uint64_t value = base[w];
-      for (int s = 0; s < NQ_BIT_COUNT_SETS; s++)
-        value |= sets[k][s][w];
-      count +=
-          (uint64_t)bit_count(~value) + (uint64_t)bit_count(~value & word_bits_from(twice_from, w));
-    }
+    count += count_twice_in_words(base, sets[k], twice_from, 0, words);
   return count;
 }
 
@@ -132,6 +143,89 @@ count_clear_twice_avx512(const uint64_t *base, const nq_bit_sets_t *sets, size_t
   return (uint64_t)_mm512_reduce_add_epi64(total);
 }
 
+/* With AVX2 and no AVX-512: four words a register, their zero bits
+ * counted a byte at a time (bit_avx2.h), as AVX2 has no popcount of its
+ * own. */
+
+/* Four words ORed and complemented.  A block with fewer than four words
+ * left reads the others under a mask (`lanes`: all ones for a word in
+ * range; a masked load cannot fault), and they count nothing (0 after the
+ * complement); a whole block takes plain loads, cheaper than masked ones. */
+__attribute__((target("avx2"))) static inline __m256i
+nor_in_four(const uint64_t *base, const nq_bit_sets_t sets, size_t w, int whole, __m256i lanes) {
+#define NQ_LOAD(p)                                                                                   (whole ? _mm256_loadu_si256((const __m256i *)((p) + w))                                                  : _mm256_maskload_epi64((const long long *)((p) + w), lanes))
+  __m256i v = _mm256_or_si256(NQ_LOAD(base), NQ_LOAD(sets[0]));
+  for (int s = 1; s < NQ_BIT_COUNT_SETS; s++)
+    v = _mm256_or_si256(v, NQ_LOAD(sets[s]));
+#undef NQ_LOAD
+  return _mm256_xor_si256(v, lanes);
+}
+
+/* The lanes of a block of four words with `left` to go, all ones each. */
+__attribute__((target("avx2"))) static inline __m256i lanes_of_four(size_t left) {
+  return _mm256_cmpgt_epi64(_mm256_set1_epi64x(left >= 4 ? 4 : (long long)left),
+                            _mm256_setr_epi64x(0, 1, 2, 3));
+}
+
+/* bits_from's four words. */
+__attribute__((target("avx2"))) static inline __m256i bits_from_in_four(size_t from, size_t w) {
+  const __m256i first_bits = _mm256_add_epi64(_mm256_set1_epi64x((long long)(64 * w)),
+                                              _mm256_setr_epi64x(0, 64, 128, 192));
+  const __m256i before = _mm256_sub_epi64(_mm256_set1_epi64x((long long)from), first_bits);
+  const __m256i all = _mm256_set1_epi64x(-1);
+  const __m256i inside = _mm256_cmpgt_epi64(before, _mm256_setzero_si256());
+  return _mm256_blendv_epi8(all, _mm256_sllv_epi64(all, before), inside);
+}
+
+/* The zero bits of one list's words from..to-1, a count a lane, those
+ * from bit `twice_from` on twice when `twice` (a byte's two counts, at
+ * most 16, added before the lanes' sums).  The tables this far down are
+ * often a few words, so the last block is read under a mask rather than a
+ * word at a time. */
+__attribute__((target("avx2"))) static inline __m256i
+clear_in_words(const uint64_t *base, const nq_bit_sets_t sets, size_t from, size_t to, int twice,
+               size_t twice_from) {
+  const __m256i all = _mm256_set1_epi64x(-1);
+  __m256i total = _mm256_setzero_si256();
+  size_t w = from;
+  for (; w + 4 <= to; w += 4) {
+    const __m256i clear = nor_in_four(base, sets, w, 1, all);
+    __m256i bytes = nq__bit_bytes_count(clear);
+    if (twice)
+      bytes = _mm256_add_epi8(
+          bytes, nq__bit_bytes_count(_mm256_and_si256(clear, bits_from_in_four(twice_from, w))));
+    total = _mm256_add_epi64(total, nq__bit_lanes_sum(bytes));
+  }
+  if (w < to) {
+    const __m256i clear = nor_in_four(base, sets, w, 0, lanes_of_four(to - w));
+    __m256i bytes = nq__bit_bytes_count(clear);
+    if (twice)
+      bytes = _mm256_add_epi8(
+          bytes, nq__bit_bytes_count(_mm256_and_si256(clear, bits_from_in_four(twice_from, w))));
+    total = _mm256_add_epi64(total, nq__bit_lanes_sum(bytes));
+  }
+  return total;
+}
+
+__attribute__((target("avx2"))) static uint64_t
+count_clear_avx2(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists, size_t from,
+                 size_t to) {
+  __m256i total = _mm256_setzero_si256();
+  for (size_t k = 0; k < lists; k++)
+    total = _mm256_add_epi64(total, clear_in_words(base, sets[k], from, to, 0, 0));
+  return nq__bit_sum_of_four(total);
+}
+
+__attribute__((target("avx2"))) static uint64_t
+count_clear_twice_avx2(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists,
+                       size_t twice_lists, size_t twice_from, size_t words) {
+  __m256i total = _mm256_setzero_si256();
+  for (size_t k = 0; k < lists; k++)
+    total = _mm256_add_epi64(
+        total, clear_in_words(base, sets[k], 0, words, k >= twice_lists, twice_from));
+  return nq__bit_sum_of_four(total);
+}
+
 static int has_avx512(void) {
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vpopcntdq");
 }
@@ -142,6 +236,15 @@ uint64_t nq__bit_count_clear(const uint64_t *base, const nq_bit_sets_t *sets, si
     return 0;
   if (has_avx512())
     return count_clear_avx512(base, sets, lists, from, to);
+  return nq__bit_count_clear_avx2(base, sets, lists, from, to);
+}
+
+uint64_t nq__bit_count_clear_avx2(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists,
+                                  size_t from, size_t to) {
+  if (from >= to || lists == 0)
+    return 0;
+  if (nq__bit_has_avx2())
+    return count_clear_avx2(base, sets, lists, from, to);
   return nq__bit_count_clear_portable(base, sets, lists, from, to);
 }
 
@@ -151,6 +254,16 @@ uint64_t nq__bit_count_clear_twice(const uint64_t *base, const nq_bit_sets_t *se
     return 0;
   if (has_avx512())
     return count_clear_twice_avx512(base, sets, lists, twice_lists, twice_from, words);
+  return nq__bit_count_clear_twice_avx2(base, sets, lists, twice_lists, twice_from, words);
+}
+
+uint64_t nq__bit_count_clear_twice_avx2(const uint64_t *base, const nq_bit_sets_t *sets,
+                                        size_t lists, size_t twice_lists, size_t twice_from,
+                                        size_t words) {
+  if (words == 0 || lists == 0)
+    return 0;
+  if (nq__bit_has_avx2())
+    return count_clear_twice_avx2(base, sets, lists, twice_lists, twice_from, words);
   return nq__bit_count_clear_twice_portable(base, sets, lists, twice_lists, twice_from, words);
 }
 
@@ -159,6 +272,17 @@ uint64_t nq__bit_count_clear_twice(const uint64_t *base, const nq_bit_sets_t *se
 uint64_t nq__bit_count_clear(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists,
                              size_t from, size_t to) {
   return nq__bit_count_clear_portable(base, sets, lists, from, to);
+}
+
+uint64_t nq__bit_count_clear_avx2(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists,
+                                  size_t from, size_t to) {
+  return nq__bit_count_clear_portable(base, sets, lists, from, to);
+}
+
+uint64_t nq__bit_count_clear_twice_avx2(const uint64_t *base, const nq_bit_sets_t *sets,
+                                        size_t lists, size_t twice_lists, size_t twice_from,
+                                        size_t words) {
+  return nq__bit_count_clear_twice_portable(base, sets, lists, twice_lists, twice_from, words);
 }
 
 uint64_t nq__bit_count_clear_twice(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists,

@@ -13,6 +13,8 @@
 
 #include "bit_transpose.h"
 
+#include "bit_avx2.h"
+
 #include <string.h>
 
 #ifdef __SSE2__
@@ -21,26 +23,32 @@
 
 enum { BLOCK_MASKS = 16, WORD_BITS = 64 };
 
+/* Byte j of 16 masks x0..x3 (four a register, in order) as the 16 bytes
+ * of bytes[j]: three rounds of interleaving (after the third, v0 holds
+ * byte 0 of masks 0..7, then byte 1; v1 bytes 2 and 3; v2 and v3 the same
+ * for masks 8..15), then the halves put together.  One body for SSE2's
+ * registers and, lane by lane, AVX2's (`v`: _mm or _mm256). */
+#define NQ_REGROUP_BYTES(v, bytes, x0, x1, x2, x3)                                                \
+  do {                                                                                             \
+    const __typeof__(x0) s0 = v##_unpacklo_epi8(x0, x1), s1 = v##_unpackhi_epi8(x0, x1);         \
+    const __typeof__(x0) s2 = v##_unpacklo_epi8(x2, x3), s3 = v##_unpackhi_epi8(x2, x3);         \
+    const __typeof__(x0) u0 = v##_unpacklo_epi8(s0, s1), u1 = v##_unpackhi_epi8(s0, s1);         \
+    const __typeof__(x0) u2 = v##_unpacklo_epi8(s2, s3), u3 = v##_unpackhi_epi8(s2, s3);         \
+    const __typeof__(x0) v0 = v##_unpacklo_epi8(u0, u1), v1 = v##_unpackhi_epi8(u0, u1);         \
+    const __typeof__(x0) v2 = v##_unpacklo_epi8(u2, u3), v3 = v##_unpackhi_epi8(u2, u3);         \
+    (bytes)[0] = v##_unpacklo_epi64(v0, v2);                                                       \
+    (bytes)[1] = v##_unpackhi_epi64(v0, v2);                                                       \
+    (bytes)[2] = v##_unpacklo_epi64(v1, v3);                                                       \
+    (bytes)[3] = v##_unpackhi_epi64(v1, v3);                                                       \
+  } while (0)
+
 #ifdef __SSE2__
-/* Byte j of masks 0..15 as the 16 bytes of bytes[j]: three rounds of
- * interleaving, then the halves put together. */
 static void regroup_bytes(__m128i bytes[4], const uint32_t block[BLOCK_MASKS]) {
   const __m128i x0 = _mm_loadu_si128((const __m128i *)&block[0]);
   const __m128i x1 = _mm_loadu_si128((const __m128i *)&block[4]);
   const __m128i x2 = _mm_loadu_si128((const __m128i *)&block[8]);
   const __m128i x3 = _mm_loadu_si128((const __m128i *)&block[12]);
-  const __m128i s0 = _mm_unpacklo_epi8(x0, x1), s1 = _mm_unpackhi_epi8(x0, x1);
-  const __m128i s2 = _mm_unpacklo_epi8(x2, x3), s3 = _mm_unpackhi_epi8(x2, x3);
-  const __m128i u0 = _mm_unpacklo_epi8(s0, s1), u1 = _mm_unpackhi_epi8(s0, s1);
-  const __m128i u2 = _mm_unpacklo_epi8(s2, s3), u3 = _mm_unpackhi_epi8(s2, s3);
-  /* v0: byte 0 of masks 0..7, then byte 1; v1: bytes 2 and 3; v2, v3 the
-   * same for masks 8..15. */
-  const __m128i v0 = _mm_unpacklo_epi8(u0, u1), v1 = _mm_unpackhi_epi8(u0, u1);
-  const __m128i v2 = _mm_unpacklo_epi8(u2, u3), v3 = _mm_unpackhi_epi8(u2, u3);
-  bytes[0] = _mm_unpacklo_epi64(v0, v2);
-  bytes[1] = _mm_unpackhi_epi64(v0, v2);
-  bytes[2] = _mm_unpacklo_epi64(v1, v3);
-  bytes[3] = _mm_unpackhi_epi64(v1, v3);
+  NQ_REGROUP_BYTES(_mm, bytes, x0, x1, x2, x3);
 }
 
 /* Bits `shift` .. `shift` + 15 of acc[p] from bit p of the block's masks. */
@@ -133,9 +141,35 @@ select_disjoint_avx512(uint32_t *into, const uint32_t *from, size_t count, uint3
   return kept;
 }
 
+/* Eight at a time, left-packed by a permute (bit_avx2.h) and stored
+ * whole: the store ends at most at word k + 8 of `into`, inside its room
+ * of `count` while a whole block of eight is read; the last words, fewer
+ * than eight, one at a time. */
+__attribute__((target("avx2"))) static size_t
+select_disjoint_avx2(uint32_t *into, const uint32_t *from, size_t count, uint32_t mask) {
+  const __m256i against = _mm256_set1_epi32((int)mask);
+  size_t kept = 0, k = 0;
+  for (; k + 8 <= count; k += 8) {
+    const __m256i words = _mm256_loadu_si256((const __m256i *)(from + k));
+    const __m256i disjoint =
+        _mm256_cmpeq_epi32(_mm256_and_si256(words, against), _mm256_setzero_si256());
+    const unsigned fits = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(disjoint));
+    _mm256_storeu_si256((__m256i *)(into + kept), nq__bit_compact(words, fits));
+    kept += (size_t)__builtin_popcount(fits);
+  }
+  return kept + nq__bit_select_disjoint_portable(into + kept, from + k, count - k, mask);
+}
+
 size_t nq__bit_select_disjoint(uint32_t *into, const uint32_t *from, size_t count, uint32_t mask) {
   if (nq__bit_transpose_has_avx512())
     return select_disjoint_avx512(into, from, count, mask);
+  return nq__bit_select_disjoint_avx2(into, from, count, mask);
+}
+
+size_t nq__bit_select_disjoint_avx2(uint32_t *into, const uint32_t *from, size_t count,
+                                    uint32_t mask) {
+  if (nq__bit_has_avx2())
+    return select_disjoint_avx2(into, from, count, mask);
   return nq__bit_select_disjoint_portable(into, from, count, mask);
 }
 
@@ -187,11 +221,50 @@ gather_pairs_avx512(uint32_t *into_a, uint32_t *into_b, const uint32_t *a, const
   return kept;
 }
 
+/* With AVX2 and no AVX-512: each eighth of a word with a pair kept, its
+ * kept lanes loaded under a mask (so only the kept pairs are read),
+ * left-packed by a permute (bit_avx2.h) and stored as a whole register of
+ * eight, within the slack. */
+__attribute__((target("avx2"))) static size_t
+gather_pairs_avx2(uint32_t *into_a, uint32_t *into_b, const uint32_t *a, const uint32_t *b,
+                  const uint32_t *word_index, const uint64_t *ruled_out, size_t words) {
+  const __m256i lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+  size_t kept = 0;
+  for (size_t k = 0; k < words; k++) {
+    if (k + GATHER_AHEAD < words)
+      prefetch_word_pairs(a, b, (size_t)word_index[k + GATHER_AHEAD] * WORD_BITS);
+    const uint64_t keep = ~ruled_out[k];
+    const size_t first = (size_t)word_index[k] * WORD_BITS;
+    for (int eighth = 0; eighth < 8 && (keep >> (8 * eighth)) != 0; eighth++) {
+      const unsigned lanes = (unsigned)(keep >> (8 * eighth)) & 0xffu;
+      if (lanes == 0)
+        continue;
+      const __m256i load = _mm256_cmpeq_epi32(
+          _mm256_and_si256(_mm256_set1_epi32((int)lanes), lane_bit), lane_bit);
+      const size_t at = first + (size_t)(8 * eighth);
+      _mm256_storeu_si256((__m256i *)(into_a + kept),
+                          nq__bit_compact(_mm256_maskload_epi32((const int *)(a + at), load), lanes));
+      _mm256_storeu_si256((__m256i *)(into_b + kept),
+                          nq__bit_compact(_mm256_maskload_epi32((const int *)(b + at), load), lanes));
+      kept += (size_t)__builtin_popcount(lanes);
+    }
+  }
+  return kept;
+}
+
 size_t nq__bit_gather_pairs(uint32_t *into_a, uint32_t *into_b, const uint32_t *a,
                             const uint32_t *b, const uint32_t *word_index,
                             const uint64_t *ruled_out, size_t words) {
   if (nq__bit_transpose_has_avx512())
     return gather_pairs_avx512(into_a, into_b, a, b, word_index, ruled_out, words);
+  return nq__bit_gather_pairs_avx2(into_a, into_b, a, b, word_index, ruled_out, words);
+}
+
+size_t nq__bit_gather_pairs_avx2(uint32_t *into_a, uint32_t *into_b, const uint32_t *a,
+                                 const uint32_t *b, const uint32_t *word_index,
+                                 const uint64_t *ruled_out, size_t words) {
+  if (nq__bit_has_avx2())
+    return gather_pairs_avx2(into_a, into_b, a, b, word_index, ruled_out, words);
   return nq__bit_gather_pairs_portable(into_a, into_b, a, b, word_index, ruled_out, words);
 }
 
@@ -354,6 +427,75 @@ transpose_avx512(uint64_t *rows, size_t stride, const uint32_t *masks, size_t co
   transpose_words_avx512(rows, stride, masks, count, width, first);
 }
 
+/* With AVX2 and no AVX-512: 32 masks at a time, the SSE2 regrouping of
+ * add_block done in both 128-bit lanes at once (masks 0..15 in the low
+ * lane, 16..31 in the high), so that one byte movemask reads a bit of all
+ * 32; a word's two blocks side by side, so that each bitset's word is
+ * stored once, whole. */
+enum { BLOCK_MASKS_AVX2 = 32 };
+
+__attribute__((target("avx2"))) static inline __m256i two_lanes(const uint32_t *low,
+                                                               const uint32_t *high) {
+  return _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)low)),
+                                 _mm_loadu_si128((const __m128i *)high), 1);
+}
+
+/* bytes[j]: byte j of the block's 32 masks, masks 0..15 in the low lane. */
+__attribute__((target("avx2"))) static void regroup_bytes_avx2(__m256i bytes[4],
+                                                              const uint32_t *block) {
+  const __m256i x0 = two_lanes(&block[0], &block[16]), x1 = two_lanes(&block[4], &block[20]);
+  const __m256i x2 = two_lanes(&block[8], &block[24]), x3 = two_lanes(&block[12], &block[28]);
+  NQ_REGROUP_BYTES(_mm256, bytes, x0, x1, x2, x3);
+}
+
+/* The block of 32 masks from `first` as its bytes, zeros past `count`. */
+__attribute__((target("avx2"))) static void block_bytes_avx2(__m256i bytes[4],
+                                                            const uint32_t *masks, size_t count,
+                                                            size_t first) {
+  if (first >= count) {
+    for (int j = 0; j < 4; j++)
+      bytes[j] = _mm256_setzero_si256();
+    return;
+  }
+  const uint32_t *block = masks + first;
+  uint32_t padded[BLOCK_MASKS_AVX2];
+  if (count - first < BLOCK_MASKS_AVX2) {
+    memset(padded, 0, sizeof padded);
+    memcpy(padded, block, (count - first) * sizeof *padded);
+    block = padded;
+  }
+  regroup_bytes_avx2(bytes, block);
+}
+
+__attribute__((target("avx2"))) static void
+transpose_avx2(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count, int width) {
+  const size_t words = (count + WORD_BITS - 1) / WORD_BITS;
+  for (size_t w = 0; w < words; w++) {
+    __m256i low[4], high[4];
+    block_bytes_avx2(low, masks, count, w * WORD_BITS);
+    block_bytes_avx2(high, masks, count, w * WORD_BITS + BLOCK_MASKS_AVX2);
+    for (int j = 0; 8 * j < width; j++) {
+      __m256i low_column = low[j], high_column = high[j];
+      for (int p = 8 * j + 7; p >= 8 * j; p--) {
+        const uint32_t low_bits = (uint32_t)_mm256_movemask_epi8(low_column);
+        const uint32_t high_bits = (uint32_t)_mm256_movemask_epi8(high_column);
+        low_column = _mm256_add_epi8(low_column, low_column);
+        high_column = _mm256_add_epi8(high_column, high_column);
+        if (p < width)
+          rows[(size_t)p * stride + w] = low_bits | (uint64_t)high_bits << BLOCK_MASKS_AVX2;
+      }
+    }
+  }
+}
+
+void nq__bit_transpose_avx2(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
+                            int width) {
+  if (nq__bit_has_avx2())
+    transpose_avx2(rows, stride, masks, count, width);
+  else
+    nq__bit_transpose_portable(rows, stride, masks, count, width);
+}
+
 /* BW for the transpose's byte tests: every AVX-512 CPU but the Xeon Phi has it. */
 int nq__bit_transpose_has_avx512(void) {
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
@@ -364,18 +506,34 @@ void nq__bit_transpose(uint64_t *rows, size_t stride, const uint32_t *masks, siz
   if (nq__bit_transpose_has_avx512())
     transpose_avx512(rows, stride, masks, count, width);
   else
-    nq__bit_transpose_portable(rows, stride, masks, count, width);
+    nq__bit_transpose_avx2(rows, stride, masks, count, width);
 }
 #else
 int nq__bit_transpose_has_avx512(void) { return 0; }
 
+void nq__bit_transpose_avx2(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
+                            int width) {
+  nq__bit_transpose_portable(rows, stride, masks, count, width);
+}
+
 size_t nq__bit_select_disjoint(uint32_t *into, const uint32_t *from, size_t count, uint32_t mask) {
+  return nq__bit_select_disjoint_portable(into, from, count, mask);
+}
+
+size_t nq__bit_select_disjoint_avx2(uint32_t *into, const uint32_t *from, size_t count,
+                                    uint32_t mask) {
   return nq__bit_select_disjoint_portable(into, from, count, mask);
 }
 
 size_t nq__bit_gather_pairs(uint32_t *into_a, uint32_t *into_b, const uint32_t *a,
                             const uint32_t *b, const uint32_t *word_index,
                             const uint64_t *ruled_out, size_t words) {
+  return nq__bit_gather_pairs_portable(into_a, into_b, a, b, word_index, ruled_out, words);
+}
+
+size_t nq__bit_gather_pairs_avx2(uint32_t *into_a, uint32_t *into_b, const uint32_t *a,
+                                 const uint32_t *b, const uint32_t *word_index,
+                                 const uint64_t *ruled_out, size_t words) {
   return nq__bit_gather_pairs_portable(into_a, into_b, a, b, word_index, ruled_out, words);
 }
 

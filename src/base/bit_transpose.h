@@ -26,23 +26,31 @@ void nq__bit_transpose(uint64_t *rows, size_t stride, const uint32_t *masks, siz
                        int width);
 
 /* The same in blocks of 16 masks (SSE2, or bit by bit), whatever the CPU
- * has: nq__bit_transpose takes AVX-512 where the CPU has it
- * (nq__bit_transpose_has_avx512), this otherwise; the tests hold both to
- * the definition. */
+ * has, and in blocks of 32 with AVX2 (the portable one on a CPU without):
+ * nq__bit_transpose takes AVX-512 where the CPU has it
+ * (nq__bit_transpose_has_avx512), else AVX2 where it has that, else the
+ * portable one; the tests hold all three to the definition. */
 void nq__bit_transpose_portable(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
                                 int width);
+void nq__bit_transpose_avx2(uint64_t *rows, size_t stride, const uint32_t *masks, size_t count,
+                            int width);
 int nq__bit_transpose_has_avx512(void);
 
 /* The other way round, the join's repack: the pairs (a[t], b[t]) whose bit
  * is clear in their word, for t = 64 * word_index[k] + bit and k < words,
  * appended in that order to into_a and into_b; returns how many.  Reads
  * only the pairs it keeps; with AVX-512, 16 at a time compressed and
- * stored as a whole register, so into_a and into_b must have room for
- * NQ_BIT_STORE_SLACK pairs past the last kept, whose values it leaves
- * unspecified. */
+ * stored as a whole register (with AVX2, 8), so into_a and into_b must
+ * have room for NQ_BIT_STORE_SLACK pairs past the last kept, whose values
+ * it leaves unspecified. */
 size_t nq__bit_gather_pairs(uint32_t *into_a, uint32_t *into_b, const uint32_t *a,
                             const uint32_t *b, const uint32_t *word_index,
                             const uint64_t *ruled_out, size_t words);
+/* With AVX2, eight a step (stored as whole registers of eight: the same
+ * slack suffices); the portable one on a CPU without AVX2. */
+size_t nq__bit_gather_pairs_avx2(uint32_t *into_a, uint32_t *into_b, const uint32_t *a,
+                                 const uint32_t *b, const uint32_t *word_index,
+                                 const uint64_t *ruled_out, size_t words);
 size_t nq__bit_gather_pairs_portable(uint32_t *into_a, uint32_t *into_b, const uint32_t *a,
                                      const uint32_t *b, const uint32_t *word_index,
                                      const uint64_t *ruled_out, size_t words);
@@ -50,8 +58,12 @@ size_t nq__bit_gather_pairs_portable(uint32_t *into_a, uint32_t *into_b, const u
 /* The words of `from` that share no bit with `mask`, appended in order
  * to `into`, which has room for `count` and is written nowhere else;
  * returns how many.  The join's completions
- * that fit (src/join/join_bucket.c); with AVX-512, 16 at a time compressed. */
+ * that fit (src/join/join_bucket.c); with AVX-512, 16 at a time compressed,
+ * with AVX2 eight at a time (the _avx2 one: the portable one on a CPU
+ * without AVX2), the portable one a word at a time. */
 size_t nq__bit_select_disjoint(uint32_t *into, const uint32_t *from, size_t count, uint32_t mask);
+size_t nq__bit_select_disjoint_avx2(uint32_t *into, const uint32_t *from, size_t count,
+                                    uint32_t mask);
 size_t nq__bit_select_disjoint_portable(uint32_t *into, const uint32_t *from, size_t count,
                                         uint32_t mask);
 

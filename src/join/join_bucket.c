@@ -16,6 +16,7 @@
 
 #include <string.h>
 
+#include "bit_avx2.h"
 #include "bit_count.h"
 #include "bit_transpose.h"
 #include "bits.h"
@@ -240,6 +241,35 @@ narrow_in_run_avx512(uint64_t *next, const uint64_t *ruled_out, size_t live, con
   *left = (uint64_t)_mm512_reduce_add_epi64(fitting);
   return full_words;
 }
+
+/* Four a step with AVX2, the tops left counted a byte at a time
+ * (bit_avx2.h); the last few words one at a time. */
+__attribute__((target("avx2"))) static size_t
+narrow_in_run_avx2(uint64_t *next, const uint64_t *ruled_out, size_t live, const uint64_t *by_ld,
+                   const uint64_t *by_rd, uint64_t *left) {
+  const __m256i full = _mm256_set1_epi64x(-1);
+  __m256i fitting = _mm256_setzero_si256();
+  size_t full_words = 0, w = 0;
+  for (; w + 4 <= live; w += 4) {
+#define NQ_LOAD(p) _mm256_loadu_si256((const __m256i *)((p) + w))
+    const __m256i v =
+        _mm256_or_si256(_mm256_or_si256(NQ_LOAD(ruled_out), NQ_LOAD(by_ld)), NQ_LOAD(by_rd));
+#undef NQ_LOAD
+    _mm256_storeu_si256((__m256i *)(next + w), v);
+    fitting = _mm256_add_epi64(
+        fitting, nq__bit_lanes_sum(nq__bit_bytes_count(_mm256_xor_si256(v, full))));
+    full_words += (size_t)__builtin_popcount(
+        (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(v, full))));
+  }
+  uint64_t tail = 0;
+  for (; w < live; w++) {
+    next[w] = ruled_out[w] | by_ld[w] | by_rd[w];
+    full_words += next[w] == ~(uint64_t)0;
+    tail += (uint64_t)bit_count(~next[w]);
+  }
+  *left = nq__bit_sum_of_four(fitting) + tail;
+  return full_words;
+}
 #endif
 
 /* The words of a table all live (index 0, 1, ...) once a queen's two
@@ -251,6 +281,8 @@ static size_t narrow_in_run(const nq_join_scratch_t *scratch, uint64_t *next,
 #ifdef JOIN_X86_SIMD
   if (!scratch->quarters.portable_pairing && __builtin_cpu_supports("avx512vpopcntdq"))
     return narrow_in_run_avx512(next, ruled_out, live, by_ld, by_rd, left);
+  if (!scratch->quarters.scalar_pairing && nq__bit_has_avx2())
+    return narrow_in_run_avx2(next, ruled_out, live, by_ld, by_rd, left);
 #else
   (void)scratch;
 #endif
@@ -805,6 +837,12 @@ int nq_join_bucket(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_
 
 void nq__join_portable_pairing(nq_join_scratch_t *scratch, int portable) {
   scratch->quarters.portable_pairing = portable;
+  scratch->quarters.scalar_pairing = portable;
+}
+
+void nq__join_avx2_pairing(nq_join_scratch_t *scratch, int avx2) {
+  scratch->quarters.portable_pairing = avx2;
+  scratch->quarters.scalar_pairing = 0;
 }
 
 void nq__join_wide_pairing(nq_join_scratch_t *scratch, int wide) {

@@ -34,6 +34,10 @@ int nq__join_long_diagonal_rule_fits(int n, int top_rows);
  * the CPU has it (0, the default): the tests hold both to the counts. */
 void nq__join_portable_pairing(nq_join_scratch_t *scratch, int portable);
 
+/* The same, with the quarters paired with AVX2 where the CPU has it (1):
+ * what a CPU without AVX-512 runs; 0 goes back to the default. */
+void nq__join_avx2_pairing(nq_join_scratch_t *scratch, int avx2);
+
 /* The lower quarters kept in wide words from now on (1), or narrowed to
  * 32 bits where they fit (0, the default; join_quarter_tables.h): the tests hold
  * both to the counts, since every board they count fits narrowed. */

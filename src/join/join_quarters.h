@@ -47,8 +47,11 @@ typedef struct join_quarters {
                                       upper quarter's place in its group, */
   size_t next_lower;               /* and the first lower quarter it is not yet paired with */
   int vector_pairing;              /* the bucket's pairs tried with AVX-512 */
-  int portable_pairing; /* never with AVX-512, nor the completions' lists (join_bucket.c):
-                           the tests hold both to the same counts */
+  int avx2_pairing;                /* else with AVX2, eight at a time */
+  int portable_pairing; /* never with AVX-512, nor the live words' runs and the
+                           completions' lists (join_bucket.c): the tests hold both to
+                           the same counts */
+  int scalar_pairing;   /* with portable_pairing: nor with AVX2 (the tests hold all three) */
   int wide_pairing;     /* never with narrowed words (the tests hold both alike) */
   join_narrowing_t narrowing; /* the lower quarter's, where its words are narrowed */
   int private_quarters; /* searched for the bucket, never read from the process's

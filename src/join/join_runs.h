@@ -3,12 +3,14 @@
 
 /* Runs of a table's words, shared by the tables' building (join_tables.c)
  * and the bottom walk (join_bucket.c): three ORed into a fourth, eight
- * words a store with AVX-512, and the index of a run of words all live.
+ * words a store with AVX-512 (four with AVX2), and the index of a run of
+ * words all live.
  * Inline here, since the walk calls them at every node that narrows. */
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bit_avx2.h"
 #include "join_walk.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -42,6 +44,22 @@ or_in_run_avx512(uint64_t *to, const uint64_t *a, const uint64_t *b, const uint6
     _mm512_mask_storeu_epi64(to + w, lanes, or_of_three(lanes, a + w, b + w, c + w));
   }
 }
+
+/* Without AVX-512, four words a store with AVX2; the last few one at a
+ * time. */
+__attribute__((target("avx2"))) static inline void
+or_in_run_avx2(uint64_t *to, const uint64_t *a, const uint64_t *b, const uint64_t *c,
+               size_t words) {
+  size_t w = 0;
+  for (; w + 4 <= words; w += 4) {
+#define NQ_LOAD(p) _mm256_loadu_si256((const __m256i *)((p) + w))
+    _mm256_storeu_si256((__m256i *)(to + w),
+                        _mm256_or_si256(_mm256_or_si256(NQ_LOAD(a), NQ_LOAD(b)), NQ_LOAD(c)));
+#undef NQ_LOAD
+  }
+  for (; w < words; w++)
+    to[w] = a[w] | b[w] | c[w];
+}
 #endif
 
 static inline void or_in_run(const nq_join_scratch_t *scratch, uint64_t *to, const uint64_t *a,
@@ -49,6 +67,10 @@ static inline void or_in_run(const nq_join_scratch_t *scratch, uint64_t *to, con
 #ifdef JOIN_X86_SIMD
   if (!scratch->quarters.portable_pairing && __builtin_cpu_supports("avx512f")) {
     or_in_run_avx512(to, a, b, c, words);
+    return;
+  }
+  if (!scratch->quarters.scalar_pairing && nq__bit_has_avx2()) {
+    or_in_run_avx2(to, a, b, c, words);
     return;
   }
 #else

@@ -9,6 +9,7 @@
  * (about 13 a top at n = 18) but a pair is two ANDs without a branch the
  * data decides (docs/performance.md has the time shares). */
 
+#include "bit_avx2.h"
 #include "bit_transpose.h"
 #include "bits.h"
 #include "join_memory.h"
@@ -151,6 +152,80 @@ pair_avx512(uint32_t *into_ld, uint32_t *into_rd, const pairing_t *p, const uint
   return end;
 }
 
+/* Without AVX-512 but with AVX2: eight narrowed lower quarters a register,
+ * the fitting tops left-packed by a permute (bit_avx2.h) and stored
+ * whole.  A store at `end` ends by word l + 8, within the room of `count`
+ * reserved, for every whole block of eight; the last ones, fewer, one at a
+ * time. */
+__attribute__((target("avx2"))) static size_t
+pair_narrow_avx2(uint32_t *into_ld, uint32_t *into_rd, const narrow_pairing_t *p,
+                 const uint32_t *ld, const uint32_t *rd, size_t count) {
+  const __m256i upper_ld = _mm256_set1_epi32((int)p->ld);
+  const __m256i upper_rd = _mm256_set1_epi32((int)p->rd);
+  const __m256i board = _mm256_set1_epi32((int)p->board);
+  const __m128i ld_up = _mm_cvtsi32_si128(p->ld_up), rd_shift = _mm_cvtsi32_si128(p->rd_shift);
+  const __m256i on_main = _mm256_set1_epi32((int)p->on_main);
+  const __m256i on_anti = _mm256_set1_epi32((int)p->on_anti);
+  const __m256i zero = _mm256_setzero_si256();
+  size_t end = 0, l = 0;
+  for (; l + 8 <= count; l += 8) {
+    const __m256i lower_ld = _mm256_loadu_si256((const __m256i *)(ld + l));
+    const __m256i lower_rd = _mm256_loadu_si256((const __m256i *)(rd + l));
+    const __m256i top_ld =
+        _mm256_and_si256(_mm256_sll_epi32(_mm256_or_si256(upper_ld, lower_ld), ld_up), board);
+    const __m256i top_rd = _mm256_srl_epi32(_mm256_or_si256(upper_rd, lower_rd), rd_shift);
+    const __m256i meet = _mm256_or_si256(_mm256_and_si256(upper_ld, lower_ld),
+                                         _mm256_and_si256(upper_rd, lower_rd));
+    /* Off one long diagonal or the other, as the rule asks (join_bucket.c). */
+    const __m256i off_one = _mm256_or_si256(
+        _mm256_cmpeq_epi32(_mm256_and_si256(top_ld, on_main), zero),
+        _mm256_cmpeq_epi32(_mm256_and_si256(top_rd, on_anti), zero));
+    const __m256i fit = _mm256_and_si256(_mm256_cmpeq_epi32(meet, zero), off_one);
+    const unsigned fits = (unsigned)_mm256_movemask_ps(_mm256_castsi256_ps(fit));
+    _mm256_storeu_si256((__m256i *)(into_ld + end), nq__bit_compact(top_ld, fits));
+    _mm256_storeu_si256((__m256i *)(into_rd + end), nq__bit_compact(top_rd, fits));
+    end += (size_t)__builtin_popcount(fits);
+  }
+  return end + pair_narrow_portable(into_ld + end, into_rd + end, p, ld + l, rd + l, count - l);
+}
+
+/* The same for wide lower quarters, four a register: each fitting top's
+ * two 64-bit masks left-packed as their low halves (lane i's is dword 2i)
+ * and stored as four 32-bit values, ending by word l + 4. */
+__attribute__((target("avx2"))) static size_t pair_avx2(uint32_t *into_ld, uint32_t *into_rd,
+                                                       const pairing_t *p, const uint64_t *ld,
+                                                       const uint64_t *rd, size_t count) {
+  const __m256i upper_ld = _mm256_set1_epi64x((long long)p->ld);
+  const __m256i upper_rd = _mm256_set1_epi64x((long long)p->rd);
+  const __m256i board = _mm256_set1_epi64x((long long)p->board);
+  const __m128i ld_shift = _mm_cvtsi32_si128(p->ld_shift), rd_shift = _mm_cvtsi32_si128(p->rd_shift);
+  const __m256i on_main = _mm256_set1_epi64x((long long)p->on_main);
+  const __m256i on_anti = _mm256_set1_epi64x((long long)p->on_anti);
+  const __m256i zero = _mm256_setzero_si256();
+  size_t end = 0, l = 0;
+  for (; l + 4 <= count; l += 4) {
+    const __m256i lower_ld = _mm256_loadu_si256((const __m256i *)(ld + l));
+    const __m256i lower_rd = _mm256_loadu_si256((const __m256i *)(rd + l));
+    const __m256i top_ld =
+        _mm256_and_si256(_mm256_srl_epi64(_mm256_or_si256(upper_ld, lower_ld), ld_shift), board);
+    const __m256i top_rd = _mm256_srl_epi64(_mm256_or_si256(upper_rd, lower_rd), rd_shift);
+    const __m256i meet = _mm256_or_si256(_mm256_and_si256(upper_ld, lower_ld),
+                                         _mm256_and_si256(upper_rd, lower_rd));
+    const __m256i off_one = _mm256_or_si256(
+        _mm256_cmpeq_epi64(_mm256_and_si256(top_ld, on_main), zero),
+        _mm256_cmpeq_epi64(_mm256_and_si256(top_rd, on_anti), zero));
+    const __m256i fit = _mm256_and_si256(_mm256_cmpeq_epi64(meet, zero), off_one);
+    const unsigned fits = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(fit));
+    const __m256i low_halves = _mm256_slli_epi32(nq__bit_compact_order(fits), 1);
+    _mm_storeu_si128((__m128i *)(into_ld + end),
+                     _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(top_ld, low_halves)));
+    _mm_storeu_si128((__m128i *)(into_rd + end),
+                     _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(top_rd, low_halves)));
+    end += (size_t)__builtin_popcount(fits);
+  }
+  return end + pair_portable(into_ld + end, into_rd + end, p, ld + l, rd + l, count - l);
+}
+
 /* The transpose's AVX-512 (base/bit_transpose.h) and the 256-bit masked
  * stores of AVX-512VL. */
 static int has_avx512(void) {
@@ -163,6 +238,14 @@ static size_t pair_avx512(uint32_t *into_ld, uint32_t *into_rd, const pairing_t 
 }
 static size_t pair_narrow_avx512(uint32_t *into_ld, uint32_t *into_rd, const narrow_pairing_t *p,
                                  const uint32_t *ld, const uint32_t *rd, size_t count) {
+  return pair_narrow_portable(into_ld, into_rd, p, ld, rd, count);
+}
+static size_t pair_avx2(uint32_t *into_ld, uint32_t *into_rd, const pairing_t *p,
+                        const uint64_t *ld, const uint64_t *rd, size_t count) {
+  return pair_portable(into_ld, into_rd, p, ld, rd, count);
+}
+static size_t pair_narrow_avx2(uint32_t *into_ld, uint32_t *into_rd, const narrow_pairing_t *p,
+                               const uint32_t *ld, const uint32_t *rd, size_t count) {
   return pair_narrow_portable(into_ld, into_rd, p, ld, rd, count);
 }
 static int has_avx512(void) { return 0; }
@@ -188,12 +271,13 @@ static void pair_upper(top_table_t *tops, const join_quarters_t *q, const pairin
   if (q->lower.ld32 != NULL) {
     const narrow_pairing_t narrow = narrowed(p, q->narrowing);
     const uint32_t *ld = q->lower.ld32 + first, *rd = q->lower.rd32 + first;
-    tops->tops += q->vector_pairing
-                      ? pair_narrow_avx512(into_ld, into_rd, &narrow, ld, rd, count)
-                      : pair_narrow_portable(into_ld, into_rd, &narrow, ld, rd, count);
+    tops->tops += q->vector_pairing ? pair_narrow_avx512(into_ld, into_rd, &narrow, ld, rd, count)
+                  : q->avx2_pairing ? pair_narrow_avx2(into_ld, into_rd, &narrow, ld, rd, count)
+                                    : pair_narrow_portable(into_ld, into_rd, &narrow, ld, rd, count);
   } else {
     const uint64_t *ld = q->lower.ld + first, *rd = q->lower.rd + first;
     tops->tops += q->vector_pairing ? pair_avx512(into_ld, into_rd, p, ld, rd, count)
+                  : q->avx2_pairing ? pair_avx2(into_ld, into_rd, p, ld, rd, count)
                                     : pair_portable(into_ld, into_rd, p, ld, rd, count);
   }
 }
@@ -208,6 +292,7 @@ int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t to
   q->upper_rows = a;
   q->groups = nq__join_binomial(m, a);
   q->vector_pairing = has_avx512() && !q->portable_pairing;
+  q->avx2_pairing = !q->vector_pairing && !q->scalar_pairing && nq__bit_has_avx2();
   q->next_group = q->next_upper = 0;
   q->next_lower = 0;
   q->next_group_places = (uint32_t)nq__join_first_set(a);
