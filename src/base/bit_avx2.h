@@ -28,6 +28,11 @@ __attribute__((target("avx2"))) static inline __m256i nq__bit_compact(__m256i v,
   return _mm256_permutevar8x32_epi32(v, nq__bit_compact_order(keep));
 }
 
+/* Four words from `words` on. */
+__attribute__((target("avx2"))) static inline __m256i nq__bit_load_four(const uint64_t *words) {
+  return _mm256_loadu_si256((const __m256i *)words);
+}
+
 /* The count of set bits of each byte of v (AVX-512's popcount, a byte
  * at a time): a byte shuffle looks up each nibble's count. */
 __attribute__((target("avx2"))) static inline __m256i nq__bit_bytes_count(__m256i v) {

@@ -36,7 +36,8 @@ static uint64_t count_twice_in_words(const uint64_t *base, const nq_bit_sets_t s
   uint64_t count = 0;
   for (size_t w = from; w < to; w++) {
     const uint64_t clear = ~ored_word(base, sets, w);
-    count += (uint64_t)bit_count(clear) + (uint64_t)bit_count(clear & word_bits_from(twice_from, w));
+    count +=
+        (uint64_t)bit_count(clear) + (uint64_t)bit_count(clear & word_bits_from(twice_from, w));
   }
   return count;
 }
@@ -153,11 +154,13 @@ count_clear_twice_avx512(const uint64_t *base, const nq_bit_sets_t *sets, size_t
  * complement); a whole block takes plain loads, cheaper than masked ones. */
 __attribute__((target("avx2"))) static inline __m256i
 nor_in_four(const uint64_t *base, const nq_bit_sets_t sets, size_t w, int whole, __m256i lanes) {
-#define NQ_LOAD(p)                                                                                   (whole ? _mm256_loadu_si256((const __m256i *)((p) + w))                                                  : _mm256_maskload_epi64((const long long *)((p) + w), lanes))
-  __m256i v = _mm256_or_si256(NQ_LOAD(base), NQ_LOAD(sets[0]));
+#define NQ_LOAD_FOUR(p)                                                                            \
+  (whole ? nq__bit_load_four((p) + w)                                                             \
+         : _mm256_maskload_epi64((const long long *)((p) + w), lanes))
+  __m256i v = _mm256_or_si256(NQ_LOAD_FOUR(base), NQ_LOAD_FOUR(sets[0]));
   for (int s = 1; s < NQ_BIT_COUNT_SETS; s++)
-    v = _mm256_or_si256(v, NQ_LOAD(sets[s]));
-#undef NQ_LOAD
+    v = _mm256_or_si256(v, NQ_LOAD_FOUR(sets[s]));
+#undef NQ_LOAD_FOUR
   return _mm256_xor_si256(v, lanes);
 }
 

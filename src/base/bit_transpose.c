@@ -242,10 +242,10 @@ gather_pairs_avx2(uint32_t *into_a, uint32_t *into_b, const uint32_t *a, const u
       const __m256i load = _mm256_cmpeq_epi32(
           _mm256_and_si256(_mm256_set1_epi32((int)lanes), lane_bit), lane_bit);
       const size_t at = first + (size_t)(8 * eighth);
-      _mm256_storeu_si256((__m256i *)(into_a + kept),
-                          nq__bit_compact(_mm256_maskload_epi32((const int *)(a + at), load), lanes));
-      _mm256_storeu_si256((__m256i *)(into_b + kept),
-                          nq__bit_compact(_mm256_maskload_epi32((const int *)(b + at), load), lanes));
+      const __m256i kept_a = _mm256_maskload_epi32((const int *)(a + at), load);
+      const __m256i kept_b = _mm256_maskload_epi32((const int *)(b + at), load);
+      _mm256_storeu_si256((__m256i *)(into_a + kept), nq__bit_compact(kept_a, lanes));
+      _mm256_storeu_si256((__m256i *)(into_b + kept), nq__bit_compact(kept_b, lanes));
       kept += (size_t)__builtin_popcount(lanes);
     }
   }

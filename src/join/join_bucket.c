@@ -251,10 +251,9 @@ narrow_in_run_avx2(uint64_t *next, const uint64_t *ruled_out, size_t live, const
   __m256i fitting = _mm256_setzero_si256();
   size_t full_words = 0, w = 0;
   for (; w + 4 <= live; w += 4) {
-#define NQ_LOAD(p) _mm256_loadu_si256((const __m256i *)((p) + w))
-    const __m256i v =
-        _mm256_or_si256(_mm256_or_si256(NQ_LOAD(ruled_out), NQ_LOAD(by_ld)), NQ_LOAD(by_rd));
-#undef NQ_LOAD
+    const __m256i v = _mm256_or_si256(
+        _mm256_or_si256(nq__bit_load_four(ruled_out + w), nq__bit_load_four(by_ld + w)),
+        nq__bit_load_four(by_rd + w));
     _mm256_storeu_si256((__m256i *)(next + w), v);
     fitting = _mm256_add_epi64(
         fitting, nq__bit_lanes_sum(nq__bit_bytes_count(_mm256_xor_si256(v, full))));

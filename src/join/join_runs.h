@@ -52,10 +52,10 @@ or_in_run_avx2(uint64_t *to, const uint64_t *a, const uint64_t *b, const uint64_
                size_t words) {
   size_t w = 0;
   for (; w + 4 <= words; w += 4) {
-#define NQ_LOAD(p) _mm256_loadu_si256((const __m256i *)((p) + w))
-    _mm256_storeu_si256((__m256i *)(to + w),
-                        _mm256_or_si256(_mm256_or_si256(NQ_LOAD(a), NQ_LOAD(b)), NQ_LOAD(c)));
-#undef NQ_LOAD
+    const __m256i ored = _mm256_or_si256(
+        _mm256_or_si256(nq__bit_load_four(a + w), nq__bit_load_four(b + w)),
+        nq__bit_load_four(c + w));
+    _mm256_storeu_si256((__m256i *)(to + w), ored);
   }
   for (; w < words; w++)
     to[w] = a[w] | b[w] | c[w];

@@ -198,7 +198,8 @@ __attribute__((target("avx2"))) static size_t pair_avx2(uint32_t *into_ld, uint3
   const __m256i upper_ld = _mm256_set1_epi64x((long long)p->ld);
   const __m256i upper_rd = _mm256_set1_epi64x((long long)p->rd);
   const __m256i board = _mm256_set1_epi64x((long long)p->board);
-  const __m128i ld_shift = _mm_cvtsi32_si128(p->ld_shift), rd_shift = _mm_cvtsi32_si128(p->rd_shift);
+  const __m128i ld_shift = _mm_cvtsi32_si128(p->ld_shift);
+  const __m128i rd_shift = _mm_cvtsi32_si128(p->rd_shift);
   const __m256i on_main = _mm256_set1_epi64x((long long)p->on_main);
   const __m256i on_anti = _mm256_set1_epi64x((long long)p->on_anti);
   const __m256i zero = _mm256_setzero_si256();
@@ -271,9 +272,10 @@ static void pair_upper(top_table_t *tops, const join_quarters_t *q, const pairin
   if (q->lower.ld32 != NULL) {
     const narrow_pairing_t narrow = narrowed(p, q->narrowing);
     const uint32_t *ld = q->lower.ld32 + first, *rd = q->lower.rd32 + first;
-    tops->tops += q->vector_pairing ? pair_narrow_avx512(into_ld, into_rd, &narrow, ld, rd, count)
-                  : q->avx2_pairing ? pair_narrow_avx2(into_ld, into_rd, &narrow, ld, rd, count)
-                                    : pair_narrow_portable(into_ld, into_rd, &narrow, ld, rd, count);
+    tops->tops +=
+        q->vector_pairing ? pair_narrow_avx512(into_ld, into_rd, &narrow, ld, rd, count)
+        : q->avx2_pairing ? pair_narrow_avx2(into_ld, into_rd, &narrow, ld, rd, count)
+                          : pair_narrow_portable(into_ld, into_rd, &narrow, ld, rd, count);
   } else {
     const uint64_t *ld = q->lower.ld + first, *rd = q->lower.rd + first;
     tops->tops += q->vector_pairing ? pair_avx512(into_ld, into_rd, p, ld, rd, count)
