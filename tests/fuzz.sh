@@ -36,7 +36,8 @@ fi
 # The readers and what they call, nothing of MPI's but its header.
 sources=()
 for name in record/journal record/journal_checks record/journal_lines record/journal_load record/merge record/totals \
-  board/slice board/units board/frame board/symmetry base/error base/message base/durable base/bit_count base/bit_transpose base/standard_stream \
+  board/slice board/units board/frame board/symmetry base/error base/message base/durable base/bit_avx2 base/bit_count base/bit_transpose \
+  base/standard_stream \
   app/status app/app_output app/output record/merge_cycles method/method method/method_backtrack method/method_join join/join_bucket join/join_completions join/join_memory join/join_quarter_tables join/join_quarters \
   join/join_sample join/join_scratch join/join_tables join/join_tops join/join_units search/kernel search/lanes search/symmetric; do
   sources+=("$source/src/$name.c")

@@ -30,12 +30,13 @@ int nq__join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scrat
 int nq__join_long_diagonal_rule_fits(int n, int top_rows);
 
 /* The quarters paired, the live words narrowed and the fused rows'
- * completions listed without AVX-512 from now on (1), or with it where
- * the CPU has it (0, the default): the tests hold both to the counts. */
+ * completions listed in plain C from now on (1), or with AVX-512 or AVX2
+ * where the CPU has them (0, the default): the tests hold both to the
+ * counts.  (The kernels of src/base/ dispatch on the CPU alone.) */
 void nq__join_portable_pairing(nq_join_scratch_t *scratch, int portable);
 
-/* The same, with the quarters paired with AVX2 where the CPU has it (1):
- * what a CPU without AVX-512 runs; 0 goes back to the default. */
+/* The same without AVX-512 but with AVX2 where the CPU has it (1): what a
+ * CPU without AVX-512 runs; 0 goes back to the default. */
 void nq__join_avx2_pairing(nq_join_scratch_t *scratch, int avx2);
 
 /* The lower quarters kept in wide words from now on (1), or narrowed to
