@@ -46,31 +46,25 @@ static uint64_t *brute_bucket_counts(int n, int top_rows) {
  * groups (a shorter upper quarter), down to the tops listed row by row;
  * the tops in parts, from the smallest a limit allows (one upper
  * quarter's pairs) to a few words; the quarters paired without AVX-512,
- * one at a time (pairing 1) and with AVX2 (pairing 2: what a CPU without
- * AVX-512 runs; on a CPU without AVX2 it is the portable one); and the
+ * one at a time (JOIN_PLAIN) and with AVX2 (what a CPU without AVX-512 runs;
+ * on a CPU without AVX2 it is the portable one); and the
  * quarters searched for each bucket instead of read from the process's
  * tables; and the lower quarters in wide words, as on boards past 26. */
 typedef struct bucket_shape {
   uint32_t group_limit;
   size_t memory_limit;
-  int pairing; /* 0: the CPU's widest; 1: portable; 2: AVX2 */
+  join_vectors_t widest; /* the join's own loops' widest vectors (JOIN_AVX512: the CPU's) */
   int private_quarters;
   int wide_pairing;
 } bucket_shape_t;
 
 static const bucket_shape_t bucket_shapes[] = {
-    {0, 0, 0, 0, 0},         {4, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {0, 1, 0, 0, 0},
-    {0, 24 * 1024, 0, 0, 0}, {0, 0, 1, 0, 0}, {4, 1, 1, 0, 0}, {0, 0, 0, 1, 0},
-    {4, 1, 1, 1, 0},         {0, 0, 0, 0, 1}, {4, 1, 1, 0, 1}, {0, 0, 2, 0, 0},
-    {4, 1, 2, 0, 1},
+    {0, 0, JOIN_AVX512, 0, 0}, {4, 0, JOIN_AVX512, 0, 0},         {1, 0, JOIN_AVX512, 0, 0},
+    {0, 1, JOIN_AVX512, 0, 0}, {0, 24 * 1024, JOIN_AVX512, 0, 0}, {0, 0, JOIN_PLAIN, 0, 0},
+    {4, 1, JOIN_PLAIN, 0, 0},  {0, 0, JOIN_AVX512, 1, 0},         {4, 1, JOIN_PLAIN, 1, 0},
+    {0, 0, JOIN_AVX512, 0, 1}, {4, 1, JOIN_PLAIN, 0, 1},          {0, 0, JOIN_AVX2, 0, 0},
+    {4, 1, JOIN_AVX2, 0, 1},
 };
-
-/* Pairing 0, 1 or 2 of bucket_shape_t. */
-static void set_pairing(nq_join_scratch_t *scratch, int pairing) {
-  nq__join_portable_pairing(scratch, pairing == 1);
-  if (pairing == 2)
-    nq__join_avx2_pairing(scratch, 1);
-}
 
 static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows,
                                  bucket_shape_t shape) {
@@ -78,7 +72,7 @@ static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows
   uint64_t sets_joined = 0, mismatches = 0;
   nq__join_limit_quarter_groups(scratch, shape.group_limit);
   nq_join_scratch_limit(scratch, shape.memory_limit);
-  set_pairing(scratch, shape.pairing);
+  nq__join_widest_vectors(scratch, shape.widest);
   nq__join_private_quarters(scratch, shape.private_quarters);
   nq__join_wide_pairing(scratch, shape.wide_pairing);
   for (unsigned set = 0; set < 1u << n; set++) {
@@ -90,9 +84,9 @@ static void assert_buckets_match(nq_join_scratch_t *scratch, int n, int top_rows
     sets_joined++;
   }
   ck_assert_msg(mismatches == 0,
-                "n=%d top_rows=%d quarter groups %u, memory %zu, pairing %d, private %d, wide %d: "
+                "n=%d top_rows=%d quarter groups %u, memory %zu, vectors %d, private %d, wide %d: "
                 "%llu of %llu column sets miscounted",
-                n, top_rows, shape.group_limit, shape.memory_limit, shape.pairing,
+                n, top_rows, shape.group_limit, shape.memory_limit, (int)shape.widest,
                 shape.private_quarters, shape.wide_pairing, (unsigned long long)mismatches,
                 (unsigned long long)sets_joined);
   free(expected);
@@ -176,7 +170,7 @@ START_TEST(test_join_long_diagonal_rule_by_bucket) {
   const size_t limits[] = {0, 1, 0, 0, 0};
   for (size_t k = 0; k < (by_bucket ? 5u : 1u); k++) {
     nq_join_scratch_limit(scratch, limits[k]);
-    set_pairing(scratch, k == 2 ? 1 : k == 4 ? 2 : 0);
+    nq__join_widest_vectors(scratch, k == 2 ? JOIN_PLAIN : k == 4 ? JOIN_AVX2 : JOIN_AVX512);
     nq__join_private_quarters(scratch, k == 3);
     uint64_t mismatches = 0, total = 0;
     for (unsigned set = 0; set < 1u << n; set++) {

@@ -29,12 +29,12 @@ static uint64_t word_bits_from(size_t from, size_t w) {
   return from - 64 * w >= 64 ? 0 : ~(uint64_t)0 << (from - 64 * w);
 }
 
-/* One list's zero bits in words from..to-1, those from bit `twice_from`
+/* One list's zero bits in words 0..words-1, those from bit `twice_from`
  * on twice. */
 static uint64_t count_twice_in_words(const uint64_t *base, const nq_bit_sets_t sets,
-                                     size_t twice_from, size_t from, size_t to) {
+                                     size_t twice_from, size_t words) {
   uint64_t count = 0;
-  for (size_t w = from; w < to; w++) {
+  for (size_t w = 0; w < words; w++) {
     const uint64_t clear = ~ored_word(base, sets, w);
     count +=
         (uint64_t)bit_count(clear) + (uint64_t)bit_count(clear & word_bits_from(twice_from, w));
@@ -47,7 +47,7 @@ uint64_t nq__bit_count_clear_twice_portable(const uint64_t *base, const nq_bit_s
                                             size_t words) {
   uint64_t count = nq__bit_count_clear_portable(base, sets, twice_lists, 0, words);
   for (size_t k = twice_lists; k < lists; k++)
-    count += count_twice_in_words(base, sets[k], twice_from, 0, words);
+    count += count_twice_in_words(base, sets[k], twice_from, words);
   return count;
 }
 
@@ -180,32 +180,34 @@ __attribute__((target("avx2"))) static inline __m256i bits_from_in_four(size_t f
   return _mm256_blendv_epi8(all, _mm256_sllv_epi64(all, before), inside);
 }
 
-/* The zero bits of one list's words from..to-1, a count a lane, those
- * from bit `twice_from` on twice when `twice` (a byte's two counts, at
- * most 16, added before the lanes' sums).  The tables this far down are
- * often a few words, so the last block is read under a mask rather than a
- * word at a time. */
+/* The zero bits of four words w.. (`clear`), a count a lane, those from
+ * bit `twice_from` on twice when `twice` (a byte's two counts, at most
+ * 16, added before the lanes' sums). */
+__attribute__((target("avx2"))) static inline __m256i
+clear_count(__m256i clear, size_t w, int twice, size_t twice_from) {
+  __m256i bytes = nq__bit_bytes_count(clear);
+  if (twice)
+    bytes = _mm256_add_epi8(
+        bytes, nq__bit_bytes_count(_mm256_and_si256(clear, bits_from_in_four(twice_from, w))));
+  return nq__bit_lanes_sum(bytes);
+}
+
+/* The zero bits of one list's words from..to-1, a count a lane, as
+ * clear_count takes them.  The tables this far down are often a few
+ * words, so the last block is read under a mask rather than a word at a
+ * time. */
 __attribute__((target("avx2"))) static inline __m256i
 clear_in_words(const uint64_t *base, const nq_bit_sets_t sets, size_t from, size_t to, int twice,
                size_t twice_from) {
   const __m256i all = _mm256_set1_epi64x(-1);
   __m256i total = _mm256_setzero_si256();
   size_t w = from;
-  for (; w + 4 <= to; w += 4) {
-    const __m256i clear = nor_in_four(base, sets, w, 1, all);
-    __m256i bytes = nq__bit_bytes_count(clear);
-    if (twice)
-      bytes = _mm256_add_epi8(
-          bytes, nq__bit_bytes_count(_mm256_and_si256(clear, bits_from_in_four(twice_from, w))));
-    total = _mm256_add_epi64(total, nq__bit_lanes_sum(bytes));
-  }
+  for (; w + 4 <= to; w += 4)
+    total = _mm256_add_epi64(
+        total, clear_count(nor_in_four(base, sets, w, 1, all), w, twice, twice_from));
   if (w < to) {
-    const __m256i clear = nor_in_four(base, sets, w, 0, lanes_of_four(to - w));
-    __m256i bytes = nq__bit_bytes_count(clear);
-    if (twice)
-      bytes = _mm256_add_epi8(
-          bytes, nq__bit_bytes_count(_mm256_and_si256(clear, bits_from_in_four(twice_from, w))));
-    total = _mm256_add_epi64(total, nq__bit_lanes_sum(bytes));
+    const __m256i last = nor_in_four(base, sets, w, 0, lanes_of_four(to - w));
+    total = _mm256_add_epi64(total, clear_count(last, w, twice, twice_from));
   }
   return total;
 }
@@ -242,10 +244,10 @@ uint64_t nq__bit_count_clear(const uint64_t *base, const nq_bit_sets_t *sets, si
   return nq__bit_count_clear_avx2(base, sets, lists, from, to);
 }
 
+/* (An empty range or no list counts 0 in every form: the guards above are
+ * the AVX-512 form's.) */
 uint64_t nq__bit_count_clear_avx2(const uint64_t *base, const nq_bit_sets_t *sets, size_t lists,
                                   size_t from, size_t to) {
-  if (from >= to || lists == 0)
-    return 0;
   if (nq__bit_has_avx2())
     return count_clear_avx2(base, sets, lists, from, to);
   return nq__bit_count_clear_portable(base, sets, lists, from, to);
@@ -263,8 +265,6 @@ uint64_t nq__bit_count_clear_twice(const uint64_t *base, const nq_bit_sets_t *se
 uint64_t nq__bit_count_clear_twice_avx2(const uint64_t *base, const nq_bit_sets_t *sets,
                                         size_t lists, size_t twice_lists, size_t twice_from,
                                         size_t words) {
-  if (words == 0 || lists == 0)
-    return 0;
   if (nq__bit_has_avx2())
     return count_clear_twice_avx2(base, sets, lists, twice_lists, twice_from, words);
   return nq__bit_count_clear_twice_portable(base, sets, lists, twice_lists, twice_from, words);

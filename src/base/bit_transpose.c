@@ -23,6 +23,17 @@
 
 enum { BLOCK_MASKS = 16, WORD_BITS = 64 };
 
+/* The block of `size` masks from `first` on, read in place where all lie
+ * before `count`, else copied into `padded` with zeros past `count`. */
+static const uint32_t *padded_block(const uint32_t *masks, size_t count, size_t first,
+                                    uint32_t *padded, size_t size) {
+  if (count - first >= size)
+    return masks + first;
+  memset(padded, 0, size * sizeof *padded);
+  memcpy(padded, masks + first, (count - first) * sizeof *padded);
+  return padded;
+}
+
 /* Byte j of 16 masks x0..x3 (four a register, in order) as the 16 bytes
  * of bytes[j]: three rounds of interleaving (after the third, v0 holds
  * byte 0 of masks 0..7, then byte 1; v1 bytes 2 and 3; v2 and v3 the same
@@ -81,14 +92,9 @@ void nq__bit_transpose_portable(uint64_t *rows, size_t stride, const uint32_t *m
     uint64_t acc[NQ_BIT_TRANSPOSE_MAX_WIDTH] = {0};
     for (size_t first = w * WORD_BITS; first < count && first < (w + 1) * WORD_BITS;
          first += BLOCK_MASKS) {
-      const uint32_t *block = masks + first;
       uint32_t padded[BLOCK_MASKS];
-      if (count - first < BLOCK_MASKS) {
-        memset(padded, 0, sizeof padded);
-        memcpy(padded, block, (count - first) * sizeof *padded);
-        block = padded;
-      }
-      add_block(acc, block, width, (int)(first % WORD_BITS));
+      add_block(acc, padded_block(masks, count, first, padded, BLOCK_MASKS), width,
+                (int)(first % WORD_BITS));
     }
     for (int p = 0; p < width; p++)
       rows[(size_t)p * stride + w] = acc[p];
@@ -302,13 +308,8 @@ transpose_words_avx512(uint64_t *rows, size_t stride, const uint32_t *masks, siz
                        int width, size_t first) {
   const size_t words = (count + WORD_BITS - 1) / WORD_BITS;
   for (size_t w = first; w < words; w++) {
-    const uint32_t *block = masks + w * WORD_BITS;
     uint32_t padded[WORD_BITS];
-    if (count - w * WORD_BITS < WORD_BITS) {
-      memset(padded, 0, sizeof padded);
-      memcpy(padded, block, (count - w * WORD_BITS) * sizeof *padded);
-      block = padded;
-    }
+    const uint32_t *block = padded_block(masks, count, w * WORD_BITS, padded, WORD_BITS);
     const __m512i q[4] = {_mm512_loadu_si512(block), _mm512_loadu_si512(block + 16),
                           _mm512_loadu_si512(block + 32), _mm512_loadu_si512(block + 48)};
     __m512i planes[4];
@@ -457,14 +458,8 @@ __attribute__((target("avx2"))) static void block_bytes_avx2(__m256i bytes[4],
       bytes[j] = _mm256_setzero_si256();
     return;
   }
-  const uint32_t *block = masks + first;
   uint32_t padded[BLOCK_MASKS_AVX2];
-  if (count - first < BLOCK_MASKS_AVX2) {
-    memset(padded, 0, sizeof padded);
-    memcpy(padded, block, (count - first) * sizeof *padded);
-    block = padded;
-  }
-  regroup_bytes_avx2(bytes, block);
+  regroup_bytes_avx2(bytes, padded_block(masks, count, first, padded, BLOCK_MASKS_AVX2));
 }
 
 __attribute__((target("avx2"))) static void

@@ -278,9 +278,10 @@ static size_t narrow_in_run(const nq_join_scratch_t *scratch, uint64_t *next,
                             const uint64_t *ruled_out, size_t live, const uint64_t *by_ld,
                             const uint64_t *by_rd, uint64_t *left) {
 #ifdef JOIN_X86_SIMD
-  if (!scratch->quarters.portable_pairing && __builtin_cpu_supports("avx512vpopcntdq"))
+  if (nq__join_allows(&scratch->quarters, JOIN_AVX512) &&
+      __builtin_cpu_supports("avx512vpopcntdq"))
     return narrow_in_run_avx512(next, ruled_out, live, by_ld, by_rd, left);
-  if (!scratch->quarters.scalar_pairing && nq__bit_has_avx2())
+  if (nq__join_allows(&scratch->quarters, JOIN_AVX2) && nq__bit_has_avx2())
     return narrow_in_run_avx2(next, ruled_out, live, by_ld, by_rd, left);
 #else
   (void)scratch;
@@ -520,7 +521,7 @@ list_sets_avx512(nq_bit_sets_t *listed, const join_completion_t *fits, size_t co
 
 static void list_sets(const nq_join_scratch_t *scratch, nq_bit_sets_t *listed,
                       const join_completion_t *fits, size_t count, const completion_layout_t *l) {
-  if (!scratch->quarters.portable_pairing && __builtin_cpu_supports("avx512f") &&
+  if (nq__join_allows(&scratch->quarters, JOIN_AVX512) && __builtin_cpu_supports("avx512f") &&
       __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vpopcntdq"))
     list_sets_avx512(listed, fits, count, l);
   else
@@ -834,14 +835,8 @@ int nq_join_bucket(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scratch_
   return nq__join_weighted(solutions, stats, scratch, n, top_rows, top_columns, every_queen, 0);
 }
 
-void nq__join_portable_pairing(nq_join_scratch_t *scratch, int portable) {
-  scratch->quarters.portable_pairing = portable;
-  scratch->quarters.scalar_pairing = portable;
-}
-
-void nq__join_avx2_pairing(nq_join_scratch_t *scratch, int avx2) {
-  scratch->quarters.portable_pairing = avx2;
-  scratch->quarters.scalar_pairing = 0;
+void nq__join_widest_vectors(nq_join_scratch_t *scratch, join_vectors_t widest) {
+  scratch->quarters.widest = widest;
 }
 
 void nq__join_wide_pairing(nq_join_scratch_t *scratch, int wide) {

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "join_quarters.h"
 #include "nqueens/join.h"
 
 /* n and the cut a join takes, and a column set of the cut's size. */
@@ -29,15 +30,12 @@ int nq__join_weighted(uint64_t *solutions, nq_join_stats_t *stats, nq_join_scrat
  * the up-down flip maps tops to bottoms. */
 int nq__join_long_diagonal_rule_fits(int n, int top_rows);
 
-/* The quarters paired, the live words narrowed and the fused rows'
- * completions listed in plain C from now on (1), or with AVX-512 or AVX2
- * where the CPU has them (0, the default): the tests hold both to the
- * counts.  (The kernels of src/base/ dispatch on the CPU alone.) */
-void nq__join_portable_pairing(nq_join_scratch_t *scratch, int portable);
-
-/* The same without AVX-512 but with AVX2 where the CPU has it (1): what a
- * CPU without AVX-512 runs; 0 goes back to the default. */
-void nq__join_avx2_pairing(nq_join_scratch_t *scratch, int avx2);
+/* The widest vectors the quarters' pairing, the live words' narrowing and
+ * the fused rows' listing take from now on, where the CPU has them
+ * (join_quarters.h: JOIN_AVX512, the default, JOIN_AVX2, what a CPU
+ * without AVX-512 runs, or JOIN_PLAIN): the tests hold all three to the
+ * counts. */
+void nq__join_widest_vectors(nq_join_scratch_t *scratch, join_vectors_t widest);
 
 /* The lower quarters kept in wide words from now on (1), or narrowed to
  * 32 bits where they fit (0, the default; join_quarter_tables.h): the tests hold

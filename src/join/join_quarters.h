@@ -9,6 +9,13 @@
 
 #include "join_quarter_tables.h"
 
+/* How wide the join's own loops go (the quarters' pairing, the live
+ * words' runs, the completions' lists), widest first: the CPU's widest by
+ * default (JOIN_AVX512, 0), lowered by the tests, which hold every width
+ * to the same counts.  (The kernels of src/base/ dispatch on the CPU
+ * alone.) */
+typedef enum join_vectors { JOIN_AVX512, JOIN_AVX2, JOIN_PLAIN } join_vectors_t;
+
 /* The placements of one quarter, by the diagonals their queens hold (ld
  * diagonal c - r + n and rd diagonal c + r of a queen on row r, column c:
  * below 2n, so one word for n <= 32), grouped by the part of the top's
@@ -46,17 +53,19 @@ typedef struct join_quarters {
   uint32_t next_group, next_upper; /* where the next part of tops starts: the
                                       upper quarter's place in its group, */
   size_t next_lower;               /* and the first lower quarter it is not yet paired with */
-  int vector_pairing;              /* the bucket's pairs tried with AVX-512 */
-  int avx2_pairing;                /* else with AVX2, eight at a time */
-  int portable_pairing; /* never with AVX-512, nor the live words' runs and the
-                           completions' lists (join_bucket.c): the tests hold both to
-                           the same counts */
-  int scalar_pairing;   /* with portable_pairing: nor with AVX2 (the tests hold all three) */
+  join_vectors_t widest;  /* the widest the join's own loops may take */
+  join_vectors_t pairing; /* what the bucket's pairs are tried with: the widest the
+                             CPU has within `widest` */
   int wide_pairing;     /* never with narrowed words (the tests hold both alike) */
   join_narrowing_t narrowing; /* the lower quarter's, where its words are narrowed */
   int private_quarters; /* searched for the bucket, never read from the process's
                            tables (join_quarter_tables.h; the tests hold both) */
 } join_quarters_t;
+
+/* Whether the join's own loops may take `vectors` (where the CPU has them). */
+static inline int nq__join_allows(const join_quarters_t *q, join_vectors_t vectors) {
+  return q->widest <= vectors;
+}
 
 /* How a bucket's quarter is held (nq__join_quarters_open). */
 typedef struct join_quarter_choice {

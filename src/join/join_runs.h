@@ -65,11 +65,11 @@ or_in_run_avx2(uint64_t *to, const uint64_t *a, const uint64_t *b, const uint64_
 static inline void or_in_run(const nq_join_scratch_t *scratch, uint64_t *to, const uint64_t *a,
                              const uint64_t *b, const uint64_t *c, size_t words) {
 #ifdef JOIN_X86_SIMD
-  if (!scratch->quarters.portable_pairing && __builtin_cpu_supports("avx512f")) {
+  if (nq__join_allows(&scratch->quarters, JOIN_AVX512) && __builtin_cpu_supports("avx512f")) {
     or_in_run_avx512(to, a, b, c, words);
     return;
   }
-  if (!scratch->quarters.scalar_pairing && nq__bit_has_avx2()) {
+  if (nq__join_allows(&scratch->quarters, JOIN_AVX2) && nq__bit_has_avx2()) {
     or_in_run_avx2(to, a, b, c, words);
     return;
   }

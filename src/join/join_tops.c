@@ -273,14 +273,14 @@ static void pair_upper(top_table_t *tops, const join_quarters_t *q, const pairin
     const narrow_pairing_t narrow = narrowed(p, q->narrowing);
     const uint32_t *ld = q->lower.ld32 + first, *rd = q->lower.rd32 + first;
     tops->tops +=
-        q->vector_pairing ? pair_narrow_avx512(into_ld, into_rd, &narrow, ld, rd, count)
-        : q->avx2_pairing ? pair_narrow_avx2(into_ld, into_rd, &narrow, ld, rd, count)
-                          : pair_narrow_portable(into_ld, into_rd, &narrow, ld, rd, count);
+        q->pairing == JOIN_AVX512 ? pair_narrow_avx512(into_ld, into_rd, &narrow, ld, rd, count)
+        : q->pairing == JOIN_AVX2 ? pair_narrow_avx2(into_ld, into_rd, &narrow, ld, rd, count)
+                                  : pair_narrow_portable(into_ld, into_rd, &narrow, ld, rd, count);
   } else {
     const uint64_t *ld = q->lower.ld + first, *rd = q->lower.rd + first;
-    tops->tops += q->vector_pairing ? pair_avx512(into_ld, into_rd, p, ld, rd, count)
-                  : q->avx2_pairing ? pair_avx2(into_ld, into_rd, p, ld, rd, count)
-                                    : pair_portable(into_ld, into_rd, p, ld, rd, count);
+    tops->tops += q->pairing == JOIN_AVX512 ? pair_avx512(into_ld, into_rd, p, ld, rd, count)
+                  : q->pairing == JOIN_AVX2 ? pair_avx2(into_ld, into_rd, p, ld, rd, count)
+                                            : pair_portable(into_ld, into_rd, p, ld, rd, count);
   }
 }
 
@@ -293,8 +293,9 @@ int nq__join_start_tops(nq_join_scratch_t *scratch, uint64_t *nodes, uint64_t to
     q->column_at[places++] = bit_index(lowest_bit(c));
   q->upper_rows = a;
   q->groups = nq__join_binomial(m, a);
-  q->vector_pairing = has_avx512() && !q->portable_pairing;
-  q->avx2_pairing = !q->vector_pairing && !q->scalar_pairing && nq__bit_has_avx2();
+  q->pairing = nq__join_allows(q, JOIN_AVX512) && has_avx512()     ? JOIN_AVX512
+               : nq__join_allows(q, JOIN_AVX2) && nq__bit_has_avx2() ? JOIN_AVX2
+                                                                     : JOIN_PLAIN;
   q->next_group = q->next_upper = 0;
   q->next_lower = 0;
   q->next_group_places = (uint32_t)nq__join_first_set(a);
